@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// trust-insights: no Swift package dependencies by design (see DESIGN.md). System libraries come in only
+// through the two systemLibrary targets, CSQLite and CCrypto.
+import PackageDescription
+
+let package = Package(
+    name: "trust-insights",
+    products: [
+        .executable(name: "trust-insights", targets: ["TrustInsightsCLI"]),
+        .executable(name: "http-conformance-target", targets: ["HTTPConformanceTarget"]),
+    ],
+    targets: [
+        // C shims and system libraries.
+        .target(name: "CLinux"),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Layers, lowest first. Data flows one way: CLI -> Service -> (HTTPServer, Core) -> (Model, Store).
+        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "InsightModel"),
+        .target(name: "InsightCrypto", dependencies: ["CCrypto"]),
+        .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto"]),
+        .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite"]),
+        .target(name: "InsightTraining", dependencies: ["InsightModel"]),
+        .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
+        .target(name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto"]),
+        .target(
+            name: "TrustInsightsApp",
+            dependencies: [
+                "HTTPServer", "InsightModel", "InsightCore", "InsightStore", "InsightCrypto",
+                "InsightTraining", "InsightSimulation", "InsightService",
+            ]
+        ),
+
+        // Executables: thin mains over the libraries above.
+        .executableTarget(name: "TrustInsightsCLI", dependencies: ["TrustInsightsApp"]),
+        .executableTarget(name: "HTTPConformanceTarget", dependencies: ["HTTPServer"]),
+
+        // Tests mirror the sources.
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CLinux"]),
+        .testTarget(name: "InsightModelTests", dependencies: ["InsightModel"]),
+        .testTarget(name: "InsightCryptoTests", dependencies: ["InsightCrypto"]),
+        .testTarget(name: "InsightCoreTests", dependencies: ["InsightCore", "InsightModel"]),
+        .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore"]),
+        .testTarget(name: "InsightTrainingTests", dependencies: ["InsightTraining", "InsightModel"]),
+        .testTarget(name: "InsightServiceTests", dependencies: ["InsightService", "HTTPServer", "InsightCore"]),
+        .testTarget(name: "TrustInsightsAppTests", dependencies: ["TrustInsightsApp"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TrustInsightsApp", "HTTPServer"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,29 @@
+#define _GNU_SOURCE
+#include "CLinux.h"
+#include <stdlib.h>
+
+int clinux_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
+    return accept4(fd, addr, len, flags);
+}
+
+int clinux_epoll_create1(int flags) { return epoll_create1(flags); }
+
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data) {
+    struct epoll_event ev;
+    ev.events = events;
+    ev.data.u64 = data;
+    return epoll_ctl(epfd, op, fd, &ev);
+}
+
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents, int timeout) {
+    struct epoll_event buffer[256];
+    if (maxevents > 256) maxevents = 256;
+    int n = epoll_wait(epfd, buffer, maxevents, timeout);
+    for (int i = 0; i < n; i++) {
+        events[i] = buffer[i].events;
+        data[i] = buffer[i].data.u64;
+    }
+    return n;
+}
+
+int clinux_eventfd(unsigned int initval, int flags) { return eventfd(initval, flags); }

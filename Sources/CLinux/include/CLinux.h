@@ -1,0 +1,17 @@
+#ifndef TRUST_INSIGHTS_CLINUX_H
+#define TRUST_INSIGHTS_CLINUX_H
+// Linux calls that Glibc's Swift module does not export (see ../shared/TOOLCHAIN.md).
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/socket.h>
+#include <signal.h>
+
+int clinux_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
+int clinux_epoll_create1(int flags);
+int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
+/// Waits for events; copies them out unpacked so Swift never touches the packed epoll_event layout.
+int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents, int timeout);
+int clinux_eventfd(unsigned int initval, int flags);
+#endif

@@ -1,0 +1,1 @@
+// InsightCrypto module

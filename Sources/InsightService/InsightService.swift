@@ -1,0 +1,1 @@
+// InsightService module

@@ -1,0 +1,1 @@
+// InsightTraining module

@@ -1,0 +1,1 @@
+// TrustInsightsApp module
