@@ -1,0 +1,102 @@
+/// Parses a command line against a tree of `CommandSpec`s and runs the chosen command.
+public struct CommandLineTool: Sendable {
+    public var root: CommandSpec
+
+    public init(root: CommandSpec) { self.root = root }
+
+    /// Runs `arguments` (without the program name) and returns the process exit status.
+    public func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        var path = [root]
+        var remaining = arguments[...]
+        while let next = remaining.first, let sub = path.last!.subcommands.first(where: { $0.name == next }) {
+            path.append(sub)
+            remaining = remaining.dropFirst()
+        }
+        let command = path.last!
+        let commandPath = path.map(\.name)
+        if remaining.contains("--help") || remaining.contains("-h") || (remaining.first == "help" && command.subcommands.count > 0) {
+            environment.standardOutput(HelpFormatter.help(for: command, path: commandPath))
+            return 0
+        }
+        guard let body = command.body else {
+            if let unknown = remaining.first {
+                environment.printError("Error: Unknown command '\(unknown)'")
+            } else {
+                environment.printError("Error: Missing subcommand")
+            }
+            environment.standardError(HelpFormatter.help(for: command, path: commandPath))
+            return 64
+        }
+        do {
+            let parsed = try ArgumentParser.parse(Array(remaining), for: command, path: commandPath)
+            return try body(parsed, environment)
+        } catch let error as CommandLineError {
+            environment.printError("Error: \(error.message)")
+            if case .usage = error {
+                environment.standardError(HelpFormatter.usage(for: command, path: commandPath))
+            }
+            return error.exitStatus
+        } catch {
+            environment.printError("Error: \(error)")
+            return 1
+        }
+    }
+}
+
+enum ArgumentParser {
+    static func parse(_ arguments: [String], for command: CommandSpec, path: [String]) throws(CommandLineError) -> ParsedArguments {
+        var parsed = ParsedArguments(commandPath: path, values: [:], flags: [], positionals: [])
+        var index = 0
+        var onlyPositionals = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositionals || !argument.hasPrefix("--") || argument == "-" {
+                parsed.positionals.append(argument)
+                continue
+            }
+            if argument == "--" {
+                onlyPositionals = true
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard let option = command.options.first(where: { $0.name == name }) else {
+                throw .usage("Unknown option '--\(name)'")
+            }
+            switch option.kind {
+            case .flag:
+                if inlineValue != nil { throw .usage("The flag '--\(name)' does not take a value") }
+                parsed.flags.insert(name)
+            case .value, .repeatedValue:
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("Missing value for '--\(name) <\(option.valueName)>'") }
+                    value = arguments[index]
+                    index += 1
+                }
+                if option.kind == .value, parsed.values[name] != nil {
+                    throw .usage("The option '--\(name)' was given more than once")
+                }
+                parsed.values[name, default: []].append(value)
+            }
+        }
+        for option in command.options where option.isRequired && parsed.values[option.name] == nil {
+            throw .usage("Missing expected argument '--\(option.name) <\(option.valueName)>'")
+        }
+        let required = command.positionals.filter(\.isRequired).count
+        if parsed.positionals.count < required {
+            throw .usage("Missing expected argument '<\(command.positionals[parsed.positionals.count].name)>'")
+        }
+        if parsed.positionals.count > command.positionals.count {
+            throw .usage("Unexpected argument '\(parsed.positionals[command.positionals.count])'")
+        }
+        return parsed
+    }
+}

@@ -1,0 +1,46 @@
+/// What the parser found for one command, with typed accessors that turn bad values into usage errors.
+public struct ParsedArguments: Sendable {
+    public var commandPath: [String]
+    var values: [String: [String]]
+    var flags: Set<String>
+    public var positionals: [String]
+
+    public func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    public func value(_ name: String) -> String? { values[name]?.last }
+
+    public func values(_ name: String) -> [String] { values[name] ?? [] }
+
+    public func required(_ name: String) throws(CommandLineError) -> String {
+        guard let value = value(name) else { throw .usage("Missing expected argument '--\(name)'") }
+        return value
+    }
+
+    public func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(CommandLineError) -> Int? {
+        guard let text = value(name) else { return nil }
+        guard let number = Int(text) else { throw .usage("The value '\(text)' is invalid for '--\(name)': expected an integer") }
+        if let range, !range.contains(number) {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(CommandLineError) -> Double? {
+        guard let text = value(name) else { return nil }
+        guard let number = Double(text), number.isFinite else {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a number")
+        }
+        if let range, !range.contains(number) {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")
+        }
+        return number
+    }
+
+    public func choice(_ name: String, from allowed: [String]) throws(CommandLineError) -> String? {
+        guard let text = value(name) else { return nil }
+        guard allowed.contains(text) else {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected one of \(allowed.joined(separator: ", "))")
+        }
+        return text
+    }
+}
