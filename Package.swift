@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "JSONStream"),
         .target(name: "InsightModel"),
         .target(name: "InsightCrypto", dependencies: ["CCrypto"]),
-        .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto"]),
+        .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto", "JSONStream"]),
         .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite"]),
         .target(name: "InsightTraining", dependencies: ["InsightModel"]),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
