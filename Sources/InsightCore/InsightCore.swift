@@ -1,1 +1,0 @@
-// InsightCore module
