@@ -10,6 +10,7 @@ public enum RootCommand {
                 ServeCommand.spec,
                 KeysCommand.spec,
                 VersionCommand.spec,
+                TrainCommand.spec,
             ]
         )
     }

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Histogram-based gradient boosting for binary log loss (docs/TRAINING.md).
+///
+///     let model = try GBDTTrainer(parameters: parameters).train(train: trainSet, valid: validSet)
+///
+/// Deterministic: the same data, parameters and seed give the same model bits on every run and for any thread
+/// count.
+public struct GBDTTrainer: Sendable {
+    public var parameters: TrainingParameters
+    public var thresholdRule: ThresholdRule
+
+    public init(parameters: TrainingParameters = TrainingParameters(), thresholdRule: ThresholdRule = ThresholdRule()) {
+        self.parameters = parameters
+        self.thresholdRule = thresholdRule
+    }
+
+    public func train(
+        train: Dataset, valid: Dataset, progress: TrainingProgressReporter? = nil
+    ) throws(TrainingError) -> TrainedModel {
+        let parameters = try parameters.validated()
+        guard train.rowCount > 0 else { throw .emptyData(set: "training") }
+        guard valid.rowCount > 0 else { throw .emptyData(set: "validation") }
+        guard train.featureNames == valid.featureNames else { throw .featuresDiffer }
+        let trainPositives = train.positiveCount
+        let validPositives = valid.positiveCount
+        guard trainPositives > 0, trainPositives < train.rowCount else { throw .singleClass(set: "training") }
+        guard validPositives > 0, validPositives < valid.rowCount else { throw .singleClass(set: "validation") }
+
+        let binning = FeatureBinning.fit(train, maxBins: parameters.maxBins)
+        let binned = binning.binRows(train)
+        let baseMargin = Float(Logistic.logit(Double(trainPositives) / Double(train.rowCount)))
+        let rounds = BoostingRounds(
+            parameters: parameters, binning: binning, train: train, valid: valid, baseMargin: baseMargin)
+        let result = binned.withUnsafeBufferPointer { bins in
+            rounds.run(bins: bins.baseAddress!, progress: progress)
+        }
+
+        let trees = Array(result.trees[0...result.bestIteration])
+        var model = TrainedModel(
+            featureNames: train.featureNames, baseMargin: baseMargin, trees: trees, parameters: parameters,
+            bestIteration: result.bestIteration, roundsTrained: result.trees.count,
+            validationLogLossHistory: result.validationLogLoss,
+            trainingRows: train.rowCount, trainingPositives: trainPositives,
+            validationRows: valid.rowCount, validationPositives: validPositives,
+            thresholds: ThresholdSelection(
+                rule: thresholdRule, medium: 0, high: 0, highChoice: .precisionTarget, mediumChoice: .recallTarget,
+                precisionAtMedium: 0, recallAtMedium: 0, precisionAtHigh: 0, recallAtHigh: 0),
+            validationMetrics: BinaryMetrics(probabilities: [], labels: []))
+        let probabilities = model.probabilities(for: valid)
+        model.validationMetrics = BinaryMetrics(probabilities: probabilities, labels: valid.labels)
+        model.thresholds = thresholdRule.select(probabilities: probabilities, labels: valid.labels)
+        return model
+    }
+}

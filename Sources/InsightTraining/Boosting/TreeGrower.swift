@@ -1,0 +1,130 @@
+/// Grows one tree depth-wise (level by level, as XGBoost's `hist` does) over the rows placed in
+/// `workspace.rows[0..<rowCount]`. Each split builds the histogram of its smaller child only and derives the
+/// sibling's by subtraction from the parent's.
+struct TreeGrower {
+    let parameters: TrainingParameters
+    let binning: FeatureBinning
+    let workspace: TrainingWorkspace
+    let histograms: HistogramBuilder
+    let splitFinder: SplitFinder
+    let bins: UnsafePointer<UInt8>
+    let width: Int
+
+    private struct Pending {
+        var node: Int
+        var begin: Int
+        var end: Int
+        /// Histogram slot, or -1 when the node will not be split.
+        var slot: Int
+        var gradient: Double
+        var hessian: Double
+    }
+
+    /// Returns the tree and, for every leaf, its range in `workspace.rows` (to update margins without a walk).
+    func grow(rowCount: Int) -> (tree: TrainedTree, leafRanges: [(node: Int, range: Range<Int>)]) {
+        var total = SIMD2<Double>.zero
+        for i in 0..<rowCount {
+            let pair = workspace.gradients[Int(workspace.rows[i])]
+            total += SIMD2<Double>(Double(pair.x), Double(pair.y))
+        }
+        var nodes: [TrainedTree.Node] = [leaf(gradient: total.x, hessian: total.y)]
+        var leafRanges: [(node: Int, range: Range<Int>)] = []
+        let rootSlot = parameters.maxDepth > 0 && rowCount > 1 ? workspace.takeSlot() : -1
+        if rootSlot >= 0 {
+            histograms.build(rows: workspace.rows, count: rowCount, into: workspace.slots[rootSlot])
+        }
+        var level = [Pending(node: 0, begin: 0, end: rowCount, slot: rootSlot, gradient: total.x, hessian: total.y)]
+        for depth in 0..<parameters.maxDepth where !level.isEmpty {
+            var next: [Pending] = []
+            for pending in level {
+                guard pending.slot >= 0,
+                    let split = splitFinder.best(
+                        histogram: workspace.slots[pending.slot], gradient: pending.gradient, hessian: pending.hessian)
+                else {
+                    workspace.releaseSlot(pending.slot)
+                    leafRanges.append((pending.node, pending.begin..<pending.end))
+                    continue
+                }
+                let middle = partition(pending.begin..<pending.end, by: split)
+                let leftIndex = nodes.count
+                nodes.append(leaf(gradient: split.leftGradient, hessian: split.leftHessian))
+                nodes.append(leaf(gradient: split.rightGradient, hessian: split.rightHessian))
+                nodes[pending.node].feature = split.feature
+                nodes[pending.node].threshold = binning.threshold(feature: split.feature, splitBin: split.splitBin)
+                nodes[pending.node].defaultLeft = split.defaultLeft
+                nodes[pending.node].left = leftIndex
+                nodes[pending.node].right = leftIndex + 1
+                nodes[pending.node].value = 0
+                nodes[pending.node].gain = split.gain
+                nodes[pending.node].splitBin = split.splitBin
+                nodes[pending.node].missingBin = binning.missingBin(split.feature)
+                var left = Pending(
+                    node: leftIndex, begin: pending.begin, end: middle, slot: -1,
+                    gradient: split.leftGradient, hessian: split.leftHessian)
+                var right = Pending(
+                    node: leftIndex + 1, begin: middle, end: pending.end, slot: -1,
+                    gradient: split.rightGradient, hessian: split.rightHessian)
+                if depth + 1 < parameters.maxDepth {
+                    // The parent's slot becomes the larger child's after subtraction.
+                    let smallSlot = workspace.takeSlot()
+                    let leftIsSmaller = left.end - left.begin <= right.end - right.begin
+                    let small = leftIsSmaller ? left : right
+                    histograms.build(
+                        rows: workspace.rows + small.begin, count: small.end - small.begin,
+                        into: workspace.slots[smallSlot])
+                    histograms.subtract(workspace.slots[smallSlot], from: workspace.slots[pending.slot])
+                    if leftIsSmaller {
+                        left.slot = smallSlot
+                        right.slot = pending.slot
+                    } else {
+                        right.slot = smallSlot
+                        left.slot = pending.slot
+                    }
+                } else {
+                    workspace.releaseSlot(pending.slot)
+                }
+                next.append(left)
+                next.append(right)
+            }
+            level = next
+        }
+        for pending in level {
+            workspace.releaseSlot(pending.slot)
+            leafRanges.append((pending.node, pending.begin..<pending.end))
+        }
+        return (TrainedTree(nodes: nodes), leafRanges)
+    }
+
+    private func leaf(gradient: Double, hessian: Double) -> TrainedTree.Node {
+        let weight = -gradient / (hessian + parameters.lambda) * parameters.learningRate
+        return TrainedTree.Node(
+            feature: -1, threshold: 0, defaultLeft: false, left: -1, right: -1,
+            value: Float(weight), cover: hessian, gain: 0, splitBin: 0, missingBin: 0)
+    }
+
+    /// Stable partition of the node's rows: left rows keep their order in place, right rows follow in order, so
+    /// every node's rows stay ascending and the histogram loop reads memory forwards.
+    private func partition(_ range: Range<Int>, by split: SplitCandidate) -> Int {
+        let rows = workspace.rows
+        let scratch = workspace.scratch
+        let missingBin = binning.missingBin(split.feature)
+        let splitBin = split.splitBin
+        let column = bins + split.feature
+        var leftCount = range.lowerBound
+        var rightCount = 0
+        for i in range {
+            let row = rows[i]
+            let bin = Int(column[Int(row) * width])
+            let goesLeft = bin == missingBin ? split.defaultLeft : bin <= splitBin
+            if goesLeft {
+                rows[leftCount] = row
+                leftCount += 1
+            } else {
+                scratch[rightCount] = row
+                rightCount += 1
+            }
+        }
+        (rows + leftCount).update(from: scratch, count: rightCount)
+        return leftCount
+    }
+}
