@@ -1,0 +1,22 @@
+/// What an importer needs besides the source file: the identity the model gets in our format.
+public struct ModelImportOptions: Sendable {
+    public var insightType: String
+    public var category: String
+    public var version: String
+    public var createdAt: String
+    /// Replaces the source's feature names (must match its feature count).
+    public var featureNames: [String]?
+    public var thresholds: RiskThresholds
+
+    public init(
+        insightType: String, category: String, version: String, createdAt: String,
+        featureNames: [String]? = nil, thresholds: RiskThresholds = RiskThresholds(medium: 0.2, high: 0.5)
+    ) {
+        self.insightType = insightType
+        self.category = category
+        self.version = version
+        self.createdAt = createdAt
+        self.featureNames = featureNames
+        self.thresholds = thresholds
+    }
+}

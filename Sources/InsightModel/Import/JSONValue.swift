@@ -1,0 +1,33 @@
+/// A parsed JSON value that keeps numbers as their source text, so importers can round each number exactly once
+/// into the precision the source library used (float32 for XGBoost).
+enum JSONValue: Sendable {
+    case object([String: JSONValue])
+    case array([JSONValue])
+    case string(String)
+    case number(String)
+    case bool(Bool)
+    case null
+
+    subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+
+    var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+
+    /// Number text, or a string's text (XGBoost writes many numbers as strings).
+    var numberText: String? {
+        switch self {
+        case .number(let text), .string(let text): text
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,142 @@
+/// Reads LightGBM's model text format (`save_model`): objective `binary sigmoid:1`, numerical splits with
+/// `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
+public enum LightGBMImporter {
+    public static func importModel(text: String, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
+        var header: [Substring: Substring] = [:]
+        var treeBlocks: [[Substring: Substring]] = []
+        var current: [Substring: Substring]?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let line = line.hasSuffix("\r") ? line.dropLast() : line
+            if line == "end of trees" { break }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals]
+            let value = line[line.index(after: equals)...]
+            if key == "Tree" {
+                if let current { treeBlocks.append(current) }
+                current = [:]
+            } else if current != nil {
+                current![key] = value
+            } else {
+                header[key] = value
+            }
+        }
+        if let current { treeBlocks.append(current) }
+        guard header["version"] != nil || !treeBlocks.isEmpty else { throw .malformed("not a LightGBM model text file") }
+
+        let objectiveLine = header["objective"] ?? "?"
+        let objectiveParts = objectiveLine.split(separator: " ")
+        let objectiveName = objectiveParts.first.map(String.init) ?? "?"
+        if objectiveName == "multiclass" || objectiveName == "multiclassova" {
+            throw .multiClassNotSupported("objective \(objectiveName)")
+        }
+        guard objectiveName == "binary" else { throw .unsupportedObjective(String(objectiveLine)) }
+        for part in objectiveParts.dropFirst() where part.hasPrefix("sigmoid:") {
+            guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
+                throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
+            }
+        }
+        if let numClass = header["num_class"], numClass != "1" { throw .multiClassNotSupported("num_class \(numClass)") }
+        if let perIteration = header["num_tree_per_iteration"], perIteration != "1" {
+            throw .multiClassNotSupported("num_tree_per_iteration \(perIteration)")
+        }
+        guard let maxFeatureText = header["max_feature_idx"], let maxFeature = Int(maxFeatureText) else {
+            throw .malformed("no max_feature_idx")
+        }
+        let featureCount = maxFeature + 1
+        let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)
+
+        var trees: [ModelTree] = []
+        trees.reserveCapacity(treeBlocks.count)
+        for (index, block) in treeBlocks.enumerated() {
+            trees.append(try tree(from: block, index: index))
+        }
+        guard !trees.isEmpty else { throw .malformed("no trees") }
+        let names: [String]
+        if let given = options.featureNames {
+            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
+            names = given
+        } else if sourceNames.count == featureCount {
+            names = sourceNames
+        } else {
+            names = (0..<featureCount).map { "Column_\($0)" }
+        }
+        return ModelDocument(
+            featureNames: names,
+            baseMargin: 0,
+            semantics: .lightGBM,
+            thresholds: options.thresholds,
+            metadata: ModelMetadata(
+                insightType: options.insightType, category: options.category, version: options.version,
+                createdAt: options.createdAt,
+                training: TrainingProvenance(
+                    source: "imported:lightgbm", tool: "lightgbm \(header["version"] ?? "?")",
+                    parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)],
+                    dataDescription: "")),
+            trees: trees)
+    }
+
+    static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {
+        if let linear = block["is_linear"], linear != "0" { throw .linearTreesNotSupported(tree: index) }
+        if let categorical = block["num_cat"], categorical != "0" { throw .categoricalSplitsNotSupported(tree: index) }
+        guard let leavesText = block["num_leaves"], let leafCount = Int(leavesText), leafCount >= 1 else {
+            throw .malformed("tree \(index): no num_leaves")
+        }
+        func numbers<T>(_ key: String, _ count: Int, _ parse: (Substring) -> T?) throws(ModelImportError) -> [T] {
+            guard let text = block[Substring(key)] else { throw .malformed("tree \(index): no \(key)") }
+            var result: [T] = []
+            result.reserveCapacity(count)
+            for field in text.split(separator: " ") {
+                guard let value = parse(field) else { throw .malformed("tree \(index): \(key) holds '\(field)'") }
+                result.append(value)
+            }
+            guard result.count == count else { throw .malformed("tree \(index): \(key) has \(result.count) values, expected \(count)") }
+            return result
+        }
+        let leafValues = try numbers("leaf_value", leafCount) { Double($0) }
+        if leafCount == 1 {
+            return ModelTree(
+                leftChildren: [-1], rightChildren: [-1], splitFeatures: [0], thresholds: [0], defaultLeft: [false],
+                missingTypes: [.none], leafValues: [leafValues[0]], covers: nil)
+        }
+        let splitCount = leafCount - 1
+        let features = try numbers("split_feature", splitCount) { Int($0) }
+        let thresholds = try numbers("threshold", splitCount) { Double($0) }
+        let decisionTypes = try numbers("decision_type", splitCount) { Int($0) }
+        let leftChildren = try numbers("left_child", splitCount) { Int($0) }
+        let rightChildren = try numbers("right_child", splitCount) { Int($0) }
+        let leafWeights = block["leaf_weight"] == nil ? nil : try numbers("leaf_weight", leafCount) { Double($0) }
+        let internalWeights = block["internal_weight"] == nil ? nil : try numbers("internal_weight", splitCount) { Double($0) }
+
+        let nodeCount = splitCount + leafCount
+        // Internal node i stays i; leaf j (written ~j, i.e. -(j+1)) becomes splitCount + j.
+        func node(_ child: Int) -> Int { child >= 0 ? child : splitCount + (-child - 1) }
+        var left = [Int](repeating: -1, count: nodeCount)
+        var right = [Int](repeating: -1, count: nodeCount)
+        var splitFeatures = [Int](repeating: 0, count: nodeCount)
+        var nodeThresholds = [Double](repeating: 0, count: nodeCount)
+        var defaultLeft = [Bool](repeating: false, count: nodeCount)
+        var missingTypes = [MissingValueType](repeating: .none, count: nodeCount)
+        var values = [Double](repeating: 0, count: nodeCount)
+        for split in 0..<splitCount {
+            let decision = decisionTypes[split]
+            if decision & 1 != 0 { throw .categoricalSplitsNotSupported(tree: index) }
+            left[split] = node(leftChildren[split])
+            right[split] = node(rightChildren[split])
+            splitFeatures[split] = features[split]
+            nodeThresholds[split] = thresholds[split]
+            defaultLeft[split] = decision & 2 != 0
+            switch (decision >> 2) & 3 {
+            case 0: missingTypes[split] = .none
+            case 1: missingTypes[split] = .zero
+            case 2: missingTypes[split] = .nan
+            default: throw .malformed("tree \(index): decision_type \(decision) has an unknown missing type")
+            }
+        }
+        for leaf in 0..<leafCount { values[splitCount + leaf] = leafValues[leaf] }
+        var covers: [Double]?
+        if let leafWeights, let internalWeights { covers = internalWeights + leafWeights }
+        return ModelTree(
+            leftChildren: left, rightChildren: right, splitFeatures: splitFeatures, thresholds: nodeThresholds,
+            defaultLeft: defaultLeft, missingTypes: missingTypes, leafValues: values, covers: covers)
+    }
+}

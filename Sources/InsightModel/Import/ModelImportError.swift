@@ -1,0 +1,34 @@
+/// Why a source model cannot be imported. Unsupported features are refused rather than mis-scored.
+public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is UBJSON (XGBoost's binary format); only the text JSON format is read.
+    case ubjsonNotSupported
+    /// Not parseable as the source format; `detail` says where.
+    case malformed(String)
+    case unsupportedObjective(String)
+    case multiClassNotSupported(String)
+    case categoricalSplitsNotSupported(tree: Int)
+    case linearTreesNotSupported(tree: Int)
+    case unsupportedBooster(String)
+    case vectorLeavesNotSupported(tree: Int)
+    case badBaseScore(String)
+    case featureNamesMismatch(expected: Int, given: Int)
+
+    public var description: String {
+        switch self {
+        case .ubjsonNotSupported:
+            "the file is UBJSON; save the XGBoost model as JSON (booster.save_model(\"model.json\")) and import that"
+        case .malformed(let detail): "malformed model: \(detail)"
+        case .unsupportedObjective(let name):
+            "objective '\(name)' is not supported: only binary logistic (xgboost binary:logistic, lightgbm binary sigmoid:1)"
+        case .multiClassNotSupported(let detail): "multi-class models are not supported (\(detail))"
+        case .categoricalSplitsNotSupported(let tree):
+            "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
+        case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
+        case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree"
+        case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
+        case .badBaseScore(let text): "base_score '\(text)' is not a probability strictly between 0 and 1"
+        case .featureNamesMismatch(let expected, let given):
+            "the model uses \(expected) features but \(given) feature names were given"
+        }
+    }
+}

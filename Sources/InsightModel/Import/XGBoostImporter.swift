@@ -1,0 +1,170 @@
+import Glibc
+
+/// Reads XGBoost's `save_model` JSON (binary:logistic, gbtree, numerical splits) into a float32 model document.
+/// Numbers are read once from their text into float32, as XGBoost itself holds them.
+public enum XGBoostImporter {
+    public static func importModel(jsonBytes: [UInt8], options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
+        if looksLikeUBJSON(jsonBytes) { throw .ubjsonNotSupported }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(jsonBytes)
+        } catch {
+            throw .malformed("JSON syntax error at byte \(error.offset): \(error.message)")
+        }
+        guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
+        let objective = learner["objective"]?["name"]?.stringValue ?? "?"
+        guard objective == "binary:logistic" else { throw .unsupportedObjective(objective) }
+        let parameters = learner["learner_model_param"]
+        if let numClass = parameters?["num_class"]?.numberText, let count = Int(numClass), count > 1 {
+            throw .multiClassNotSupported("num_class \(count)")
+        }
+        if let numTarget = parameters?["num_target"]?.numberText, let count = Int(numTarget), count > 1 {
+            throw .multiClassNotSupported("num_target \(count)")
+        }
+        guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
+        let baseScore = try parseBaseScore(baseScoreText)
+        let booster = learner["gradient_booster"]
+        let boosterName = booster?["name"]?.stringValue ?? "?"
+        guard boosterName == "gbtree" else { throw .unsupportedBooster(boosterName) }
+        guard let treesJSON = booster?["model"]?["trees"]?.arrayValue else { throw .malformed("no trees") }
+        if let treeInfo = booster?["model"]?["tree_info"]?.arrayValue,
+            treeInfo.contains(where: { $0.numberText != "0" })
+        {
+            throw .multiClassNotSupported("trees for more than one output group")
+        }
+        let featureCount = parameters?["num_feature"]?.numberText.flatMap { Int($0) } ?? 0
+        let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
+            throw .categoricalSplitsNotSupported(tree: 0)
+        }
+        var trees: [ModelTree] = []
+        trees.reserveCapacity(treesJSON.count)
+        for (index, treeJSON) in treesJSON.enumerated() {
+            trees.append(try tree(from: treeJSON, index: index))
+        }
+        let names: [String]
+        if let given = options.featureNames {
+            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
+            names = given
+        } else if sourceNames.count == featureCount {
+            names = sourceNames
+        } else {
+            names = (0..<featureCount).map { "f\($0)" }
+        }
+        let version = (root["version"]?.arrayValue ?? []).compactMap(\.numberText).joined(separator: ".")
+        return ModelDocument(
+            featureNames: names,
+            baseMargin: Double(logit(baseScore)),
+            semantics: .xgboost,
+            thresholds: options.thresholds,
+            metadata: ModelMetadata(
+                insightType: options.insightType, category: options.category, version: options.version,
+                createdAt: options.createdAt,
+                training: TrainingProvenance(
+                    source: "imported:xgboost", tool: version.isEmpty ? "xgboost" : "xgboost \(version)",
+                    parameters: ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)],
+                    dataDescription: "")),
+            trees: trees)
+    }
+
+    /// XGBoost's own conversion (`ProbToMargin` of the logistic objective), in float32.
+    static func logit(_ probability: Float) -> Float {
+        -logf(1 / probability - 1)
+    }
+
+    /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element).
+    static func parseBaseScore(_ text: String) throws(ModelImportError) -> Float {
+        var body = Substring(text)
+        if body.hasPrefix("[") && body.hasSuffix("]") {
+            body = body.dropFirst().dropLast()
+        }
+        let parts = body.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 1 else {
+            if parts.count > 1 { throw .multiClassNotSupported("base_score has \(parts.count) values") }
+            throw .badBaseScore(text)
+        }
+        let trimmed = parts[0].trimmingCharacters(in: " ")
+        guard let value = Float(trimmed), value > 0, value < 1 else { throw .badBaseScore(text) }
+        return value
+    }
+
+    static func looksLikeUBJSON(_ bytes: [UInt8]) -> Bool {
+        // UBJSON objects open with '{' followed by a type marker (i, U, I, l, L, $, #), never by '"' or '}'.
+        guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return false }
+        guard bytes[first] == UInt8(ascii: "{") else { return bytes[first] != UInt8(ascii: "[") }
+        guard let next = bytes[(first + 1)...].firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
+            return false
+        }
+        return bytes[next] != UInt8(ascii: "\"") && bytes[next] != UInt8(ascii: "}")
+    }
+
+    static func tree(from json: JSONValue, index: Int) throws(ModelImportError) -> ModelTree {
+        if let splitTypes = json["split_type"]?.arrayValue, splitTypes.contains(where: { $0.numberText != "0" }) {
+            throw .categoricalSplitsNotSupported(tree: index)
+        }
+        if let categories = json["categories"]?.arrayValue, !categories.isEmpty {
+            throw .categoricalSplitsNotSupported(tree: index)
+        }
+        if let size = json["tree_param"]?["size_leaf_vector"]?.numberText, let count = Int(size), count > 1 {
+            throw .vectorLeavesNotSupported(tree: index)
+        }
+        func ints(_ key: String) throws(ModelImportError) -> [Int] {
+            guard let items = json[key]?.arrayValue else { throw .malformed("tree \(index): no '\(key)'") }
+            var result: [Int] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard let text = item.numberText, let value = Int(text) else {
+                    throw .malformed("tree \(index): '\(key)' holds a non-integer")
+                }
+                result.append(value)
+            }
+            return result
+        }
+        func floats(_ key: String) throws(ModelImportError) -> [Float] {
+            guard let items = json[key]?.arrayValue else { throw .malformed("tree \(index): no '\(key)'") }
+            var result: [Float] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard let text = item.numberText, let value = Float(text) else {
+                    throw .malformed("tree \(index): '\(key)' holds a non-number")
+                }
+                result.append(value)
+            }
+            return result
+        }
+        let left = try ints("left_children")
+        let right = try ints("right_children")
+        let features = try ints("split_indices")
+        let conditions = try floats("split_conditions")
+        let defaults = try ints("default_left")
+        let hessians = json["sum_hessian"] == nil ? nil : try floats("sum_hessian")
+        let count = left.count
+        guard right.count == count, features.count == count, conditions.count == count, defaults.count == count,
+            hessians.map({ $0.count == count }) ?? true
+        else { throw .malformed("tree \(index): node arrays have different lengths") }
+        var thresholds = [Double](repeating: 0, count: count)
+        var leafValues = [Double](repeating: 0, count: count)
+        var splitFeatures = [Int](repeating: 0, count: count)
+        for node in 0..<count {
+            if left[node] == -1 {
+                leafValues[node] = Double(conditions[node])
+            } else {
+                thresholds[node] = Double(conditions[node])
+                splitFeatures[node] = features[node]
+            }
+        }
+        return ModelTree(
+            leftChildren: left, rightChildren: right, splitFeatures: splitFeatures, thresholds: thresholds,
+            defaultLeft: defaults.map { $0 != 0 }, missingTypes: nil, leafValues: leafValues,
+            covers: hessians?.map { Double($0) })
+    }
+}
+
+extension Substring {
+    func trimmingCharacters(in character: Character) -> Substring {
+        var result = self
+        while result.first == character { result = result.dropFirst() }
+        while result.last == character { result = result.dropLast() }
+        return result
+    }
+}

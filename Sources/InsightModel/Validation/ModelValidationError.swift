@@ -1,0 +1,66 @@
+/// Why a model document cannot be scored. Messages name the file (when known) and the tree, never feature values.
+public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Problem: Error, Sendable, Equatable {
+        case unsupportedFormat(String, version: Int)
+        case noFeatures
+        case duplicateFeatureName(String)
+        case noTrees
+        case badBaseMargin
+        case badThresholds(medium: Double, high: Double)
+        case arrayLengthMismatch(tree: Int)
+        case emptyTree(tree: Int)
+        case childOutOfRange(tree: Int, node: Int)
+        case halfLeaf(tree: Int, node: Int)
+        case cycle(tree: Int, node: Int)
+        case unreachableNode(tree: Int, node: Int)
+        case featureOutOfRange(tree: Int, node: Int, feature: Int)
+        case badThreshold(tree: Int, node: Int)
+        case badLeafValue(tree: Int, node: Int)
+        case notFloat32(tree: Int, node: Int)
+        case badCover(tree: Int, node: Int)
+        case tooDeep(tree: Int, depth: Int, limit: Int)
+        case tooManyNodes(tree: Int, count: Int, limit: Int)
+    }
+
+    public var file: String?
+    public var problem: Problem
+
+    public init(file: String? = nil, _ problem: Problem) {
+        self.file = file
+        self.problem = problem
+    }
+
+    public var description: String {
+        let prefix = file.map { "\($0): " } ?? ""
+        return prefix + problemText
+    }
+
+    private var problemText: String {
+        switch problem {
+        case .unsupportedFormat(let name, let version):
+            return "unsupported model format '\(name)' version \(version) (expected '\(ModelDocument.formatName)' version \(ModelDocument.currentFormatVersion))"
+        case .noFeatures: return "the model declares no features"
+        case .duplicateFeatureName(let name): return "feature name '\(name)' appears more than once"
+        case .noTrees: return "the model has no trees"
+        case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
+        case .badThresholds(let medium, let high):
+            return "thresholds must satisfy 0 < medium <= high < 1 (medium \(medium), high \(high))"
+        case .arrayLengthMismatch(let tree): return "tree \(tree): node arrays have different lengths"
+        case .emptyTree(let tree): return "tree \(tree): no nodes"
+        case .childOutOfRange(let tree, let node): return "tree \(tree): node \(node) has a dangling child index"
+        case .halfLeaf(let tree, let node): return "tree \(tree): node \(node) has exactly one child"
+        case .cycle(let tree, let node): return "tree \(tree): node \(node) is reached twice (cycle or shared child)"
+        case .unreachableNode(let tree, let node): return "tree \(tree): node \(node) is unreachable from the root"
+        case .featureOutOfRange(let tree, let node, let feature):
+            return "tree \(tree): node \(node) splits on feature index \(feature), out of range"
+        case .badThreshold(let tree, let node):
+            return "tree \(tree): node \(node) has a non-finite threshold (NaN and -inf are refused; +inf only with lessThanOrEqual)"
+        case .badLeafValue(let tree, let node): return "tree \(tree): node \(node) has a non-finite leaf value"
+        case .notFloat32(let tree, let node):
+            return "tree \(tree): node \(node) holds a value that is not exactly a float32 in a float32 model"
+        case .badCover(let tree, let node): return "tree \(tree): node \(node) has a negative or non-finite cover"
+        case .tooDeep(let tree, let depth, let limit): return "tree \(tree): depth \(depth) is beyond the limit of \(limit)"
+        case .tooManyNodes(let tree, let count, let limit): return "tree \(tree): \(count) nodes is beyond the limit of \(limit)"
+        }
+    }
+}
