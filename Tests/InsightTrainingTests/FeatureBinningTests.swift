@@ -54,3 +54,28 @@ import Testing
         #expect(binning.threshold(feature: 0, splitBin: 2) == .greatestFiniteMagnitude)
     }
 }
+
+@Suite struct ColumnSortingTests {
+    @Test func sortedBinningMatchesBinarySearch() throws {
+        var values: [Float] = []
+        var random = SplitMix64(seed: 77)
+        for index in 0..<3000 {
+            let special: [Float] = [-0.0, 0, -1e30, 1e30, .nan, -Float.leastNonzeroMagnitude]
+            values.append(index % 13 == 0 ? special[index % special.count] : Float(random.nextUnit() * 20 - 10))
+            values.append(Float(index % 7))  // low cardinality
+        }
+        let data = try Dataset(featureNames: ["wide", "narrow"], values: values, labels: [UInt8](repeating: 0, count: 3000))
+        for maxBins in [3, 32, 256] {
+            let (binning, bins) = FeatureBinning.fitAndBin(data, maxBins: maxBins)
+            #expect(bins == binning.binRows(data))
+        }
+    }
+
+    @Test func keysOrderLikeFloats() {
+        let ordered: [Float] = [-.greatestFiniteMagnitude, -2, -Float.leastNonzeroMagnitude, 0, Float.leastNonzeroMagnitude, 1, 3e38]
+        let keys = ordered.map(ColumnSorter.key)
+        #expect(keys == keys.sorted())
+        #expect(ordered.allSatisfy { ColumnSorter.value(ColumnSorter.key($0)) == $0 })
+        #expect(ColumnSorter.value(ColumnSorter.key(-0.0)).sign == .minus)
+    }
+}

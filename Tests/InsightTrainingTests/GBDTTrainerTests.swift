@@ -158,3 +158,17 @@ import Testing
         }
     }
 }
+
+@Suite struct ValidationBookkeepingTests {
+    @Test func recordedMetricsAreThoseOfTheKeptTrees() throws {
+        let train = SyntheticData.noise(rows: 1500, seed: 61)
+        let valid = SyntheticData.noise(rows: 600, seed: 62)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 100
+        parameters.earlyStoppingRounds = 3
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        let recomputed = BinaryMetrics(probabilities: model.probabilities(for: valid), labels: valid.labels)
+        #expect(recomputed == model.validationMetrics)
+        #expect(abs(model.validationMetrics.logLoss - model.validationLogLossHistory[model.bestIteration]) < 1e-12)
+    }
+}

@@ -10,36 +10,27 @@ import Testing
         createdAt: "2026-11-21T00:00:00Z", trainingFileName: "train.csv", validationFileName: "valid.csv",
         toolVersion: "test")
 
-    /// The float32 reference walk of the model format (XGBoost semantics), applied to the decoded document.
-    func referenceMargin(_ document: ModelDocument, _ row: [Float]) -> Float {
-        var margin = Float(document.baseMargin)
-        for tree in document.trees {
-            var node = 0
-            while !tree.isLeaf(node) {
-                let value = row[tree.splitFeatures[node]]
-                let threshold = Float(tree.thresholds[node])
-                let goesLeft = value.isNaN ? tree.defaultLeft[node] : value < threshold
-                node = goesLeft ? tree.leftChildren[node] : tree.rightChildren[node]
-            }
-            margin += Float(tree.leafValues[node])
-        }
-        return margin
-    }
-
     @Test func exportedDocumentScoresBitForBitLikeTheTrainer() throws {
         let train = SyntheticData.informativeMissing(rows: 2000, seed: 51)
         let valid = SyntheticData.informativeMissing(rows: 500, seed: 52)
         let model = try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
         let decoded = try ModelDocument(jsonData: try model.modelDocument(context).jsonData())
+        try ModelValidator.validate(decoded)
+        // The model runtime's oracle walk, on the document as read back from JSON.
+        let walk = ReferenceWalk(document: decoded)
         let margins = model.margins(for: valid)
+        let probabilities = model.probabilities(for: valid)
         for row in 0..<valid.rowCount {
-            let values = Array(valid.values[(row * 2)..<(row * 2 + 2)])
-            #expect(referenceMargin(decoded, values).bitPattern == margins[row].bitPattern)
+            let values = valid.values[(row * 2)..<(row * 2 + 2)].map(Double.init)
+            let margin = walk.margin(for: values)
+            #expect(margin.bitPattern == Double(margins[row]).bitPattern)
+            #expect(decoded.objective.probability(margin: margin).bitPattern == probabilities[row].bitPattern)
         }
-        // Values equal to a threshold go right in both.
+        // A value equal to a threshold goes right in both.
         let threshold = model.trees[0].nodes[0].threshold
         let edge: [Float] = [threshold, 0.5]
-        #expect(referenceMargin(decoded, edge).bitPattern == edge.withUnsafeBufferPointer { model.margin(for: $0) }.bitPattern)
+        let trainerMargin = edge.withUnsafeBufferPointer { model.margin(for: $0) }
+        #expect(walk.margin(for: edge.map(Double.init)).bitPattern == Double(trainerMargin).bitPattern)
     }
 
     @Test func documentRecordsThresholdsMetricsAndProvenance() throws {

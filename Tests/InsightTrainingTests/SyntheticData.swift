@@ -5,7 +5,8 @@ enum SyntheticData {
     /// Label = 1 iff a weighted sum of the first two features is positive: AUC near 1 is attainable.
     static func separable(rows: Int, seed: UInt64, features: Int = 4) -> Dataset {
         make(rows: rows, seed: seed, features: features) { values, random in
-            let score = 2 * values[0] - values[1] + 0.05 * (random.nextUnit() - 0.5)
+            let noise = Float(0.05 * (random.nextUnit() - 0.5))
+            let score: Float = 2 * values[0] - values[1] + noise
             return score > 0.4 ? 1 : 0
         }
     }

@@ -1,25 +1,48 @@
 extension FeatureBinning {
-    /// Chooses up to `maxBins - 1` value bins per feature from the training data: every distinct value its own
-    /// bin when there are few, otherwise greedy quantiles in which a heavy value keeps a bin to itself.
-    static func fit(_ dataset: Dataset, maxBins: Int) -> FeatureBinning {
-        let valueBins = maxBins - 1
+    /// Chooses up to `maxBins - 1` value bins per feature from the training data (every distinct value its own bin
+    /// when there are few, otherwise greedy quantiles in which a heavy value keeps a bin to itself) and bins every
+    /// training row, row-major (`bins[row * featureCount + feature]`): one row's bins share a cache line, so the
+    /// histogram loop loads a row once and makes one independent update per feature.
+    static func fitAndBin(_ dataset: Dataset, maxBins: Int) -> (binning: FeatureBinning, bins: [UInt8]) {
+        let width = dataset.featureCount
+        let rowCount = dataset.rowCount
         var cuts: [[Float]] = []
-        var column: [Float] = []
-        column.reserveCapacity(dataset.rowCount)
+        var bins = [UInt8](repeating: 0, count: rowCount * width)
+        var sorter = ColumnSorter(capacity: rowCount)
+        var sorted: [Float] = []
+        sorted.reserveCapacity(rowCount)
         dataset.values.withUnsafeBufferPointer { values in
-            for feature in 0..<dataset.featureCount {
-                column.removeAll(keepingCapacity: true)
-                var index = feature
-                for _ in 0..<dataset.rowCount {
-                    let value = values[index]
-                    if !value.isNaN { column.append(value) }
-                    index += dataset.featureCount
+            bins.withUnsafeMutableBufferPointer { bins in
+                for feature in 0..<width {
+                    let featureCuts = sorter.sort(values: values, feature: feature, width: width, rowCount: rowCount) {
+                        keys, rows in
+                        sorted.removeAll(keepingCapacity: true)
+                        for key in keys { sorted.append(ColumnSorter.value(key)) }
+                        let featureCuts = quantileCuts(sorted: sorted, valueBins: maxBins - 1)
+                        // Missing first; present rows then get their bin walking the sorted order once.
+                        let missingBin = UInt8(featureCuts.count + 1)
+                        var index = feature
+                        for _ in 0..<rowCount {
+                            bins[index] = missingBin
+                            index += width
+                        }
+                        var bin = 0
+                        for (position, row) in rows.enumerated() {
+                            let value = sorted[position]
+                            while bin < featureCuts.count, featureCuts[bin] <= value { bin += 1 }
+                            bins[Int(row) * width + feature] = UInt8(bin)
+                        }
+                        return featureCuts
+                    }
+                    cuts.append(featureCuts)
                 }
-                column.sort()
-                cuts.append(Self.quantileCuts(sorted: column, valueBins: valueBins))
             }
         }
-        return FeatureBinning(cuts: cuts)
+        return (FeatureBinning(cuts: cuts), bins)
+    }
+
+    static func fit(_ dataset: Dataset, maxBins: Int) -> FeatureBinning {
+        fitAndBin(dataset, maxBins: maxBins).binning
     }
 
     static func quantileCuts(sorted: [Float], valueBins: Int) -> [Float] {

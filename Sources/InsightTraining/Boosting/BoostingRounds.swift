@@ -14,6 +14,8 @@ struct BoostingRounds {
         var trees: [TrainedTree]
         var bestIteration: Int
         var validationLogLoss: [Double]
+        /// Validation margins of the model truncated at `bestIteration`.
+        var bestValidationMargins: [Float]
     }
 
     /// Streams of the seed, one per purpose, so that row and column sampling never shift each other.
@@ -22,7 +24,7 @@ struct BoostingRounds {
         case columns = 2
     }
 
-    func run(bins: UnsafePointer<UInt8>, progress: TrainingProgressReporter?) -> Result {
+    func run(bins: UnsafePointer<UInt8>, columns: UnsafePointer<UInt8>, progress: TrainingProgressReporter?) -> Result {
         let width = train.featureCount
         let rowCount = train.rowCount
         let workspace = TrainingWorkspace(rowCount: rowCount, totalBins: binning.totalBins)
@@ -35,6 +37,7 @@ struct BoostingRounds {
         var history: [Double] = []
         var bestIteration = 0
         var bestLoss = Double.infinity
+        var bestValidationMargins = validMargins
         let clock = ContinuousClock()
         var lastReport = clock.now
 
@@ -57,8 +60,8 @@ struct BoostingRounds {
                             featureCount: features.count)
                         let grower = TreeGrower(
                             parameters: parameters, binning: binning, workspace: workspace, histograms: histograms,
-                            splitFinder: splitFinder, bins: bins, width: width)
-                        let (tree, leafRanges) = grower.grow(rowCount: sampledRows)
+                            splitFinder: splitFinder, columns: columns, rowCount: rowCount)
+                        let (tree, leafRanges) = grower.grow(sampledRows: sampledRows)
                         updateTrainMargins(
                             &trainMargins, tree: tree, leafRanges: leafRanges, sampledRows: sampledRows,
                             workspace: workspace, bins: bins, width: width)
@@ -73,6 +76,7 @@ struct BoostingRounds {
             if loss < bestLoss {
                 bestLoss = loss
                 bestIteration = iteration
+                if parameters.earlyStoppingRounds > 0 { bestValidationMargins = validMargins }
             }
             let stopping = parameters.earlyStoppingRounds > 0 && iteration - bestIteration >= parameters.earlyStoppingRounds
             let last = stopping || iteration == parameters.trees - 1
@@ -89,8 +93,14 @@ struct BoostingRounds {
             }
             if stopping { break }
         }
-        if parameters.earlyStoppingRounds == 0 { bestIteration = trees.count - 1 }
-        return Result(trees: trees, bestIteration: bestIteration, validationLogLoss: history)
+        if parameters.earlyStoppingRounds == 0 {
+            // Without early stopping every tree is kept.
+            bestIteration = trees.count - 1
+            bestValidationMargins = validMargins
+        }
+        return Result(
+            trees: trees, bestIteration: bestIteration, validationLogLoss: history,
+            bestValidationMargins: bestValidationMargins)
     }
 
     /// Log loss gradients at the current margins: g = p - y, h = p(1 - p), floored so no hessian is zero.

@@ -29,13 +29,15 @@ public struct GBDTTrainer: Sendable {
         guard trainPositives > 0, trainPositives < train.rowCount else { throw .singleClass(set: "training") }
         guard validPositives > 0, validPositives < valid.rowCount else { throw .singleClass(set: "validation") }
 
-        let binning = FeatureBinning.fit(train, maxBins: parameters.maxBins)
-        let binned = binning.binRows(train)
+        let (binning, binned) = FeatureBinning.fitAndBin(train, maxBins: parameters.maxBins)
         let baseMargin = Float(Logistic.logit(Double(trainPositives) / Double(train.rowCount)))
         let rounds = BoostingRounds(
             parameters: parameters, binning: binning, train: train, valid: valid, baseMargin: baseMargin)
+        let columns = Self.transpose(binned, rows: train.rowCount, columns: train.featureCount)
         let result = binned.withUnsafeBufferPointer { bins in
-            rounds.run(bins: bins.baseAddress!, progress: progress)
+            columns.withUnsafeBufferPointer { columns in
+                rounds.run(bins: bins.baseAddress!, columns: columns.baseAddress!, progress: progress)
+            }
         }
 
         let trees = Array(result.trees[0...result.bestIteration])
@@ -49,9 +51,22 @@ public struct GBDTTrainer: Sendable {
                 rule: thresholdRule, medium: 0, high: 0, highChoice: .precisionTarget, mediumChoice: .recallTarget,
                 precisionAtMedium: 0, recallAtMedium: 0, precisionAtHigh: 0, recallAtHigh: 0),
             validationMetrics: BinaryMetrics(probabilities: [], labels: []))
-        let probabilities = model.probabilities(for: valid)
+        // The loop's validation margins are the reference walk's (same float32 sums, in order).
+        let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
         model.validationMetrics = BinaryMetrics(probabilities: probabilities, labels: valid.labels)
         model.thresholds = thresholdRule.select(probabilities: probabilities, labels: valid.labels)
         return model
+    }
+
+    static func transpose(_ matrix: [UInt8], rows: Int, columns: Int) -> [UInt8] {
+        var transposed = [UInt8](repeating: 0, count: matrix.count)
+        matrix.withUnsafeBufferPointer { matrix in
+            transposed.withUnsafeMutableBufferPointer { transposed in
+                for row in 0..<rows {
+                    for column in 0..<columns { transposed[column * rows + row] = matrix[row * columns + column] }
+                }
+            }
+        }
+        return transposed
     }
 }

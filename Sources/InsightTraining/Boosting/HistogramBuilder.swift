@@ -46,9 +46,9 @@ struct HistogramBuilder: @unchecked Sendable {
             for i in 0..<count {
                 let row = Int(rows[i])
                 let pair = SIMD2<Double>(Double(gradients[row].x), Double(gradients[row].y))
-                let rowBins = bins + row * width
+                let rowBins = bins + row &* width
                 for feature in 0..<width {
-                    let slot = offsets[feature] + Int(rowBins[feature])
+                    let slot = offsets[feature] &+ Int(rowBins[feature])
                     histogram[slot] += pair
                 }
             }
@@ -56,10 +56,10 @@ struct HistogramBuilder: @unchecked Sendable {
             for i in 0..<count {
                 let row = Int(rows[i])
                 let pair = SIMD2<Double>(Double(gradients[row].x), Double(gradients[row].y))
-                let rowBins = bins + row * width
+                let rowBins = bins + row &* width
                 for k in featureRange {
                     let feature = features[k]
-                    let slot = offsets[feature] + Int(rowBins[feature])
+                    let slot = offsets[feature] &+ Int(rowBins[feature])
                     histogram[slot] += pair
                 }
             }

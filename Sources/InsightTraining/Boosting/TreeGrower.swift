@@ -1,5 +1,5 @@
 /// Grows one tree depth-wise (level by level, as XGBoost's `hist` does) over the rows placed in
-/// `workspace.rows[0..<rowCount]`. Each split builds the histogram of its smaller child only and derives the
+/// `workspace.rows[0..<sampledRows]`. Each split builds the histogram of its smaller child only and derives the
 /// sibling's by subtraction from the parent's.
 struct TreeGrower {
     let parameters: TrainingParameters
@@ -7,8 +7,10 @@ struct TreeGrower {
     let workspace: TrainingWorkspace
     let histograms: HistogramBuilder
     let splitFinder: SplitFinder
-    let bins: UnsafePointer<UInt8>
-    let width: Int
+    /// Column-major copy of the bins (`columns[feature * rowCount + row]`): partitioning reads one feature for
+    /// scattered rows, and one column (a few hundred KB) stays in cache where the row-major matrix would not.
+    let columns: UnsafePointer<UInt8>
+    let rowCount: Int
 
     private struct Pending {
         var node: Int
@@ -21,19 +23,19 @@ struct TreeGrower {
     }
 
     /// Returns the tree and, for every leaf, its range in `workspace.rows` (to update margins without a walk).
-    func grow(rowCount: Int) -> (tree: TrainedTree, leafRanges: [(node: Int, range: Range<Int>)]) {
+    func grow(sampledRows: Int) -> (tree: TrainedTree, leafRanges: [(node: Int, range: Range<Int>)]) {
         var total = SIMD2<Double>.zero
-        for i in 0..<rowCount {
+        for i in 0..<sampledRows {
             let pair = workspace.gradients[Int(workspace.rows[i])]
             total += SIMD2<Double>(Double(pair.x), Double(pair.y))
         }
         var nodes: [TrainedTree.Node] = [leaf(gradient: total.x, hessian: total.y)]
         var leafRanges: [(node: Int, range: Range<Int>)] = []
-        let rootSlot = parameters.maxDepth > 0 && rowCount > 1 ? workspace.takeSlot() : -1
+        let rootSlot = parameters.maxDepth > 0 && sampledRows > 1 ? workspace.takeSlot() : -1
         if rootSlot >= 0 {
-            histograms.build(rows: workspace.rows, count: rowCount, into: workspace.slots[rootSlot])
+            histograms.build(rows: workspace.rows, count: sampledRows, into: workspace.slots[rootSlot])
         }
-        var level = [Pending(node: 0, begin: 0, end: rowCount, slot: rootSlot, gradient: total.x, hessian: total.y)]
+        var level = [Pending(node: 0, begin: 0, end: sampledRows, slot: rootSlot, gradient: total.x, hessian: total.y)]
         for depth in 0..<parameters.maxDepth where !level.isEmpty {
             var next: [Pending] = []
             for pending in level {
@@ -109,20 +111,20 @@ struct TreeGrower {
         let scratch = workspace.scratch
         let missingBin = binning.missingBin(split.feature)
         let splitBin = split.splitBin
-        let column = bins + split.feature
+        let column = columns + split.feature * rowCount
         var leftCount = range.lowerBound
         var rightCount = 0
+        // Branch-free: the side is a coin flip to the branch predictor, so write the row to both places and
+        // advance only the count of the side it belongs to.
         for i in range {
             let row = rows[i]
-            let bin = Int(column[Int(row) * width])
+            let bin = Int(column[Int(row)])
             let goesLeft = bin == missingBin ? split.defaultLeft : bin <= splitBin
-            if goesLeft {
-                rows[leftCount] = row
-                leftCount += 1
-            } else {
-                scratch[rightCount] = row
-                rightCount += 1
-            }
+            let left = goesLeft ? 1 : 0
+            rows[leftCount] = row
+            scratch[rightCount] = row
+            leftCount += left
+            rightCount += 1 - left
         }
         (rows + leftCount).update(from: scratch, count: rightCount)
         return leftCount

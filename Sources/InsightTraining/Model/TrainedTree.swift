@@ -36,13 +36,15 @@ public struct TrainedTree: Sendable, Hashable {
 
     /// The leaf value reached by one row of float32 values (NaN = missing): the scorer's reference walk.
     public func leafValue(for row: UnsafeBufferPointer<Float>) -> Float {
-        var index = 0
-        while true {
-            let node = nodes[index]
-            if node.isLeaf { return node.value }
-            let value = row[node.feature]
-            let goesLeft = value.isNaN ? node.defaultLeft : value < node.threshold
-            index = goesLeft ? node.left : node.right
+        nodes.withUnsafeBufferPointer { nodes in
+            var index = 0
+            while true {
+                let node = nodes[index]
+                if node.feature < 0 { return node.value }
+                let value = row[node.feature]
+                let goesLeft = value.isNaN ? node.defaultLeft : value < node.threshold
+                index = goesLeft ? node.left : node.right
+            }
         }
     }
 }

@@ -121,6 +121,11 @@ enum TrainCommand {
                 trainingFileName: fileName(trainPath), validationFileName: fileName(validPath),
                 toolVersion: RootCommand.version))
         do {
+            try ModelValidator.validate(document, file: outPath)
+        } catch {
+            throw .failure("the trained model failed validation: \(error)")
+        }
+        do {
             var data = try document.jsonData(prettyPrinted: true)
             data.append(UInt8(ascii: "\n"))
             try data.write(to: URL(fileURLWithPath: outPath), options: .atomic)
