@@ -35,5 +35,5 @@ enum FirstStart {
 
 /// The example request printed at first start and used in the README.
 enum DemoRequest {
-    static let json = #"{"requestID":"demo-1","operationCategory":"payment","requestedInsights":[{"insightType":"isLikelyBeingCoached","schema":"version1","modelVersion":"current"}],"subject":{"accountRef":"acct-123","deviceRef":"device-9","counterpartyRef":"payee-42"},"features":{"activeCall":1,"callDurationSeconds":640,"hesitationMillis":5400}}"#
+    static let json = #"{"requestID":"demo-1","operationCategory":"payment","requestedInsights":[{"insightType":"isLikelyBeingCoached","schema":"version1","modelVersion":"current"}],"subject":{"accountRef":"acct-123","deviceRef":"device-9","counterpartyRef":"payee-42"},"features":{"activeCall":1,"callDurationSeconds":640,"screenSharingActive":0,"sessionDurationSeconds":95,"timeOfDayBand":2,"amountBandRelativeToUsual":3}}"#
 }
