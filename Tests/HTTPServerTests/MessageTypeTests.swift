@@ -84,3 +84,23 @@ enum JSONValue: Decodable, Equatable {
         }
     }
 }
+
+@Suite("Byte classes")
+struct ByteClassTests {
+    @Test func masksMatchTheGrammarSets() {
+        func expected(_ extra: String) -> (UInt8) -> Bool {
+            { byte in
+                byte < 128 && (Character(Unicode.Scalar(byte)).isLetter && Character(Unicode.Scalar(byte)).isASCII
+                    || (byte >= 48 && byte <= 57) || extra.utf8.contains(byte))
+            }
+        }
+        let token = expected("!#$%&'*+-.^_`|~")
+        let target = expected("-._~:/?[]@!$&'()*+,;=%")
+        let host = expected("-._~!$&'()*+,;=:[]%")
+        for byte in UInt8.min...UInt8.max {
+            #expect(ByteClass.isToken(byte) == token(byte), "token \(byte)")
+            #expect(ByteClass.isTarget(byte) == target(byte), "target \(byte)")
+            #expect(ByteClass.isHost(byte) == host(byte), "host \(byte)")
+        }
+    }
+}
