@@ -19,7 +19,7 @@ extension HTTPRequestParser {
         }
         func skipToken() -> Bool {
             let start = index
-            while index < range.upperBound && ByteClass.token[Int(bytes[index])] { index += 1 }
+            while index < range.upperBound && ByteClass.isToken(bytes[index]) { index += 1 }
             return index > start
         }
         func skipQuotedString() -> Bool {
@@ -33,8 +33,8 @@ extension HTTPRequestParser {
                 }
                 if byte == UInt8(ascii: "\\") {
                     index += 1
-                    guard index < range.upperBound, ByteClass.fieldValue[Int(bytes[index])] else { return false }
-                } else if !ByteClass.fieldValue[Int(byte)] {
+                    guard index < range.upperBound, ByteClass.isFieldValue(bytes[index]) else { return false }
+                } else if !ByteClass.isFieldValue(byte) {
                     return false
                 }
                 index += 1

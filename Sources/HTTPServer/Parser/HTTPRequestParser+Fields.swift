@@ -10,14 +10,14 @@ extension HTTPRequestParser {
         let nameRange = range.lowerBound..<colon
         guard !nameRange.isEmpty else { return .failure(.invalidFieldName) }
         if ByteClass.isWhitespace(bytes[colon - 1]) { return .failure(.whitespaceBeforeColon) }
-        guard bytes[nameRange].allSatisfy({ ByteClass.token[Int($0)] }) else { return .failure(.invalidFieldName) }
+        guard bytes[nameRange].allSatisfy({ ByteClass.isToken($0) }) else { return .failure(.invalidFieldName) }
 
         var valueStart = colon + 1
         var valueEnd = range.upperBound
         while valueStart < valueEnd && ByteClass.isWhitespace(bytes[valueStart]) { valueStart += 1 }
         while valueEnd > valueStart && ByteClass.isWhitespace(bytes[valueEnd - 1]) { valueEnd -= 1 }
         let valueRange = valueStart..<valueEnd
-        guard bytes[valueRange].allSatisfy({ ByteClass.fieldValue[Int($0)] }) else {
+        guard bytes[valueRange].allSatisfy({ ByteClass.isFieldValue($0) }) else {
             return .failure(.invalidFieldValue)
         }
         return .success((name: string(bytes, nameRange), value: string(bytes, valueRange)))
@@ -54,14 +54,14 @@ extension HTTPRequestParser {
 
         if hosts > 1 { return .failure(.duplicateHost) }
         if hosts == 0 && version == .http1_1 { return .failure(.missingHost) }
-        if !hostValue.utf8.allSatisfy({ ByteClass.host[Int($0)] }) { return .failure(.invalidHost) }
+        if !hostValue.utf8.allSatisfy({ ByteClass.isHost($0) }) { return .failure(.invalidHost) }
 
         if !transferEncodings.isEmpty {
             if version == .http1_0 { return .failure(.transferEncodingInHTTP10) }
             if !contentLengths.isEmpty { return .failure(.contentLengthWithTransferEncoding) }
             let codings = transferEncodings.flatMap(Self.listElements)
             guard !codings.isEmpty,
-                codings.allSatisfy({ $0.utf8.allSatisfy { ByteClass.token[Int($0)] } })
+                codings.allSatisfy({ $0.utf8.allSatisfy { ByteClass.isToken($0) } })
             else { return .failure(.invalidTransferEncoding) }
             let chunkedCount = codings.count { $0.equalsIgnoringASCIICase("chunked") }
             guard codings[codings.count - 1].equalsIgnoringASCIICase("chunked"), chunkedCount == 1 else {

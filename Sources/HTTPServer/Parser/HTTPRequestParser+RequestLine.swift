@@ -18,7 +18,7 @@ extension HTTPRequestParser {
         }
         let methodRange = range.lowerBound..<firstSpace
         guard !methodRange.isEmpty else { return .failure(.malformedRequestLine) }
-        guard bytes[methodRange].allSatisfy({ ByteClass.token[Int($0)] }) else { return .failure(.invalidMethod) }
+        guard bytes[methodRange].allSatisfy({ ByteClass.isToken($0) }) else { return .failure(.invalidMethod) }
         let afterMethod = (firstSpace + 1)..<range.upperBound
         guard let secondSpace = bytes[afterMethod].firstIndex(of: ByteClass.space) else {
             return .failure(.malformedRequestLine)
@@ -34,7 +34,7 @@ extension HTTPRequestParser {
         }
 
         let method = HTTPMethod(rawValue: string(bytes, methodRange))
-        guard bytes[targetRange].allSatisfy({ ByteClass.target[Int($0)] }),
+        guard bytes[targetRange].allSatisfy({ ByteClass.isTarget($0) }),
             hasValidPercentEscapes(bytes, targetRange)
         else { return .failure(.invalidRequestTarget) }
         let target = string(bytes, targetRange)

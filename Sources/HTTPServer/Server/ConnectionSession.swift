@@ -10,6 +10,9 @@ final class ConnectionSession {
     var output = OutputQueue()
     var deadlines: ConnectionDeadlines
     private(set) var closeAfterFlush = false
+    /// Close by half-closing and draining: the peer may still be sending bytes we never read, and closing
+    /// outright would reset the connection and could destroy the response before the client reads it.
+    private(set) var lingerOnClose = false
     private(set) var current: PendingRequest?
     private var lastReceiveAt: UInt64
     private var requestStartedAt: UInt64
@@ -172,7 +175,10 @@ final class ConnectionSession {
             isHeadRequest: isHead)
         output.append(ResponseSerializer.head(for: response, framing: framing, dateLine: services.date.line))
         if !isHead { output.append(response.body) }
-        if !keepAlive { closeAfterFlush = true }
+        if !keepAlive {
+            closeAfterFlush = true
+            lingerOnClose = forceClose || parser.bufferedByteCount > 0
+        }
 
         let finishedAt = MonotonicClock.now()
         let startedAt = pending?.receivedAt ?? requestStartedAt

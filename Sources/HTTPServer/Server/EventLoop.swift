@@ -201,7 +201,11 @@ final class EventLoop {
             }
             session.outputDrained(now: now)
             if session.closeAfterFlush {
-                if connection.peerClosed { closeConnection(connection) } else { startLingering(connection) }
+                if session.lingerOnClose && !connection.peerClosed {
+                    startLingering(connection)
+                } else {
+                    closeConnection(connection)
+                }
                 return
             }
             // Pipelined requests held back by the output high-water mark.

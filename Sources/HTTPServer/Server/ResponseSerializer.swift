@@ -46,8 +46,8 @@ enum ResponseSerializer {
     }
 
     private static func isSafe(_ field: HTTPFields.Element) -> Bool {
-        guard !field.name.isEmpty, field.name.utf8.allSatisfy({ ByteClass.token[Int($0)] }),
-            field.value.utf8.allSatisfy({ ByteClass.fieldValue[Int($0)] })
+        guard !field.name.isEmpty, field.name.utf8.allSatisfy({ ByteClass.isToken($0) }),
+            field.value.utf8.allSatisfy({ ByteClass.isFieldValue($0) })
         else { return false }
         return !reservedNames.contains { field.name.equalsIgnoringASCIICase($0) }
     }
