@@ -8,6 +8,7 @@ public enum RootCommand {
             abstract: "A self-hostable service that scores operations for signs of a coached (coerced) person.",
             subcommands: [
                 ServeCommand.spec,
+                SimulateCommand.spec,
                 VersionCommand.spec,
             ]
         )
