@@ -41,7 +41,7 @@ struct SessionTraits {
             let median = remoteAccess ? 45 : story.typingVarianceMedianMillis
             typingVarianceMillis = random.logNormal(median: median, spread: 0.6)
         }
-        sessionSeconds = random.logNormal(median: story.sessionMedianSeconds, spread: 0.7)
+        sessionSeconds = random.logNormal(median: story.sessionMedianSeconds, spread: 0.9)
         hasMotionSensor = !random.bernoulli(story.noMotionSensorProbability)
         if hasMotionSensor {
             stillness = random.logitNormal(centre: story.stillnessCentre, spread: 1.0)

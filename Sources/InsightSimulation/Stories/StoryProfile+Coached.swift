@@ -8,17 +8,17 @@ extension StoryProfile {
         $0.hesitationMedianMillis = 5000
         $0.hesitationSpread = 0.8
         $0.typingVarianceMedianMillis = 170
-        $0.sessionMedianSeconds = 420
+        $0.sessionMedianSeconds = 240
         $0.noveltyWeights = [0.75, 0.17, 0.08]
-        $0.relativeBandWeights = [0.02, 0.13, 0.35, 0.35, 0.15]
+        $0.relativeBandWeights = [0.03, 0.2, 0.37, 0.3, 0.1]
         $0.changeKindWeights = [0.05, 0.3, 0.25, 0.3, 0.07, 0.03]
         $0.authenticationRetryMean = 0.7
         $0.documentDwellMedianSeconds = 8
         $0.pastedCharacterCentre = 0.45
         $0.irreversibleProbability = 0.5
         $0.permissionGrantProbability = 0.45
-        $0.burstProbability = 0.35
-        $0.muleCounterpartyProbability = 0.5
+        $0.burstProbability = 0.3
+        $0.muleCounterpartyProbability = 0.45
         $0.newDeviceProbability = 0.12
         $0.priorHighOutcomeMean = 0.3
     }
@@ -35,8 +35,8 @@ extension StoryProfile {
         $0.hesitationMedianMillis = 6500
         $0.typingProbability = 0.55
         $0.typingVarianceMedianMillis = 60
-        $0.sessionMedianSeconds = 900
-        $0.appSwitchMean = 4
+        $0.sessionMedianSeconds = 420
+        $0.appSwitchMean = 3
         $0.communicationSwitchShare = 0.2
         $0.pasteMean = 1.8
         $0.stillnessCentre = 0.85
@@ -57,12 +57,12 @@ extension StoryProfile {
         $0.remoteAccessProbability = 0.08
         $0.hesitationMedianMillis = 7000
         $0.typingVarianceMedianMillis = 210
-        $0.sessionMedianSeconds = 600
+        $0.sessionMedianSeconds = 300
         $0.appSwitchMean = 1.8
         $0.pasteMean = 0.9
         $0.stillnessCentre = 0.55
         $0.noveltyWeights = [0.85, 0.1, 0.05]
-        $0.relativeBandWeights = [0.0, 0.05, 0.25, 0.45, 0.25]
+        $0.relativeBandWeights = [0.02, 0.1, 0.3, 0.4, 0.18]
         $0.timeOfDayWeights = [0.02, 0.45, 0.43, 0.1]
         $0.burstProbability = 0.55
         $0.muleCounterpartyProbability = 0.7
@@ -75,8 +75,8 @@ extension StoryProfile {
         $0.callerKnownProbability = 0.15
         $0.callMedianSeconds = 420
         $0.hesitationMedianMillis = 4200
-        $0.sessionMedianSeconds = 260
-        $0.appSwitchMean = 3.5
+        $0.sessionMedianSeconds = 180
+        $0.appSwitchMean = 3
         $0.communicationSwitchShare = 0.75
         $0.pasteMean = 2.2
         $0.stillnessCentre = 0.25
@@ -93,8 +93,8 @@ extension StoryProfile {
         $0.callProbability = 0.05
         $0.callerKnownProbability = 0.3
         $0.hesitationMedianMillis = 3600
-        $0.sessionMedianSeconds = 360
-        $0.appSwitchMean = 5
+        $0.sessionMedianSeconds = 240
+        $0.appSwitchMean = 4
         $0.communicationSwitchShare = 0.8
         $0.pasteMean = 2.6
         $0.stillnessCentre = 0.3
@@ -104,6 +104,31 @@ extension StoryProfile {
         $0.burstProbability = 0.2
         $0.muleCounterpartyProbability = 0.4
         $0.priorHighOutcomeMean = 0.2
+    }
+
+    /// The person was coached earlier (by a call or chat that has ended) and now acts alone, following notes:
+    /// behaviour close to routine, only the new payee, a higher amount and the mule counterparty remain.
+    /// The story that keeps the data from being too easy.
+    public static let preCoached: StoryProfile = coachedBaseline.with(name: "preCoached") {
+        $0.callProbability = 0.08
+        $0.callerKnownProbability = 0.6
+        $0.hesitationMedianMillis = 2600
+        $0.typingVarianceMedianMillis = 110
+        $0.sessionMedianSeconds = 120
+        $0.appSwitchMean = 1.0
+        $0.communicationSwitchShare = 0.4
+        $0.pasteMean = 0.8
+        $0.noveltyWeights = [0.5, 0.3, 0.2]
+        $0.relativeBandWeights = [0.1, 0.35, 0.35, 0.15, 0.05]
+        $0.changeKindWeights = [0.2, 0.35, 0.2, 0.17, 0.05, 0.03]
+        $0.documentDwellMedianSeconds = 20
+        $0.pastedCharacterCentre = 0.2
+        $0.irreversibleProbability = 0.3
+        $0.permissionGrantProbability = 0.25
+        $0.burstProbability = 0.15
+        $0.muleCounterpartyProbability = 0.35
+        $0.newDeviceProbability = 0.07
+        $0.priorHighOutcomeMean = 0.1
     }
 
     /// Returns a copy with another name and the changes `edit` makes.

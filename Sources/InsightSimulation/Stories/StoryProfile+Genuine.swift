@@ -5,8 +5,8 @@ extension StoryProfile {
         name: "routine", isCoached: false,
         callProbability: 0.06, callerKnownProbability: 0.8, callMedianSeconds: 240, callSpread: 0.9,
         screenSharingProbability: 0.01, remoteAccessProbability: 0.003,
-        hesitationMedianMillis: 1800, hesitationSpread: 0.7, typingVarianceMedianMillis: 90, typingProbability: 0.8,
-        sessionMedianSeconds: 75, appSwitchMean: 0.5, communicationSwitchShare: 0.3, pasteMean: 0.25,
+        hesitationMedianMillis: 1800, hesitationSpread: 0.9, typingVarianceMedianMillis: 90, typingProbability: 0.8,
+        sessionMedianSeconds: 90, appSwitchMean: 0.7, communicationSwitchShare: 0.3, pasteMean: 0.25,
         stillnessCentre: 0.3, noMotionSensorProbability: 0.12,
         noveltyWeights: [0.05, 0.12, 0.83],
         relativeBandWeights: [0.3, 0.58, 0.09, 0.025, 0.005],
@@ -37,6 +37,7 @@ extension StoryProfile {
         $0.callMedianSeconds = 300
         $0.hesitationMedianMillis = 3000
         $0.pasteMean = 1.1
+        $0.sessionMedianSeconds = 180
         $0.appSwitchMean = 1.3
         $0.communicationSwitchShare = 0.5
         $0.noveltyWeights = [0.7, 0.2, 0.1]
