@@ -42,7 +42,7 @@ extension StoryProfile {
         $0.stillnessCentre = 0.85
         $0.noMotionSensorProbability = 0.35
         $0.inputEventsMedianPerMinute = 95
-        $0.pointerStraightnessCentre = 0.88
+        $0.pointerStraightnessCentre = 0.7
         $0.newDeviceProbability = 0.3
     }
 
