@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore"]),
         .testTarget(name: "InsightTrainingTests", dependencies: ["InsightTraining", "InsightModel"]),
         .testTarget(name: "InsightServiceTests", dependencies: ["InsightService", "HTTPServer", "InsightCore"]),
+        .testTarget(name: "InsightSimulationTests", dependencies: ["InsightSimulation", "InsightCore"]),
         .testTarget(name: "TrustInsightsAppTests", dependencies: ["TrustInsightsApp"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TrustInsightsApp", "HTTPServer"]),
     ],

@@ -9,8 +9,9 @@ public enum RootCommand {
             subcommands: [
                 ServeCommand.spec,
                 KeysCommand.spec,
-                VersionCommand.spec,
+                SimulateCommand.spec,
                 TrainCommand.spec,
+                VersionCommand.spec,
             ]
         )
     }
