@@ -99,7 +99,7 @@ import Testing
     }
 
     @Test func knownPublicKeyHasKnownKeyIDAndJWK() throws {
-        // Key and kid produced independently with Python's cryptography and hashlib.
+        // Key, kid and JWK coordinates produced independently with Python's cryptography, hashlib and base64.
         let pem = """
         -----BEGIN PUBLIC KEY-----
         MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEGa+itAPTmVqHEsnBatGkMWKag0R4
@@ -109,6 +109,8 @@ import Testing
         let publicKey = try ES256PublicKey(pemRepresentation: pem)
         #expect(publicKey.keyID == "a5ca80d50543880f")
         #expect(publicKey.keyID == String(SHA256.hex(publicKey.derRepresentation).prefix(16)))
+        #expect(publicKey.jwk.x == "Ga-itAPTmVqHEsnBatGkMWKag0R4kpMoGHwX6YoCZJY")
+        #expect(publicKey.jwk.y == "VGLjJEpP0NQZ-BlyRkRCuEn_yj1PNTzyu3UeCsvaxSc")
     }
 
     @Test func pointOffTheCurveIsRejected() throws {
