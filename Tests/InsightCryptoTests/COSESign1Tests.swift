@@ -24,7 +24,7 @@ import Testing
 
         init() throws {
             key = try ES256PrivateKey.generate()
-            publicKey = try key.publicKey
+            publicKey = key.publicKey
             kid = publicKey.keyID
             signer = ES256Signer(privateKey: key)
         }

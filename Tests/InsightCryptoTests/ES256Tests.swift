@@ -9,7 +9,7 @@ import Testing
         let key = try ES256PrivateKey.generate()
         let signature = try key.signature(for: message)
         #expect(signature.count == 64)
-        #expect(try key.publicKey.isValidSignature(signature, for: message))
+        #expect(key.publicKey.isValidSignature(signature, for: message))
     }
 
     @Test func signerSignaturesVerifyAndDifferEachTime() throws {
@@ -18,8 +18,8 @@ import Testing
         let first = try signer.sign(message)
         let second = try signer.sign(message)
         #expect(first != second) // ECDSA draws a fresh nonce per signature
-        #expect(try key.publicKey.isValidSignature(first, for: message))
-        #expect(try key.publicKey.isValidSignature(second, for: message))
+        #expect(key.publicKey.isValidSignature(first, for: message))
+        #expect(key.publicKey.isValidSignature(second, for: message))
     }
 
     @Test func tamperedMessageOrSignatureFails() throws {
@@ -27,11 +27,11 @@ import Testing
         let signature = try ES256Signer(privateKey: key).sign(message)
         var tamperedMessage = message
         tamperedMessage[3] ^= 0x20
-        #expect(try !key.publicKey.isValidSignature(signature, for: tamperedMessage))
+        #expect(!key.publicKey.isValidSignature(signature, for: tamperedMessage))
         for index in [0, 31, 32, 63] {
             var tamperedSignature = signature
             tamperedSignature[index] ^= 0x01
-            #expect(try !key.publicKey.isValidSignature(tamperedSignature, for: message), "byte \(index)")
+            #expect(!key.publicKey.isValidSignature(tamperedSignature, for: message), "byte \(index)")
         }
     }
 
@@ -51,12 +51,12 @@ import Testing
     @Test func emptyMessageSignsAndVerifies() throws {
         let key = try ES256PrivateKey.generate()
         let signature = try ES256Signer(privateKey: key).sign([])
-        #expect(try key.publicKey.isValidSignature(signature, for: []))
+        #expect(key.publicKey.isValidSignature(signature, for: []))
     }
 
     @Test func signerIsSafeFromManyThreadsAtOnce() async throws {
         let key = try ES256PrivateKey.generate()
-        let publicKey = try key.publicKey
+        let publicKey = key.publicKey
         let signer = ES256Signer(privateKey: key)
         let allValid = try await withThrowingTaskGroup(of: Bool.self) { group in
             for worker in 0..<8 {
@@ -74,16 +74,16 @@ import Testing
 
     @Test func privateKeyPEMRoundTripsAsPKCS8() throws {
         let key = try ES256PrivateKey.generate()
-        let pem = try key.pemRepresentation
+        let pem = key.pemRepresentation
         #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
         let reloaded = try ES256PrivateKey(pemRepresentation: pem)
-        #expect(try reloaded.publicKey == key.publicKey)
+        #expect(reloaded.publicKey == key.publicKey)
         #expect(try key.publicKey.isValidSignature(reloaded.signature(for: message), for: message))
     }
 
     @Test func publicKeyRoundTripsThroughPEMDERPointAndJWK() throws {
         let publicKey = try ES256PrivateKey.generate().publicKey
-        let pem = try publicKey.pemRepresentation
+        let pem = publicKey.pemRepresentation
         #expect(pem.hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
         #expect(try ES256PublicKey(pemRepresentation: pem) == publicKey)
         #expect(try ES256PublicKey(derRepresentation: publicKey.derRepresentation) == publicKey)
@@ -142,7 +142,7 @@ import Testing
 
     @Test func privateKeyNeverAppearsInDescriptions() throws {
         let key = try ES256PrivateKey.generate()
-        let pem = try key.pemRepresentation
+        let pem = key.pemRepresentation
         let body = pem.split(separator: "\n")[1]
         var dumped = ""
         dump(key, to: &dumped)

@@ -27,8 +27,8 @@ import Testing
         #expect(names[0].hasSuffix("-\(loaded.active.kid).pem"))
         #expect(loaded.all.count == 1)
         #expect(loaded.all[0].kid == loaded.active.kid)
-        #expect(try loaded.active.key.publicKey.keyID == loaded.active.kid)
-        #expect(loaded.all[0].publicKey == (try loaded.active.key.publicKey))
+        #expect(loaded.active.key.publicKey.keyID == loaded.active.kid)
+        #expect(loaded.all[0].publicKey == loaded.active.key.publicKey)
         #expect(abs(loaded.all[0].createdAt.timeIntervalSinceNow) < 60)
         // Nothing temporary is left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 1)
