@@ -11,6 +11,7 @@ Needs: pip install cbor2 cryptography
 """
 import base64
 import sys
+from collections.abc import Mapping
 
 import cbor2
 from cryptography.exceptions import InvalidSignature
@@ -33,14 +34,16 @@ def verify(message, public_key, expected_kid=None):
     item = cbor2.loads(message)
     if not isinstance(item, cbor2.CBORTag) or item.tag != COSE_SIGN1_TAG:
         raise ValueError("not a tagged COSE_Sign1")
-    if not isinstance(item.value, list) or len(item.value) != 4:
+    if not isinstance(item.value, (list, tuple)) or len(item.value) != 4:
         raise ValueError("COSE_Sign1 must be an array of four items")
     protected, unprotected, payload, signature = item.value
-    if not isinstance(protected, bytes) or not isinstance(unprotected, dict):
+    if not isinstance(protected, bytes) or not isinstance(unprotected, Mapping):
         raise ValueError("malformed headers")
     if not isinstance(payload, bytes) or not isinstance(signature, bytes):
         raise ValueError("payload and signature must be byte strings")
     header = cbor2.loads(protected) if protected else {}
+    if not isinstance(header, Mapping):
+        raise ValueError("protected header is not a map")
     if header.get(ALG) != ES256 or ALG in unprotected:
         raise ValueError("alg is not a protected ES256")
     if expected_kid is not None:

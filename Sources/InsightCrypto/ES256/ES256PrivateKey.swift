@@ -3,9 +3,13 @@ import CCrypto
 /// An ECDSA P-256 private key for ES256 (ECDSA with SHA-256, RFC 7518 §3.4 and RFC 9053 §2.1).
 public struct ES256PrivateKey: Sendable {
     let key: EVPKey
+    /// Derived once, so that reading it cannot fail later.
+    public let publicKey: ES256PublicKey
 
-    init(key: EVPKey) {
+    init(key: EVPKey) throws {
+        try key.requireP256()
         self.key = key
+        publicKey = try ES256PublicKey(derRepresentation: key.subjectPublicKeyInfoDER())
     }
 
     public static func generate() throws -> ES256PrivateKey {
@@ -21,7 +25,7 @@ public struct ES256PrivateKey: Sendable {
         guard EVP_PKEY_generate(context, &generated) == 1, let generated else {
             throw LibCryptoErrorQueue.error("EVP_PKEY_generate")
         }
-        return ES256PrivateKey(key: EVPKey(taking: generated))
+        return try ES256PrivateKey(key: EVPKey(taking: generated))
     }
 
     /// Reads the first private key in `pemRepresentation` (PKCS#8 `PRIVATE KEY`, or SEC 1 `EC PRIVATE KEY`).
@@ -33,23 +37,13 @@ public struct ES256PrivateKey: Sendable {
             }
             return pointer
         }
-        let key = EVPKey(taking: pointer)
-        try key.requireP256()
-        self.key = key
+        try self.init(key: EVPKey(taking: pointer))
     }
 
     /// Unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). This is the secret: keep it out of logs.
     public var pemRepresentation: String {
-        get throws {
-            try MemoryBIO.writing("PEM_write_bio_PrivateKey") { bio in
-                PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
-            }
-        }
-    }
-
-    public var publicKey: ES256PublicKey {
-        get throws {
-            try ES256PublicKey(derRepresentation: key.subjectPublicKeyInfoDER())
+        MemoryBIO.writingInfallibly("PEM_write_bio_PrivateKey") { bio in
+            PEM_write_bio_PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
         }
     }
 

@@ -42,9 +42,7 @@ public struct ES256PublicKey: Sendable {
 
     /// PEM SubjectPublicKeyInfo (`-----BEGIN PUBLIC KEY-----`).
     public var pemRepresentation: String {
-        get throws {
-            try MemoryBIO.writing("PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, key.pointer) }
-        }
+        MemoryBIO.writingInfallibly("PEM_write_bio_PUBKEY") { bio in PEM_write_bio_PUBKEY(bio, key.pointer) }
     }
 
     /// True iff `rawSignature` (64 bytes, `r || s`) is a valid ES256 signature of `message` under this key.

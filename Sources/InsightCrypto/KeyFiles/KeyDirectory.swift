@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 
 /// POSIX file operations on the key directory, written against file descriptors so that the permission check
@@ -9,7 +10,12 @@ struct KeyDirectory {
     /// then plant or swap key files.
     func prepare() throws {
         if mkdir(path, 0o700) != 0 {
-            let error = errno
+            var error = errno
+            if error == ENOENT {
+                // Parents (e.g. the data folder) get ordinary permissions; only the key directory itself is 0700.
+                try createParents()
+                error = mkdir(path, 0o700) == 0 ? EEXIST : errno
+            }
             guard error == EEXIST else { throw CryptoError.keyStorage(path: path, operation: "mkdir", errno: error) }
         }
         var status = stat()
@@ -22,6 +28,15 @@ struct KeyDirectory {
         guard status.st_mode & 0o022 == 0 else {
             throw CryptoError.insecurePermissions(
                 path: path, mode: status.st_mode, reason: "is writable by group or others; chmod 700 it")
+        }
+    }
+
+    private func createParents() throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw CryptoError.keyStorage(path: parent.path, operation: "mkdir", errno: ENOENT)
         }
     }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// The service's ES256 signing keys, one PKCS#8 PEM file per key in a directory of their own.
 ///
@@ -32,9 +33,12 @@ public struct SigningKeyFiles: Sendable {
             _ = try createKey(storage, now: now, after: nil)
             keys = try loadKeys(storage)
         }
-        guard let newest = keys.last else { throw CryptoError.unknownKeyID("") }
-        let all = try keys.map { entry in
-            (kid: entry.name.kid, publicKey: try entry.key.publicKey,
+        guard let newest = keys.last else {
+            // Unreachable unless another process empties the directory between our write and our read.
+            throw CryptoError.keyStorage(path: directory, operation: "load", errno: ENOENT)
+        }
+        let all = keys.map { entry in
+            (kid: entry.name.kid, publicKey: entry.key.publicKey,
              createdAt: Date(millisecondsSince1970: entry.name.createdAtMilliseconds))
         }
         return (active: (kid: newest.name.kid, key: newest.key), all: all)
@@ -66,7 +70,7 @@ public struct SigningKeyFiles: Sendable {
             .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
         return try names.map { name in
             let key = try ES256PrivateKey(pemRepresentation: storage.readPrivateFile(named: name.fileName))
-            guard try key.publicKey.keyID == name.kid else {
+            guard key.publicKey.keyID == name.kid else {
                 throw CryptoError.keyFileMismatch(path: directory + "/" + name.fileName)
             }
             return (name, key)
@@ -75,7 +79,7 @@ public struct SigningKeyFiles: Sendable {
 
     private func createKey(_ storage: KeyDirectory, now: Date, after newest: SigningKeyFileName?) throws -> String {
         let key = try ES256PrivateKey.generate()
-        let kid = try key.publicKey.keyID
+        let kid = key.publicKey.keyID
         // Creation times order the keys, so a new key must be strictly newer than the newest, whatever the clock.
         var milliseconds = now.millisecondsSince1970
         if let newest, milliseconds <= newest.createdAtMilliseconds {

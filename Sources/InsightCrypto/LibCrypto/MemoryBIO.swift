@@ -27,6 +27,15 @@ enum MemoryBIO {
         let bytes = UnsafeRawBufferPointer(start: data, count: length)
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// For writing a key that libcrypto already validated, where only memory exhaustion can make PEM output fail.
+    static func writingInfallibly(_ operation: String, _ write: (OpaquePointer) -> Int32) -> String {
+        do {
+            return try writing(operation, write)
+        } catch {
+            fatalError("\(error)")
+        }
+    }
 }
 
 /// libcrypto's default passphrase callback prompts on the terminal; a server must fail instead.
