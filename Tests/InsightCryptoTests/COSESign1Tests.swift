@@ -108,6 +108,36 @@ import Testing
         #expect(try COSESign1.verifiedPayload(plain, publicKeys: keys) == payload)
     }
 
+    @Test func everySingleBitFlipAndEveryTruncationIsRejected() throws {
+        let fixture = try Fixture()
+        let message = try COSESign1.sign(payload: Array("{}".utf8), kid: fixture.kid, signer: fixture.signer)
+        let keys = [fixture.kid: fixture.publicKey]
+        #expect(COSESign1.verify(message, publicKeys: keys) == Array("{}".utf8))
+        for index in message.indices {
+            for bit in [0x01, 0x80] as [UInt8] {
+                var flipped = message
+                flipped[index] ^= bit
+                #expect(COSESign1.verify(flipped, publicKeys: keys) == nil, "byte \(index) bit \(bit)")
+            }
+        }
+        for length in 0..<message.count {
+            #expect(COSESign1.verify(Array(message.prefix(length)), publicKeys: keys) == nil, "length \(length)")
+        }
+        #expect(COSESign1.verify(message + [0x00], publicKeys: keys) == nil)
+    }
+
+    @Test func randomBytesNeverVerifyOrCrash() throws {
+        let fixture = try Fixture()
+        let keys = [fixture.kid: fixture.publicKey]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let count = Int.random(in: 0..<64, using: &generator)
+            var bytes = (0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if !bytes.isEmpty { bytes[0] = 0xd2 } // start like a COSE_Sign1 so that decoding goes deeper
+            #expect(COSESign1.verify(bytes, publicKeys: keys) == nil)
+        }
+    }
+
     @Test func verifiesAMessageMadeByPythonCBOR2AndCryptography() throws {
         let publicKey = try ES256PublicKey(pemRepresentation: Self.pythonPublicKeyPEM)
         let message = [UInt8](try #require(Data(base64Encoded: Self.pythonMessageBase64)))
