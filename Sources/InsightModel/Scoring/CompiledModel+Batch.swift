@@ -28,7 +28,9 @@ extension CompiledModel {
         let width = featureCount
         withUnsafeTemporaryAllocation(of: Float.self, capacity: plan.count * blockRows) { columns in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: blockRows) { sums in
-                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: blockRows) { positions in
+                withUnsafeTemporaryAllocation(
+                    of: UInt32.self, capacity: blockRows * PaddedForest<Float>.batchGroupSize
+                ) { positions in
                     var first = 0
                     while first < rowCount {
                         let count = min(blockRows, rowCount - first)

@@ -6,52 +6,73 @@ extension PaddedForest where Scalar == Float {
     /// Levels done in SIMD; below them a level has more nodes than a 16-row block visits.
     static var simdLevels: Int { 3 }
 
-    /// `columns[slot * 16 + row]` holds one block of widened rows; writes 16 margins to `output`.
+    /// Trees whose lower levels are walked together: 8 trees x 16 rows of independent chains per level.
+    static var batchGroupSize: Int { 8 }
+
+    /// `columns[slot * 16 + row]` holds one block of widened rows; writes 16 margins to `sums`.
+    /// `positions` has room for `batchGroupSize * 16` indices.
     @inline(__always)
     func margins(
-        block columns: UnsafePointer<Float>, into output: UnsafeMutablePointer<Float>,
+        block columns: UnsafePointer<Float>, into sums: UnsafeMutablePointer<Float>,
         positions: UnsafeMutablePointer<UInt32>
     ) {
         let treeCount = treeCount
         let depth = depth
         let simdDepth = min(depth, Self.simdLevels)
         let raw = UnsafeRawPointer(columns)
+        let rawPositions = UnsafeMutableRawPointer(positions)
+        for row in 0..<16 { sums[row] = baseMargin }
         nodes.withUnsafeBufferPointer { nodes in
             leaves.withUnsafeBufferPointer { leaves in
                 let nodeBase = nodes.baseAddress!
-                var sums = SIMD16<Float>(repeating: baseMargin)
-                for tree in 0..<treeCount {
-                    var position = SIMD16<Int32>(repeating: 0)
-                    for level in 0..<simdDepth {
-                        let block = nodeBase + treeCount * ((1 << level) - 1) + (tree << level)
-                        var right = SIMD16<Int32>(repeating: 0)
-                        for candidate in 0..<(1 << level) {
-                            let node = block[candidate]
-                            let x = raw.loadUnaligned(fromByteOffset: Int(node.slot) &* 64, as: SIMD16<Float>.self)
-                            let left = unsafeBitCast(x .< SIMD16<Float>(repeating: node.threshold), to: SIMD16<Int32>.self)
-                            let here = unsafeBitCast(position .== SIMD16<Int32>(repeating: Int32(candidate)), to: SIMD16<Int32>.self)
-                            right |= here & ~left
+                let leafBase = leaves.baseAddress!
+                var groupStart = 0
+                while groupStart < treeCount {
+                    let groupEnd = min(groupStart + Self.batchGroupSize, treeCount)
+                    for tree in groupStart..<groupEnd {
+                        var position = SIMD16<Int32>(repeating: 0)
+                        for level in 0..<simdDepth {
+                            let block = nodeBase + treeCount * ((1 << level) - 1) + (tree << level)
+                            var right = SIMDMask<SIMD16<Int32>>(repeating: false)
+                            for candidate in 0..<(1 << level) {
+                                let node = block[candidate]
+                                let x = raw.loadUnaligned(fromByteOffset: Int(node.slot) &* 64, as: SIMD16<Float>.self)
+                                let goesRight = .!(x .< SIMD16<Float>(repeating: node.threshold))
+                                if level == 0 {
+                                    right = goesRight
+                                } else {
+                                    right .|= goesRight .& (position .== SIMD16<Int32>(repeating: Int32(candidate)))
+                                }
+                            }
+                            position = (position &<< 1) &- unsafeBitCast(right, to: SIMD16<Int32>.self)
                         }
-                        position = (position &<< 1) | (right & 1)
+                        // From here on a lane's index is its offset in the level block (tree * 2^level + position).
+                        rawPositions.storeBytes(
+                            of: position &+ SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: tree << simdDepth)),
+                            toByteOffset: (tree - groupStart) * 64, as: SIMD16<Int32>.self)
                     }
-                    for row in 0..<16 { positions[row] = UInt32(bitPattern: position[row]) }
                     var level = simdDepth
+                    var block = nodeBase + treeCount * ((1 << level) - 1)
                     while level < depth {
-                        let block = nodeBase + treeCount * ((1 << level) - 1) + (tree << level)
-                        for row in 0..<16 {
-                            let current = positions[row]
-                            let node = block[Int(current)]
-                            let x = columns[Int(node.slot) &* 16 &+ row]
-                            positions[row] = (current &<< 1) | bit(!(x < node.threshold))
+                        for group in 0..<(groupEnd - groupStart) {
+                            let lanes = positions + group * 16
+                            for row in 0..<16 {
+                                let index = lanes[row]
+                                let node = block[Int(index)]
+                                let x = raw.load(fromByteOffset: Int(node.slot) &* 64 &+ row &* 4, as: Float.self)
+                                lanes[row] = index &* 2 | bit(!(x < node.threshold))
+                            }
                         }
+                        block += treeCount << level
                         level += 1
                     }
-                    let leafBlock = leaves.baseAddress! + (tree << depth)
-                    var values = SIMD16<Float>()
-                    for row in 0..<16 { values[row] = leafBlock[Int(positions[row])] }
-                    sums += values
+                    // Leaves in tree order: each row's sum stays exactly the float32 sum in file order.
+                    for group in 0..<(groupEnd - groupStart) {
+                        let lanes = positions + group * 16
+                        for row in 0..<16 { sums[row] += leafBase[Int(lanes[row])] }
+                    }
+                    groupStart = groupEnd
                 }
-                UnsafeMutableRawPointer(output).storeBytes(of: sums, as: SIMD16<Float>.self)
             }
         }
     }

@@ -50,33 +50,43 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
         self.baseMargin = Scalar(document.baseMargin)
     }
 
-    /// One widened row: every tree's level 0, then every tree's level 1, ... so node visits are independent
-    /// loads instead of one dependent chain per tree; then the leaves are summed in tree order.
+    /// Trees walked level by level together; after each group its leaves are added, in tree order, while
+    /// the next group's independent node visits keep the core busy.
+    static var groupSize: Int { 32 }
+
+    /// One widened row: for a group of trees, every tree's level 0, then every tree's level 1, ... so node visits
+    /// are independent loads instead of one dependent chain per tree. `positions[t]` holds t * 2^level + the
+    /// position within the level, which is also the node's offset in its level block, and doubles (plus the
+    /// right bit) from one level to the next; at the last level it is the leaf's offset.
     @inline(__always)
     func margin(widened row: UnsafePointer<Scalar>, positions: UnsafeMutablePointer<UInt32>) -> Scalar {
         let treeCount = treeCount
         let depth = depth
         return nodes.withUnsafeBufferPointer { nodes in
-            var block = nodes.baseAddress!
-            for tree in 0..<treeCount {
-                let node = block[tree]
-                positions[tree] = bit(!(row[Int(node.slot)] < node.threshold))
-            }
-            block += treeCount
-            var level = 1
-            while level < depth {
-                for tree in 0..<treeCount {
-                    let position = positions[tree]
-                    let node = block[(tree << level) &+ Int(position)]
-                    positions[tree] = (position &<< 1) | bit(!(row[Int(node.slot)] < node.threshold))
-                }
-                block += treeCount << level
-                level += 1
-            }
-            return leaves.withUnsafeBufferPointer { leaves in
+            leaves.withUnsafeBufferPointer { leaves in
+                let nodeBase = nodes.baseAddress!
+                let leafBase = leaves.baseAddress!
                 var sum = baseMargin
-                for tree in 0..<treeCount {
-                    sum += leaves[(tree << depth) &+ Int(positions[tree])]
+                var first = 0
+                while first < treeCount {
+                    let end = min(first + Self.groupSize, treeCount)
+                    for tree in first..<end {
+                        let node = nodeBase[tree]
+                        positions[tree] = UInt32(truncatingIfNeeded: tree) &* 2 | bit(!(row[Int(node.slot)] < node.threshold))
+                    }
+                    var block = nodeBase + treeCount
+                    var level = 1
+                    while level < depth {
+                        for tree in first..<end {
+                            let index = positions[tree]
+                            let node = block[Int(index)]
+                            positions[tree] = index &* 2 | bit(!(row[Int(node.slot)] < node.threshold))
+                        }
+                        block += treeCount << level
+                        level += 1
+                    }
+                    for tree in first..<end { sum += leafBase[Int(positions[tree])] }
+                    first = end
                 }
                 return sum
             }

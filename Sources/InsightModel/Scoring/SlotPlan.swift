@@ -31,6 +31,8 @@ struct SlotPlan: Sendable {
     /// Slot 0 is `constantLeft`; the rest are sorted by kind so the widening loop's switch predicts well.
     private(set) var sources: [Source] = [Source(feature: 0, kind: .constantLeft)]
     private var index: [Source: UInt32] = [Source(feature: 0, kind: .constantLeft): 0]
+    /// Consecutive slots of one kind, fixed by `finalize()`.
+    private(set) var kindRuns: [(kind: Kind, slots: Range<Int>)] = []
     /// LightGBM's predictor reads |x| <= 1e-35 as 0 (float64 models only).
     let flushesTinyToZero: Bool
 
@@ -82,32 +84,75 @@ struct SlotPlan: Sendable {
         sources = order.map { sources[$0] }
         index = [:]
         for (slot, source) in sources.enumerated() { index[source] = UInt32(slot) }
+        kindRuns = []
+        var start = 0
+        while start < sources.count {
+            var end = start + 1
+            while end < sources.count, sources[end].kind == sources[start].kind { end += 1 }
+            kindRuns.append((sources[start].kind, start..<end))
+            start = end
+        }
     }
 
-    /// Writes every slot of one row to `output[slot * stride]`.
+    /// Writes every slot of one row to `output[slot * stride]`. Slots are sorted by kind, so each kind is one
+    /// tight loop without a per-slot switch.
     @inline(__always)
     func widen<Scalar: BinaryFloatingPoint>(
         _ row: UnsafePointer<Double>, into output: UnsafeMutablePointer<Scalar>, stride: Int
     ) {
+        if flushesTinyToZero {
+            widen(row, into: output, stride: stride, flush: true)
+        } else {
+            widen(row, into: output, stride: stride, flush: false)
+        }
+    }
+
+    @inline(__always)
+    private func widen<Scalar: BinaryFloatingPoint>(
+        _ row: UnsafePointer<Double>, into output: UnsafeMutablePointer<Scalar>, stride: Int, flush: Bool
+    ) {
         let tiny = Scalar(Float(1e-35))
-        let flush = flushesTinyToZero
+        @inline(__always) func read(_ feature: Int32) -> Scalar {
+            let x = Scalar(row[Int(feature)])
+            return flush && x.magnitude <= tiny ? 0 : x
+        }
+        @inline(__always) func isZeroOrMissing(_ x: Scalar) -> Bool { x.isNaN || x.magnitude <= tiny }
         sources.withUnsafeBufferPointer { sources in
-            for slot in 0..<sources.count {
-                let source = sources[slot]
-                var x = Scalar(row[Int(source.feature)])
-                if flush && x.magnitude <= tiny { x = 0 }
-                let value: Scalar
-                switch source.kind {
-                case .constantLeft: value = -.infinity
-                case .raw: value = x
-                case .missingLeft: value = x.isNaN ? -.infinity : x
-                case .missingAsZero: value = x.isNaN ? 0 : x
-                case .zeroLeft: value = x.isNaN || x.magnitude <= tiny ? -.infinity : x
-                case .zeroRight: value = x.isNaN || x.magnitude <= tiny ? .nan : x
-                case .markMissing: value = x.isNaN ? .nan : -.infinity
-                case .markZeroOrMissing: value = x.isNaN || x.magnitude <= tiny ? .nan : -.infinity
+            for run in kindRuns {
+                switch run.kind {
+                case .constantLeft:
+                    for slot in run.slots { output[slot * stride] = -.infinity }
+                case .raw:
+                    for slot in run.slots { output[slot * stride] = read(sources[slot].feature) }
+                case .missingLeft:
+                    for slot in run.slots {
+                        let x = read(sources[slot].feature)
+                        output[slot * stride] = x.isNaN ? -.infinity : x
+                    }
+                case .missingAsZero:
+                    for slot in run.slots {
+                        let x = read(sources[slot].feature)
+                        output[slot * stride] = x.isNaN ? 0 : x
+                    }
+                case .zeroLeft:
+                    for slot in run.slots {
+                        let x = read(sources[slot].feature)
+                        output[slot * stride] = isZeroOrMissing(x) ? -.infinity : x
+                    }
+                case .zeroRight:
+                    for slot in run.slots {
+                        let x = read(sources[slot].feature)
+                        output[slot * stride] = isZeroOrMissing(x) ? .nan : x
+                    }
+                case .markMissing:
+                    for slot in run.slots {
+                        output[slot * stride] = read(sources[slot].feature).isNaN ? .nan : -.infinity
+                    }
+                case .markZeroOrMissing:
+                    for slot in run.slots {
+                        output[slot * stride] = isZeroOrMissing(read(sources[slot].feature)) ? .nan : -.infinity
+                    }
                 }
-                output[slot * stride] = value
             }
         }
     }
