@@ -12,6 +12,7 @@ public enum RootCommand {
                 SimulateCommand.spec,
                 TrainCommand.spec,
                 VersionCommand.spec,
+                ModelsCommand.spec,
             ]
         )
     }
