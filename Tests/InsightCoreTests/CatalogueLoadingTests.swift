@@ -135,3 +135,23 @@ struct CatalogueLoadingTests {
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")
     }
 }
+
+@Suite("Catalogue bindings")
+struct CatalogueBindingTests {
+    @Test func everyCategoryDeclaresEveryVelocityFeatureAsComputed() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            for velocity in VelocityFeature.allCases {
+                #expect(catalogue[category].index(of: velocity) != nil, "\(category) lacks \(velocity)")
+            }
+        }
+    }
+
+    @Test func resolvesModelFeaturesOrNamesTheUnknownOnes() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        #expect(try catalogue.indices(forModelFeatures: ["timeOfDayBand", "activeCall"]) == [3, 0])
+        #expect(throws: CategoryCatalogue.UnknownModelFeatures(names: ["x", "y"])) {
+            try catalogue.indices(forModelFeatures: ["activeCall", "x", "y"])
+        }
+    }
+}
