@@ -10,7 +10,7 @@ public struct SessionSimulator: Sendable {
 
     enum Plan: Sendable {
         case client(SimulatedFeature)
-        case velocity(SimulatedVelocityFeature)
+        case velocity(VelocityFeature)
     }
 
     let plan: [Plan]
@@ -33,7 +33,7 @@ public struct SessionSimulator: Sendable {
         let entry = catalogue[category]
         var plan: [Plan] = []
         for definition in entry.features {
-            if definition.source == .computed, let velocity = SimulatedVelocityFeature(rawValue: definition.name) {
+            if definition.source == .computed, let velocity = VelocityFeature(rawValue: definition.name) {
                 plan.append(.velocity(velocity))
             } else if definition.source == .client, let client = SimulatedFeature(rawValue: definition.name) {
                 plan.append(.client(client))

@@ -135,3 +135,50 @@ struct CatalogueLoadingTests {
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")
     }
 }
+
+@Suite("Catalogue bindings")
+struct CatalogueBindingTests {
+    @Test func everyCategoryDeclaresEveryVelocityFeatureAsComputed() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            for velocity in VelocityFeature.allCases {
+                #expect(catalogue[category].index(of: velocity) != nil, "\(category) lacks \(velocity)")
+            }
+        }
+    }
+
+    @Test func resolvesModelFeaturesOrNamesTheUnknownOnes() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        #expect(try catalogue.indices(forModelFeatures: ["timeOfDayBand", "activeCall"]) == [3, 0])
+        #expect(throws: CategoryCatalogue.UnknownModelFeatures(names: ["x", "y"])) {
+            try catalogue.indices(forModelFeatures: ["activeCall", "x", "y"])
+        }
+    }
+}
+
+@Suite("Catalogue name lookup")
+struct CatalogueNameLookupTests {
+    @Test func findsEveryShippedNameAndNothingElse() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            let layout = catalogue[category].layout
+            for (index, name) in layout.names.enumerated() {
+                #expect(layout.index(of: name) == index)
+                #expect(layout.index(of: name + "x") == nil)
+                #expect(layout.index(of: String(name.dropLast())) == nil)
+            }
+            #expect(layout.index(of: "") == nil)
+        }
+    }
+
+    @Test func bandCodesOutsideTheFastMaskStillValidate() throws {
+        let catalogue = try CategoryCatalogue(
+            category: .other, version: "t", requiredSubjectRefs: [.accountRef],
+            features: [.band("wide", bands: [FeatureBand(code: -1, meaning: "a"), FeatureBand(code: 100, meaning: "b"), FeatureBand(code: 3, meaning: "c")], required: true, description: "d")])
+        for code in [-1.0, 100, 3] {
+            #expect((try? catalogue.validate([("wide", .number(code))]).get()) != nil)
+        }
+        guard case .failure(let failure) = catalogue.validate([("wide", .number(64))]) else { Issue.record("accepted 64"); return }
+        #expect(failure.violations.first?.reason == .notAllowedBand(allowed: [-1, 100, 3]))
+    }
+}

@@ -6,7 +6,8 @@ public final class FeatureLayout: Sendable {
     public let names: [String]
     /// Indices of the features the service computes, ascending.
     public let computedIndices: [Int]
-    let indexByName: [String: Int]
+    let table: FeatureNameTable
+    let rules: [FeatureRule]
     /// Pre-built request pointers (`/features/<escaped name>`), so that reporting a known feature allocates none.
     let pointers: [String]
 
@@ -14,14 +15,12 @@ public final class FeatureLayout: Sendable {
         self.category = category
         self.names = definitions.map(\.name)
         self.computedIndices = definitions.indices.filter { definitions[$0].source == .computed }
-        var indexByName: [String: Int] = [:]
-        indexByName.reserveCapacity(definitions.count)
-        for (index, definition) in definitions.enumerated() { indexByName[definition.name] = index }
-        self.indexByName = indexByName
+        self.table = FeatureNameTable(names: definitions.map(\.name))
+        self.rules = definitions.map(FeatureRule.init)
         self.pointers = definitions.map { JSONPointer.feature($0.name) }
     }
 
     public var count: Int { names.count }
 
-    public func index(of name: String) -> Int? { indexByName[name] }
+    public func index(of name: String) -> Int? { table.index(of: name) }
 }

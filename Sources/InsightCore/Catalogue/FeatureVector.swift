@@ -21,6 +21,9 @@ public struct FeatureVector: Sendable {
     @inlinable
     public subscript(index: Int) -> Double { storage[index] }
 
+    /// The catalogue index of a named feature.
+    public func index(of name: String) -> Int? { layout.index(of: name) }
+
     /// The value of a named feature; nil when the name is unknown or the value is missing.
     public func value(named name: String) -> Double? {
         guard let index = layout.index(of: name) else { return nil }

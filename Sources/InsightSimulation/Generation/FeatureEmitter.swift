@@ -1,3 +1,5 @@
+import InsightCore
+
 /// Writes each simulated feature from a session's traits, adding the platform's own gaps (Missingness).
 /// NaN stands for a missing value.
 enum FeatureEmitter {
@@ -73,7 +75,7 @@ enum FeatureEmitter {
         }
     }
 
-    static func value(of feature: SimulatedVelocityFeature, velocity: VelocityDraw) -> Double {
+    static func value(of feature: VelocityFeature, velocity: VelocityDraw) -> Double {
         switch feature {
         case .evaluationsPerAccount10m: Double(velocity.evaluations10m)
         case .evaluationsPerAccount1h: Double(velocity.evaluations1h)

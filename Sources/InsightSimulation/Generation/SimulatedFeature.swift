@@ -31,13 +31,3 @@ enum SimulatedFeature: String, CaseIterable {
     case irreversibleOperation
     case permissionGrantInFlow
 }
-
-/// The service-computed (velocity) features the simulator produces.
-enum SimulatedVelocityFeature: String, CaseIterable {
-    case evaluationsPerAccount10m
-    case evaluationsPerAccount1h
-    case evaluationsPerAccount24h
-    case distinctDevicesPerAccount24h
-    case distinctAccountsPerCounterparty1h
-    case highOutcomesPerAccount7d
-}
