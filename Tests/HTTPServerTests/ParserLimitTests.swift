@@ -4,7 +4,8 @@ import Testing
 @Suite("Parser: limits")
 struct ParserLimitTests {
     static let small = HTTPParserLimits(
-        maxRequestLineBytes: 32, maxHeaderBytes: 64, maxHeaderCount: 3, defaultBodyLimit: 8, maxChunkHeaderBytes: 16)
+        maxRequestLineBytes: 32, maxHeaderBytes: 64, maxHeaderCount: 3, defaultBodyLimit: 8, maxChunkHeaderBytes: 16,
+        maxChunkHeaderBytesPerMessage: 40)
 
     static let cases: [ParserCase] = [
         ParserCase("request line one byte over", "GET /" + String(repeating: "a", count: 19) + " HTTP/1.1\r\nHost: a\r\n\r\n",
@@ -26,6 +27,8 @@ struct ParserLimitTests {
             .bodyTooLarge, limits: small),
         ParserCase("chunk size line over limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "1;" + String(repeating: "x", count: 20) + "\r\n1\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
+        ParserCase("chunk extensions over the per-message total", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
         ParserCase("trailers over size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: "
             + String(repeating: "t", count: 70) + "\r\n\r\n", .headerBlockTooLarge, limits: small),
         ParserCase("too many trailers", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",

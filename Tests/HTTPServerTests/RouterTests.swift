@@ -55,6 +55,14 @@ struct RouterTests {
         #expect(allow == "GET, PUT, HEAD, OPTIONS")
     }
 
+    @Test func answersUnknownMethodsAsNotImplemented() {
+        guard case .methodNotImplemented = Self.router().resolve(method: HTTPMethod(rawValue: "BREW"), path: "/v1/models")
+        else {
+            Issue.record("expected 501 for an unknown method")
+            return
+        }
+    }
+
     @Test func servesHeadThroughGet() {
         guard case .headViaGet = Self.router().resolve(method: .head, path: "/v1/models") else {
             Issue.record("expected HEAD via GET")

@@ -34,6 +34,8 @@ struct HTTPRequestParser {
     var headerBytes = 0
     var framing = BodyFraming.none
     var body: [UInt8] = []
+    /// Chunk-size line bytes of the current message, capped so extensions cannot stream without end.
+    var chunkHeaderBytes = 0
 
     init(limits: HTTPParserLimits = HTTPParserLimits()) {
         self.limits = limits
@@ -129,6 +131,10 @@ struct HTTPRequestParser {
                 case .tooLong: return fail(.chunkHeaderTooLong)
                 case .bareLineFeed: return fail(.invalidLineEnding)
                 case .line(let range):
+                    chunkHeaderBytes += range.count + 2
+                    guard chunkHeaderBytes <= limits.maxChunkHeaderBytesPerMessage else {
+                        return fail(.chunkHeaderTooLong)
+                    }
                     switch buffer.withUnsafeBufferPointer({ Self.parseChunkSizeLine($0, range) }) {
                     case .failure(let error): return fail(error)
                     case .success(let size):
@@ -175,6 +181,7 @@ struct HTTPRequestParser {
         let message = body
         body = []
         framing = .none
+        chunkHeaderBytes = 0
         bodyLimit = limits.defaultBodyLimit
         state = .requestLine(emptyLinesSkipped: 0)
         return .complete(body: message)

@@ -6,6 +6,8 @@ enum RouteResolution: Sendable {
     /// OPTIONS on a path with no OPTIONS handler: answered by the server with `Allow`.
     case automaticOptions(allow: String)
     case methodNotAllowed(allow: String)
+    /// A method this server does not know at all (RFC 9110 §9.1 suggests 501 rather than 405).
+    case methodNotImplemented
     case notFound
 }
 
@@ -23,8 +25,14 @@ extension Router {
             return .headViaGet(route, parameters: parameters)
         }
         let allow = Self.allowValue(node)
-        return method == .options ? .automaticOptions(allow: allow) : .methodNotAllowed(allow: allow)
+        if method == .options { return .automaticOptions(allow: allow) }
+        return Self.standardMethods.contains(method) ? .methodNotAllowed(allow: allow) : .methodNotImplemented
     }
+
+    /// The methods of RFC 9110 §9 and RFC 5789; any other token is unknown to this server.
+    static let standardMethods: Set<HTTPMethod> = [
+        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
+    ]
 
     static func allowValue(_ node: Node) -> String {
         var methods = node.methodOrder

@@ -93,6 +93,8 @@ final class ConnectionSession {
             break
         case .methodNotAllowed(let allow):
             earlyError = HTTPError(.methodNotAllowed, slug: "method-not-allowed", headers: ["Allow": allow])
+        case .methodNotImplemented:
+            earlyError = HTTPError(.notImplemented, slug: "method-not-implemented")
         case .notFound:
             earlyError = HTTPError(.notFound, slug: "not-found")
         }
@@ -131,7 +133,7 @@ final class ConnectionSession {
                 response = respond(to: request, context: context, handler: route.handler)
             case .automaticOptions(let allow):
                 response = HTTPResponse(status: .noContent, headers: ["Allow": allow])
-            case .methodNotAllowed, .notFound:
+            case .methodNotAllowed, .methodNotImplemented, .notFound:
                 response = ErrorResponder.response(for: HTTPError(.internalServerError, slug: "internal-error"))
             }
         }

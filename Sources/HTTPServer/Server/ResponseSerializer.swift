@@ -15,34 +15,47 @@ enum ResponseSerializer {
 
     static func head(for response: HTTPResponse, framing: Framing, dateLine: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(192 + response.headers.count * 32)
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        out.reserveCapacity(160 + response.headers.count * 48)
+        append("HTTP/1.1 ", to: &out)
         appendDecimal(response.status.code, to: &out)
-        out.append(UInt8(ascii: " "))
-        out.append(contentsOf: response.status.reasonPhrase.utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        append(" ", to: &out)
+        append(response.status.reasonPhrase, to: &out)
+        append("\r\n", to: &out)
         out.append(contentsOf: dateLine)
         if !response.status.forbidsContent {
-            out.append(contentsOf: "Content-Length: ".utf8)
+            append("Content-Length: ", to: &out)
             appendDecimal(response.body.count, to: &out)
-            out.append(contentsOf: "\r\n".utf8)
+            append("\r\n", to: &out)
         }
-        out.append(contentsOf: "X-Request-ID: ".utf8)
-        out.append(contentsOf: framing.requestID.utf8)
-        out.append(contentsOf: "\r\n".utf8)
+        append("X-Request-ID: ", to: &out)
+        append(framing.requestID, to: &out)
+        append("\r\n", to: &out)
         if !framing.keepAlive {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
+            append("Connection: close\r\n", to: &out)
         } else if framing.requestVersion == .http1_0 {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            append("Connection: keep-alive\r\n", to: &out)
         }
         for field in response.headers where isSafe(field) {
-            out.append(contentsOf: field.name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: field.value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
+            append(field.name, to: &out)
+            append(": ", to: &out)
+            append(field.value, to: &out)
+            append("\r\n", to: &out)
         }
-        out.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &out)
         return out
+    }
+
+    /// Appends a literal with one memcpy.
+    @inline(__always)
+    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 with one memcpy (native strings are contiguous UTF-8).
+    @inline(__always)
+    private static func append(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     private static func isSafe(_ field: HTTPFields.Element) -> Bool {
