@@ -51,6 +51,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "writeTimeoutSeconds", value: .seconds(\.writeTimeoutSeconds, 0.01...3600), help: "A stalled reader is dropped after this."),
         .init(name: "shutdownGraceSeconds", value: .seconds(\.shutdownGraceSeconds, 0...3600), help: "How long SIGTERM waits for in-flight requests."),
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
+        .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
     ]
 
     /// Parses a textual value (from the environment or a flag) into the configuration.

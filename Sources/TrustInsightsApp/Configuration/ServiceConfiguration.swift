@@ -17,6 +17,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var writeTimeoutSeconds = 10.0
     public var shutdownGraceSeconds = 10.0
     public var accessLog = true
+    public var authorizationCooldownSeconds = 86400.0
 
     public init() {}
 }
