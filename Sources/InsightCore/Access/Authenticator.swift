@@ -46,7 +46,9 @@ public final class Authenticator: Sendable {
         let token = authorization.dropFirst(7).drop(while: { $0 == " " })
         guard let secret = APIKeySecret(presented: String(token)) else { throw .unauthenticated }
         refreshIfDue(now: now)
-        guard let record = snapshot.withLock({ $0.keys[secret.keyID] }) else { throw .unauthenticated }
+        guard let record = snapshot.withLock({ $0.keys[secret.keyID] }) ?? refreshedAfterMiss(keyID: secret.keyID, now: now) else {
+            throw .unauthenticated
+        }
         guard ConstantTime.equals(secret.hash, record.secretHash) else { throw .unauthenticated }
         switch record.status {
         case .revoked: throw .unauthenticated
@@ -57,6 +59,14 @@ public final class Authenticator: Sendable {
         return Principal(
             keyID: record.keyID, tenant: record.tenant, role: record.role, environment: record.environment,
             rate: record.rate, burst: record.burst)
+    }
+
+    /// A key created a moment ago by `keys create` is found without waiting for the next refresh. A miss costs one
+    /// single-row read of the key table's generation; the table is reloaded only when that moved.
+    private func refreshedAfterMiss(keyID: String, now: Int64) -> APIKeyRecord? {
+        guard let generation = try? store.keysGeneration(), generation != snapshot.withLock({ $0.generation }) else { return nil }
+        refreshIfDue(now: now, force: true)
+        return snapshot.withLock { $0.keys[keyID] }
     }
 
     /// Reloads the key table when its generation moved; a failed check keeps the last good copy.

@@ -102,6 +102,7 @@ public final class GroupCommitter: Sendable {
                     outcomes.append(.failure(error))
                 }
             }
+            defer { connection.resetStatements() }
             do {
                 try connection.execute("COMMIT")
                 return outcomes

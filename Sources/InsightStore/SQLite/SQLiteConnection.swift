@@ -54,6 +54,12 @@ public final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
+    /// Resets every cached statement. A statement left on a row keeps its read transaction open, so a pooled
+    /// connection would go on seeing an old snapshot; owners call this whenever they hand a connection back.
+    public func resetStatements() {
+        for statement in statementCache.values { statement.reset() }
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
