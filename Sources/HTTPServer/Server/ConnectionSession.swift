@@ -62,6 +62,7 @@ final class ConnectionSession {
 
     /// The request deadline passed before the request was complete.
     func requestTimedOut() {
+        guard !closeAfterFlush else { return }
         let pending = current
         current = nil
         send(
@@ -178,6 +179,8 @@ final class ConnectionSession {
         output.append(ResponseSerializer.head(for: response, framing: framing, dateLine: services.date.line))
         if !isHead { output.append(response.body) }
         if !keepAlive {
+            // No further request will be read, so no request deadline may fire behind this response.
+            deadlines.requestCompleted()
             closeAfterFlush = true
             lingerOnClose = forceClose || parser.bufferedByteCount > 0
         }

@@ -3,8 +3,6 @@
 enum ResponseSerializer {
     static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private static let reservedNames = ["content-length", "transfer-encoding", "connection", "date", "x-request-id"]
-
     struct Framing {
         var requestID: String
         var keepAlive: Bool
@@ -13,77 +11,90 @@ enum ResponseSerializer {
         var isHeadRequest: Bool
     }
 
+    /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
     static func head(for response: HTTPResponse, framing: Framing, dateLine: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(160 + response.headers.count * 48)
-        append("HTTP/1.1 ", to: &out)
-        appendDecimal(response.status.code, to: &out)
-        append(" ", to: &out)
-        append(response.status.reasonPhrase, to: &out)
-        append("\r\n", to: &out)
-        out.append(contentsOf: dateLine)
-        if !response.status.forbidsContent {
-            append("Content-Length: ", to: &out)
-            appendDecimal(response.body.count, to: &out)
-            append("\r\n", to: &out)
-        }
-        append("X-Request-ID: ", to: &out)
-        append(framing.requestID, to: &out)
-        append("\r\n", to: &out)
-        if !framing.keepAlive {
-            append("Connection: close\r\n", to: &out)
-        } else if framing.requestVersion == .http1_0 {
-            append("Connection: keep-alive\r\n", to: &out)
-        }
+        var reason = response.status.reasonPhrase
+        var requestID = framing.requestID
+        let writesLength = !response.status.forbidsContent
+        var capacity = 9 + 20 + 1 + reason.utf8.count + 2 + dateLine.count
+        capacity += writesLength ? 16 + 20 + 2 : 0
+        capacity += 14 + requestID.utf8.count + 2 + 24 + 2
         for field in response.headers where isSafe(field) {
-            append(field.name, to: &out)
-            append(": ", to: &out)
-            append(field.value, to: &out)
-            append("\r\n", to: &out)
+            capacity += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
-        append("\r\n", to: &out)
-        return out
-    }
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            let base = buffer.baseAddress!
+            var cursor = base
+            func put(_ literal: StaticString) {
+                let length = literal.utf8CodeUnitCount
+                (cursor).update(from: literal.utf8Start, count: length)
+                cursor += length
+            }
+            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                guard let source = bytes.baseAddress else { return }
+                cursor.update(from: source, count: bytes.count)
+                cursor += bytes.count
+            }
+            func put(_ text: inout String) {
+                text.withUTF8 { put($0) }
+            }
+            func putDecimal(_ value: Int) {
+                var digits = 1
+                var rest = value / 10
+                while rest > 0 {
+                    digits += 1
+                    rest /= 10
+                }
+                var remaining = value
+                for index in stride(from: digits - 1, through: 0, by: -1) {
+                    cursor[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                    remaining /= 10
+                }
+                cursor += digits
+            }
 
-    /// Appends a literal with one memcpy.
-    @inline(__always)
-    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Appends a string's UTF-8 with one memcpy (native strings are contiguous UTF-8).
-    @inline(__always)
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
+            put("HTTP/1.1 ")
+            putDecimal(max(0, response.status.code))
+            put(" ")
+            put(&reason)
+            put("\r\n")
+            dateLine.withUnsafeBufferPointer { put($0) }
+            if writesLength {
+                put("Content-Length: ")
+                putDecimal(response.body.count)
+                put("\r\n")
+            }
+            put("X-Request-ID: ")
+            put(&requestID)
+            put("\r\n")
+            if !framing.keepAlive {
+                put("Connection: close\r\n")
+            } else if framing.requestVersion == .http1_0 {
+                put("Connection: keep-alive\r\n")
+            }
+            for field in response.headers where isSafe(field) {
+                var name = field.name
+                var value = field.value
+                put(&name)
+                put(": ")
+                put(&value)
+                put("\r\n")
+            }
+            put("\r\n")
+            count = base.distance(to: cursor)
+        }
     }
 
     private static func isSafe(_ field: HTTPFields.Element) -> Bool {
-        guard !field.name.isEmpty, field.name.utf8.allSatisfy({ ByteClass.isToken($0) }),
-            field.value.utf8.allSatisfy({ ByteClass.isFieldValue($0) })
+        guard !field.name.isEmpty, field.name.allUTF8(ByteClass.isToken), field.value.allUTF8(ByteClass.isFieldValue)
         else { return false }
-        return !reservedNames.contains { field.name.equalsIgnoringASCIICase($0) }
-    }
-
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(value))
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var remaining = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while remaining > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                out.append(buffer[index])
-            }
+        switch field.name.utf8.count {
+        case 4: return !field.name.equalsIgnoringASCIICase("date")
+        case 10: return !field.name.equalsIgnoringASCIICase("connection")
+        case 12: return !field.name.equalsIgnoringASCIICase("x-request-id")
+        case 14: return !field.name.equalsIgnoringASCIICase("content-length")
+        case 17: return !field.name.equalsIgnoringASCIICase("transfer-encoding")
+        default: return true
         }
     }
 }
