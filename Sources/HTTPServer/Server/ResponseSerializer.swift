@@ -19,7 +19,10 @@ enum ResponseSerializer {
         var capacity = 9 + 20 + 1 + reason.utf8.count + 2 + dateLine.count
         capacity += writesLength ? 16 + 20 + 2 : 0
         capacity += 14 + requestID.utf8.count + 2 + 24 + 2
-        for field in response.headers where isSafe(field) {
+        // Each field is judged once; the verdicts of the first 64 are remembered for the writing pass.
+        var safeFields: UInt64 = 0
+        for (index, field) in response.headers.enumerated() where isSafe(field) {
+            if index < 64 { safeFields |= 1 << UInt64(index) }
             capacity += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
@@ -72,7 +75,8 @@ enum ResponseSerializer {
             } else if framing.requestVersion == .http1_0 {
                 put("Connection: keep-alive\r\n")
             }
-            for field in response.headers where isSafe(field) {
+            for (index, field) in response.headers.enumerated()
+            where index < 64 ? safeFields & (1 << UInt64(index)) != 0 : isSafe(field) {
                 var name = field.name
                 var value = field.value
                 put(&name)
