@@ -26,66 +26,37 @@ enum ResponseSerializer {
             capacity += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            let base = buffer.baseAddress!
-            var cursor = base
-            func put(_ literal: StaticString) {
-                let length = literal.utf8CodeUnitCount
-                (cursor).update(from: literal.utf8Start, count: length)
-                cursor += length
-            }
-            func put(_ bytes: UnsafeBufferPointer<UInt8>) {
-                guard let source = bytes.baseAddress else { return }
-                cursor.update(from: source, count: bytes.count)
-                cursor += bytes.count
-            }
-            func put(_ text: inout String) {
-                text.withUTF8 { put($0) }
-            }
-            func putDecimal(_ value: Int) {
-                var digits = 1
-                var rest = value / 10
-                while rest > 0 {
-                    digits += 1
-                    rest /= 10
-                }
-                var remaining = value
-                for index in stride(from: digits - 1, through: 0, by: -1) {
-                    cursor[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                    remaining /= 10
-                }
-                cursor += digits
-            }
-
-            put("HTTP/1.1 ")
-            putDecimal(max(0, response.status.code))
-            put(" ")
-            put(&reason)
-            put("\r\n")
-            dateLine.withUnsafeBufferPointer { put($0) }
+            var out = ByteWriter(buffer.baseAddress!)
+            out.put("HTTP/1.1 ")
+            out.putDecimal(max(0, response.status.code))
+            out.put(" ")
+            out.put(&reason)
+            out.put("\r\n")
+            dateLine.withUnsafeBufferPointer { out.put($0) }
             if writesLength {
-                put("Content-Length: ")
-                putDecimal(response.body.count)
-                put("\r\n")
+                out.put("Content-Length: ")
+                out.putDecimal(response.body.count)
+                out.put("\r\n")
             }
-            put("X-Request-ID: ")
-            put(&requestID)
-            put("\r\n")
+            out.put("X-Request-ID: ")
+            out.put(&requestID)
+            out.put("\r\n")
             if !framing.keepAlive {
-                put("Connection: close\r\n")
+                out.put("Connection: close\r\n")
             } else if framing.requestVersion == .http1_0 {
-                put("Connection: keep-alive\r\n")
+                out.put("Connection: keep-alive\r\n")
             }
             for (index, field) in response.headers.enumerated()
             where index < 64 ? safeFields & (1 << UInt64(index)) != 0 : isSafe(field) {
                 var name = field.name
                 var value = field.value
-                put(&name)
-                put(": ")
-                put(&value)
-                put("\r\n")
+                out.put(&name)
+                out.put(": ")
+                out.put(&value)
+                out.put("\r\n")
             }
-            put("\r\n")
-            count = base.distance(to: cursor)
+            out.put("\r\n")
+            count = out.written
         }
     }
 
@@ -100,5 +71,52 @@ enum ResponseSerializer {
         case 17: return !field.name.equalsIgnoringASCIICase("transfer-encoding")
         default: return true
         }
+    }
+}
+
+/// A cursor over uninitialised bytes. A struct used in place, so writes need no exclusivity bookkeeping (a
+/// captured `var` in nested functions would be boxed and checked at run time on every write).
+struct ByteWriter {
+    private let base: UnsafeMutablePointer<UInt8>
+    private var cursor: UnsafeMutablePointer<UInt8>
+
+    init(_ base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+        self.cursor = base
+    }
+
+    var written: Int { base.distance(to: cursor) }
+
+    @inline(__always)
+    mutating func put(_ literal: StaticString) {
+        cursor.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        cursor += literal.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        cursor.update(from: source, count: bytes.count)
+        cursor += bytes.count
+    }
+
+    @inline(__always)
+    mutating func put(_ text: inout String) {
+        text.withUTF8 { put($0) }
+    }
+
+    mutating func putDecimal(_ value: Int) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
+        }
+        var remaining = value
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            cursor[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+        cursor += digits
     }
 }
