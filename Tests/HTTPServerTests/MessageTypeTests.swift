@@ -104,3 +104,17 @@ struct ByteClassTests {
         }
     }
 }
+
+@Suite("Problem responses")
+struct ProblemResponseTests {
+    @Test func rendersProblemAsProblemJSONWithItsStatus() throws {
+        let response = HTTPResponse.problem(
+            ProblemDetails(slug: "rate-limited", status: .tooManyRequests), headers: ["Retry-After": "3"])
+        #expect(response.status == .tooManyRequests)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.headers["Retry-After"] == "3")
+        let decoded = try JSONDecoder().decode(ProblemDetails.self, from: Data(response.body))
+        #expect(decoded.type == "https://trust-insights.dev/problems/rate-limited")
+        #expect(decoded.status == 429)
+    }
+}

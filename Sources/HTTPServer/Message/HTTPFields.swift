@@ -60,22 +60,3 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
             && zip(lhs.storage, rhs.storage).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
-
-extension String {
-    /// ASCII case-insensitive equality without allocating lowercased copies.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        var lhs = self
-        var rhs = other
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
-                guard a.count == b.count else { return false }
-                for index in 0..<a.count where a[index] != b[index] {
-                    if a[index] | 0x20 != b[index] | 0x20 { return false }
-                    let lower = a[index] | 0x20
-                    if lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-                }
-                return true
-            }
-        }
-    }
-}

@@ -22,4 +22,10 @@ public struct HTTPResponse: Sendable {
         fields.set("Content-Type", "text/plain; charset=utf-8")
         return HTTPResponse(status: status, headers: fields, body: Array(text.utf8))
     }
+
+    /// An `application/problem+json` response, rendered the same way the server renders thrown errors.
+    public static func problem(_ problem: ProblemDetails, headers: HTTPFields = HTTPFields()) -> Self {
+        let status = HTTPStatus.known(code: problem.status) ?? HTTPStatus(code: problem.status, reasonPhrase: problem.title)
+        return ErrorResponder.problemResponse(status: status, problem: problem, headers: headers)
+    }
 }

@@ -44,4 +44,17 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let serviceUnavailable = HTTPStatus(code: 503, reasonPhrase: "Service Unavailable")
     public static let gatewayTimeout = HTTPStatus(code: 504, reasonPhrase: "Gateway Timeout")
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reasonPhrase: "HTTP Version Not Supported")
+
+    static let all: [HTTPStatus] = [
+        .continue, .ok, .created, .accepted, .noContent, .notModified, .badRequest, .unauthorized, .forbidden,
+        .notFound, .methodNotAllowed, .notAcceptable, .requestTimeout, .conflict, .gone, .lengthRequired,
+        .preconditionFailed, .payloadTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
+        .unprocessableContent, .tooManyRequests, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
+        .badGateway, .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported,
+    ]
+
+    /// The predefined status with this code, if there is one.
+    public static func known(code: Int) -> HTTPStatus? {
+        all.first { $0.code == code }
+    }
 }

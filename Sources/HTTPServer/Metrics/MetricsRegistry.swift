@@ -28,6 +28,9 @@ public final class MetricsRegistry: Sendable {
     private let state = Mutex(State())
     private let collectors = Mutex<[@Sendable () -> Void]>([])
 
+    /// The Content-Type of `render()`'s output.
+    public static let contentType = PrometheusText.contentType
+
     public init() {}
 
     public func counter(_ name: String, help: String, labels: [String: String] = [:]) -> Counter {

@@ -13,17 +13,17 @@ extension HTTPRequestParser {
     static func parseRequestLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<RequestLine, HTTPParseError> {
-        guard let firstSpace = bytes[range].firstIndex(of: ByteClass.space) else {
+        var firstSpace = range.lowerBound
+        while firstSpace < range.upperBound && bytes[firstSpace] != ByteClass.space { firstSpace += 1 }
+        guard firstSpace < range.upperBound, firstSpace > range.lowerBound else {
             return .failure(.malformedRequestLine)
         }
         let methodRange = range.lowerBound..<firstSpace
-        guard !methodRange.isEmpty else { return .failure(.malformedRequestLine) }
-        guard bytes[methodRange].allSatisfy({ ByteClass.isToken($0) }) else { return .failure(.invalidMethod) }
-        let afterMethod = (firstSpace + 1)..<range.upperBound
-        guard let secondSpace = bytes[afterMethod].firstIndex(of: ByteClass.space) else {
-            return .failure(.malformedRequestLine)
-        }
-        let targetRange = afterMethod.lowerBound..<secondSpace
+        for index in methodRange where !ByteClass.isToken(bytes[index]) { return .failure(.invalidMethod) }
+        var secondSpace = firstSpace + 1
+        while secondSpace < range.upperBound && bytes[secondSpace] != ByteClass.space { secondSpace += 1 }
+        guard secondSpace < range.upperBound else { return .failure(.malformedRequestLine) }
+        let targetRange = (firstSpace + 1)..<secondSpace
         guard !targetRange.isEmpty else { return .failure(.malformedRequestLine) }
         let versionRange = (secondSpace + 1)..<range.upperBound
 
@@ -34,10 +34,24 @@ extension HTTPRequestParser {
         }
 
         let method = HTTPMethod(rawValue: string(bytes, methodRange))
-        guard bytes[targetRange].allSatisfy({ ByteClass.isTarget($0) }),
-            hasValidPercentEscapes(bytes, targetRange)
-        else { return .failure(.invalidRequestTarget) }
+        var queryMark: Int?
+        for index in targetRange {
+            let byte = bytes[index]
+            guard ByteClass.isTarget(byte) else { return .failure(.invalidRequestTarget) }
+            if byte == UInt8(ascii: "?") && queryMark == nil { queryMark = index }
+        }
+        guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidRequestTarget) }
         let target = string(bytes, targetRange)
+        if bytes[targetRange.lowerBound] == UInt8(ascii: "/") {
+            // origin-form, by far the most common: split on the bytes, and share the string when there is no query.
+            guard let queryMark else {
+                return .success(RequestLine(method: method, target: target, path: target, query: nil, version: version))
+            }
+            return .success(
+                RequestLine(
+                    method: method, target: target, path: string(bytes, targetRange.lowerBound..<queryMark),
+                    query: string(bytes, (queryMark + 1)..<targetRange.upperBound), version: version))
+        }
         guard let (path, query) = splitTarget(target, method: method) else {
             return .failure(.invalidRequestTarget)
         }
@@ -49,7 +63,7 @@ extension HTTPRequestParser {
     static func parseVersion(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<HTTPVersion, HTTPParseError> {
-        guard range.count == 8, bytes[range.prefix(5)].elementsEqual("HTTP/".utf8) else {
+        guard range.count == 8, FramingFields.matchesExactly(bytes, range.lowerBound, "HTTP/") else {
             return .failure(.invalidVersion)
         }
         let major = bytes[range.lowerBound + 5]

@@ -31,6 +31,7 @@ struct HTTPRequestParser {
 
     var requestLine = RequestLine.empty
     var fields = HTTPFields()
+    var framingFields = FramingFields()
     var headerBytes = 0
     var framing = BodyFraming.none
     var body: [UInt8] = []
@@ -83,6 +84,7 @@ struct HTTPRequestParser {
                         requestLine = line
                         fields = HTTPFields()
                         fields.reserveCapacity(8)
+                        framingFields = FramingFields()
                         headerBytes = 0
                         state = .fieldLines
                     }
@@ -103,7 +105,10 @@ struct HTTPRequestParser {
                         }
                     }
                     guard fields.count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
-                    switch buffer.withUnsafeBufferPointer({ Self.parseFieldLine($0, range) }) {
+                    var noted = framingFields
+                    let parsed = buffer.withUnsafeBufferPointer { Self.parseHeaderField($0, range, &noted) }
+                    framingFields = noted
+                    switch parsed {
                     case .failure(let error): return fail(error)
                     case .success(let field): fields.append(name: field.name, value: field.value)
                     }
@@ -163,7 +168,7 @@ struct HTTPRequestParser {
                     if range.isEmpty { return complete() }
                     guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
                     // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
-                    if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.parseFieldLine($0, range) }) {
+                    if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {
                         return fail(error)
                     }
                     state = .trailers(bytes: bytes + range.count + 2, count: count + 1)

@@ -1,6 +1,9 @@
 /// The HTTP side of one connection, with no socket: bytes in, response bytes out (into `output`), plus flags
 /// telling the event loop when to stop reading and how to close. Tests drive it directly.
-final class ConnectionSession {
+///
+/// A struct, mutated in place through the connection object: the many field updates of a request then need
+/// no dynamic exclusivity checks, which class properties would (they showed up at 4% of a profile).
+struct ConnectionSession {
     /// Stop parsing pipelined requests while this much output is unsent: back-pressure on a slow reader.
     static let outputHighWater = 256 * 1024
 
@@ -31,7 +34,7 @@ final class ConnectionSession {
     /// Nothing received, nothing owed: safe to close without losing a request.
     var isIdle: Bool { parser.isIdle && current == nil && output.isEmpty }
 
-    func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
+    mutating func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
         guard !closeAfterFlush, !bytes.isEmpty else { return }
         if parser.isIdle && current == nil {
             requestStartedAt = now
@@ -42,8 +45,45 @@ final class ConnectionSession {
         process(now: now)
     }
 
+    enum FlushOutcome: Equatable {
+        /// Everything written; keep the connection.
+        case open
+        /// The socket is full; wait for EPOLLOUT.
+        case blocked
+        case failed
+        case close
+        /// Close by half-closing and draining what the peer still sends.
+        case linger
+    }
+
+    /// Writes queued output and, as it drains, handles pipelined requests held back by the high-water mark.
+    mutating func flush(to fd: Int32, now: UInt64, peerClosed: Bool, draining: Bool) -> FlushOutcome {
+        while true {
+            if !output.isEmpty {
+                switch output.flush(to: fd) {
+                case .blocked:
+                    deadlines.writeBlocked(at: now)
+                    return .blocked
+                case .failed:
+                    return .failed
+                case .drained:
+                    break
+                }
+            }
+            outputDrained(now: now)
+            if closeAfterFlush {
+                return lingerOnClose && !peerClosed ? .linger : .close
+            }
+            if parser.bufferedByteCount > 0 {
+                process(now: now)
+                if !output.isEmpty || closeAfterFlush { continue }
+            }
+            return peerClosed || (draining && isIdle) ? .close : .open
+        }
+    }
+
     /// Handles every complete request already buffered, until output backs up or the connection must close.
-    func process(now: UInt64) {
+    mutating func process(now: UInt64) {
         while !closeAfterFlush && output.byteCount < Self.outputHighWater {
             guard let event = parser.next() else { break }
             switch event {
@@ -55,13 +95,14 @@ final class ConnectionSession {
     }
 
     /// The event loop wrote everything queued.
-    func outputDrained(now: UInt64) {
+    mutating func outputDrained(now: UInt64) {
         deadlines.writeDrained()
         if parser.isIdle && current == nil && !closeAfterFlush { deadlines.becameIdle(at: now) }
     }
 
     /// The request deadline passed before the request was complete.
-    func requestTimedOut() {
+    mutating func requestTimedOut() {
+        guard !closeAfterFlush else { return }
         let pending = current
         current = nil
         send(
@@ -70,7 +111,7 @@ final class ConnectionSession {
             pending: pending, requestID: pending?.requestID ?? services.requestIDs.generate(), forceClose: true)
     }
 
-    private func begin(_ head: HTTPRequestHead) {
+    private mutating func begin(_ head: HTTPRequestHead) {
         let configuration = services.shared.configuration
         let requestID = services.requestIDs.requestID(incoming: head.headers["X-Request-ID"])
         let resolution = services.shared.router.resolve(method: head.method, path: head.path)
@@ -113,7 +154,7 @@ final class ConnectionSession {
         }
     }
 
-    private func finish(body: [UInt8]) {
+    private mutating func finish(body: [UInt8]) {
         guard let pending = current else { return }
         current = nil
         deadlines.requestCompleted()
@@ -145,7 +186,7 @@ final class ConnectionSession {
         }
     }
 
-    private func fail(_ error: HTTPParseError) {
+    private mutating func fail(_ error: HTTPParseError) {
         let pending = current
         current = nil
         send(
@@ -169,7 +210,7 @@ final class ConnectionSession {
         }
     }
 
-    private func send(_ response: HTTPResponse, pending: PendingRequest?, requestID: String, forceClose: Bool) {
+    private mutating func send(_ response: HTTPResponse, pending: PendingRequest?, requestID: String, forceClose: Bool) {
         let keepAlive = !forceClose && (pending?.head.keepAlive ?? false) && !services.isDraining
         let isHead = pending?.head.method == .head
         let framing = ResponseSerializer.Framing(
@@ -178,6 +219,8 @@ final class ConnectionSession {
         output.append(ResponseSerializer.head(for: response, framing: framing, dateLine: services.date.line))
         if !isHead { output.append(response.body) }
         if !keepAlive {
+            // No further request will be read, so no request deadline may fire behind this response.
+            deadlines.requestCompleted()
             closeAfterFlush = true
             lingerOnClose = forceClose || parser.bufferedByteCount > 0
         }

@@ -185,38 +185,12 @@ final class EventLoop {
     }
 
     private func flush(_ connection: SocketConnection) {
-        let session = connection.session
-        while true {
-            if !session.output.isEmpty {
-                switch session.output.flush(to: connection.fd) {
-                case .blocked:
-                    session.deadlines.writeBlocked(at: now)
-                    return
-                case .failed:
-                    closeConnection(connection)
-                    return
-                case .drained:
-                    break
-                }
-            }
-            session.outputDrained(now: now)
-            if session.closeAfterFlush {
-                if session.lingerOnClose && !connection.peerClosed {
-                    startLingering(connection)
-                } else {
-                    closeConnection(connection)
-                }
-                return
-            }
-            // Pipelined requests held back by the output high-water mark.
-            if session.parser.bufferedByteCount > 0 {
-                session.process(now: now)
-                if !session.output.isEmpty || session.closeAfterFlush { continue }
-            }
-            if connection.peerClosed || (drainDeadline != nil && session.isIdle) {
-                closeConnection(connection)
-            }
-            return
+        let outcome = connection.session.flush(
+            to: connection.fd, now: now, peerClosed: connection.peerClosed, draining: drainDeadline != nil)
+        switch outcome {
+        case .open, .blocked: break
+        case .failed, .close: closeConnection(connection)
+        case .linger: startLingering(connection)
         }
     }
 

@@ -1,17 +1,20 @@
 /// Per-event-loop helpers that connections of that loop share without locks: request IDs, the Date line,
 /// and cached metric series so recording a request does not go through the registry's lock.
 final class LoopServices {
-    struct RequestSeriesKey: Hashable {
-        var route: String
-        var method: String
-        var status: Int
+    /// The metric series of one route template, so recording a request hashes the template once.
+    final class RouteSeries {
+        let duration: Histogram
+        var counters: [Int: Counter] = [:]
+
+        init(duration: Histogram) {
+            self.duration = duration
+        }
     }
 
     let shared: ServerShared
     var requestIDs = RequestIDGenerator()
     var date = DateCache()
-    private var requestCounters: [RequestSeriesKey: Counter] = [:]
-    private var durations: [String: Histogram] = [:]
+    private var routes: [String: RouteSeries] = [:]
 
     init(shared: ServerShared) {
         self.shared = shared
@@ -20,31 +23,45 @@ final class LoopServices {
 
     var isDraining: Bool { shared.draining.load(ordering: .relaxed) }
 
-    private static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"]
+    /// Any token is a valid method: labels stay bounded by folding the unusual ones together.
+    private static let methodLabels = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "other", "-"]
+
+    private static func methodIndex(_ method: String) -> Int {
+        switch method {
+        case "GET": 0
+        case "HEAD": 1
+        case "POST": 2
+        case "PUT": 3
+        case "DELETE": 4
+        case "OPTIONS": 5
+        case "PATCH": 6
+        case "-": 8
+        default: 7
+        }
+    }
 
     func record(route: String, method: String, status: Int, durationNanoseconds: UInt64) {
-        // Any token is a valid method: labels stay bounded by folding the unusual ones together.
-        let methodLabel = Self.knownMethods.contains(method) ? method : "other"
-        let key = RequestSeriesKey(route: route, method: methodLabel, status: status)
-        let counter: Counter
-        if let cached = requestCounters[key] {
-            counter = cached
+        let series: RouteSeries
+        if let cached = routes[route] {
+            series = cached
         } else {
-            counter = shared.metrics.counter(
+            series = RouteSeries(
+                duration: shared.metrics.histogram(
+                    "http_request_duration_seconds", help: "Time from a request's first byte to its response.",
+                    labels: ["route": route]))
+            routes[route] = series
+        }
+        let methodIndex = Self.methodIndex(method)
+        let key = status << 4 | methodIndex
+        if let counter = series.counters[key] {
+            counter.increment()
+        } else {
+            let counter = shared.metrics.counter(
                 "http_requests_total", help: "Requests answered, by route template, method and status.",
-                labels: ["route": route, "method": methodLabel, "status": String(status)])
-            requestCounters[key] = counter
+                labels: ["route": route, "method": Self.methodLabels[methodIndex], "status": String(status)])
+            series.counters[key] = counter
+            counter.increment()
         }
-        counter.increment()
-        let histogram: Histogram
-        if let cached = durations[route] {
-            histogram = cached
-        } else {
-            histogram = shared.metrics.histogram(
-                "http_request_duration_seconds", help: "Time from a request's first byte to its response.",
-                labels: ["route": route])
-            durations[route] = histogram
-        }
-        histogram.observe(Double(durationNanoseconds) / 1e9)
+        series.duration.observe(Double(durationNanoseconds) / 1e9)
     }
 }

@@ -3,8 +3,6 @@
 enum ResponseSerializer {
     static let continueLine: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    private static let reservedNames = ["content-length", "transfer-encoding", "connection", "date", "x-request-id"]
-
     struct Framing {
         var requestID: String
         var keepAlive: Bool
@@ -13,77 +11,112 @@ enum ResponseSerializer {
         var isHeadRequest: Bool
     }
 
+    /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
     static func head(for response: HTTPResponse, framing: Framing, dateLine: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(160 + response.headers.count * 48)
-        append("HTTP/1.1 ", to: &out)
-        appendDecimal(response.status.code, to: &out)
-        append(" ", to: &out)
-        append(response.status.reasonPhrase, to: &out)
-        append("\r\n", to: &out)
-        out.append(contentsOf: dateLine)
-        if !response.status.forbidsContent {
-            append("Content-Length: ", to: &out)
-            appendDecimal(response.body.count, to: &out)
-            append("\r\n", to: &out)
+        var reason = response.status.reasonPhrase
+        var requestID = framing.requestID
+        let writesLength = !response.status.forbidsContent
+        var capacity = 9 + 20 + 1 + reason.utf8.count + 2 + dateLine.count
+        capacity += writesLength ? 16 + 20 + 2 : 0
+        capacity += 14 + requestID.utf8.count + 2 + 24 + 2
+        // Each field is judged once; the verdicts of the first 64 are remembered for the writing pass.
+        var safeFields: UInt64 = 0
+        for (index, field) in response.headers.enumerated() where isSafe(field) {
+            if index < 64 { safeFields |= 1 << UInt64(index) }
+            capacity += field.name.utf8.count + 2 + field.value.utf8.count + 2
         }
-        append("X-Request-ID: ", to: &out)
-        append(framing.requestID, to: &out)
-        append("\r\n", to: &out)
-        if !framing.keepAlive {
-            append("Connection: close\r\n", to: &out)
-        } else if framing.requestVersion == .http1_0 {
-            append("Connection: keep-alive\r\n", to: &out)
+        return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            var out = ByteWriter(buffer.baseAddress!)
+            out.put("HTTP/1.1 ")
+            out.putDecimal(max(0, response.status.code))
+            out.put(" ")
+            out.put(&reason)
+            out.put("\r\n")
+            dateLine.withUnsafeBufferPointer { out.put($0) }
+            if writesLength {
+                out.put("Content-Length: ")
+                out.putDecimal(response.body.count)
+                out.put("\r\n")
+            }
+            out.put("X-Request-ID: ")
+            out.put(&requestID)
+            out.put("\r\n")
+            if !framing.keepAlive {
+                out.put("Connection: close\r\n")
+            } else if framing.requestVersion == .http1_0 {
+                out.put("Connection: keep-alive\r\n")
+            }
+            for (index, field) in response.headers.enumerated()
+            where index < 64 ? safeFields & (1 << UInt64(index)) != 0 : isSafe(field) {
+                var name = field.name
+                var value = field.value
+                out.put(&name)
+                out.put(": ")
+                out.put(&value)
+                out.put("\r\n")
+            }
+            out.put("\r\n")
+            count = out.written
         }
-        for field in response.headers where isSafe(field) {
-            append(field.name, to: &out)
-            append(": ", to: &out)
-            append(field.value, to: &out)
-            append("\r\n", to: &out)
-        }
-        append("\r\n", to: &out)
-        return out
-    }
-
-    /// Appends a literal with one memcpy.
-    @inline(__always)
-    private static func append(_ literal: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
-    }
-
-    /// Appends a string's UTF-8 with one memcpy (native strings are contiguous UTF-8).
-    @inline(__always)
-    private static func append(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { out.append(contentsOf: $0) }
     }
 
     private static func isSafe(_ field: HTTPFields.Element) -> Bool {
-        guard !field.name.isEmpty, field.name.utf8.allSatisfy({ ByteClass.isToken($0) }),
-            field.value.utf8.allSatisfy({ ByteClass.isFieldValue($0) })
+        guard !field.name.isEmpty, field.name.allUTF8(ByteClass.isToken), field.value.allUTF8(ByteClass.isFieldValue)
         else { return false }
-        return !reservedNames.contains { field.name.equalsIgnoringASCIICase($0) }
+        switch field.name.utf8.count {
+        case 4: return !field.name.equalsIgnoringASCIICase("date")
+        case 10: return !field.name.equalsIgnoringASCIICase("connection")
+        case 12: return !field.name.equalsIgnoringASCIICase("x-request-id")
+        case 14: return !field.name.equalsIgnoringASCIICase("content-length")
+        case 17: return !field.name.equalsIgnoringASCIICase("transfer-encoding")
+        default: return true
+        }
+    }
+}
+
+/// A cursor over uninitialised bytes. A struct used in place, so writes need no exclusivity bookkeeping (a
+/// captured `var` in nested functions would be boxed and checked at run time on every write).
+struct ByteWriter {
+    private let base: UnsafeMutablePointer<UInt8>
+    private var cursor: UnsafeMutablePointer<UInt8>
+
+    init(_ base: UnsafeMutablePointer<UInt8>) {
+        self.base = base
+        self.cursor = base
     }
 
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    var written: Int { base.distance(to: cursor) }
+
+    @inline(__always)
+    mutating func put(_ literal: StaticString) {
+        cursor.update(from: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        cursor += literal.utf8CodeUnitCount
+    }
+
+    @inline(__always)
+    mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        cursor.update(from: source, count: bytes.count)
+        cursor += bytes.count
+    }
+
+    @inline(__always)
+    mutating func put(_ text: inout String) {
+        text.withUTF8 { put($0) }
+    }
+
+    mutating func putDecimal(_ value: Int) {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits += 1
+            rest /= 10
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
         var remaining = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while remaining > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                out.append(buffer[index])
-            }
+        for index in stride(from: digits - 1, through: 0, by: -1) {
+            cursor[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
         }
+        cursor += digits
     }
 }

@@ -1,7 +1,7 @@
 /// One accepted socket and its HTTP session, owned by exactly one event loop.
 final class SocketConnection {
     let fd: Int32
-    let session: ConnectionSession
+    var session: ConnectionSession
     /// The epoll events currently registered, to skip redundant epoll_ctl calls.
     var registeredEvents: UInt32
     /// After an error response: our side is shut down and we read and discard until the peer closes.

@@ -2,7 +2,7 @@
 
 /// A connection session without a socket: bytes in, responses out, clock in the test's hands.
 final class InMemoryConnection {
-    let session: ConnectionSession
+    var session: ConnectionSession
     let log = CollectingLogSink()
     let metrics = MetricsRegistry()
     private(set) var rawOutput: [UInt8] = []
