@@ -4,6 +4,7 @@ import InsightModel
 /// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
 enum ModelsFiles {
     static func read(_ path: String) throws(CommandLineError) -> Data {
+        guard FileManager.default.fileExists(atPath: path) else { throw .failure("cannot read \(path): no such file") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -13,7 +14,9 @@ enum ModelsFiles {
 
     static func write(_ data: Data, to path: String) throws(CommandLineError) {
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
         } catch {
             throw .failure("cannot write \(path): \(error)")
         }

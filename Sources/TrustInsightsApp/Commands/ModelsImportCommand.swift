@@ -18,6 +18,7 @@ enum ModelsImportCommand {
                 .value("features", "a,b,c", help: "Feature names in the source model's column order."),
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
                 .value("high", "p", help: "Probability threshold for high.", default: "0.5"),
+                .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 .value("manifest", "file", help: "The manifest to register in.", default: "models/manifest.json"),
             ],
@@ -43,7 +44,7 @@ enum ModelsImportCommand {
             version: try arguments.required("version"), createdAt: Self.timestamp(), featureNames: features,
             thresholds: RiskThresholds(medium: medium, high: high))
         let bytes = [UInt8](try ModelsFiles.read(input))
-        let document: ModelDocument
+        var document: ModelDocument
         do {
             switch source {
             case "xgboost": document = try XGBoostImporter.importModel(jsonBytes: bytes, options: options)
@@ -52,10 +53,19 @@ enum ModelsImportCommand {
         } catch {
             throw .failure("\(input): \(error.description)")
         }
+        let compiled: CompiledModel
         do {
-            _ = try CompiledModel(document: document, file: input)
+            compiled = try CompiledModel(document: document, file: input)
         } catch {
             throw .failure(error.description)
+        }
+        if let evaluationPath = arguments.value("evaluate") {
+            let (rows, labels) = try ModelsFiles.loadRows(evaluationPath, for: compiled)
+            guard let labels else { throw .failure("\(evaluationPath): no label column to evaluate against") }
+            let metrics = HeldOutMetrics.measure(compiled, rows: rows, labels: labels)
+            document.metadata.heldOutMetrics = metrics
+            document.metadata.training.dataDescription = "held-out metrics from \(evaluationPath)"
+            environment.print("held-out: \(metrics.rows) rows, AUC \(metrics.auc), PR AUC \(metrics.prAUC), log loss \(metrics.logLoss)")
         }
         let data: Data
         do {

@@ -1,0 +1,17 @@
+extension HeldOutMetrics {
+    /// Measures `model` on labelled rows (labels 0/1), at the model's own medium and high thresholds.
+    public static func measure(_ model: CompiledModel, rows: FeatureMatrix, labels: [Int]) -> HeldOutMetrics {
+        precondition(labels.count == rows.rowCount, "one label per row")
+        let objective = model.document.objective
+        let probabilities = model.margins(for: rows).map { objective.probability(margin: $0) }
+        let thresholds = model.thresholds
+        return HeldOutMetrics(
+            rows: labels.count,
+            positives: labels.filter { $0 == 1 }.count,
+            auc: BinaryMetrics.auc(labels: labels, scores: probabilities),
+            prAUC: BinaryMetrics.prAUC(labels: labels, scores: probabilities),
+            logLoss: BinaryMetrics.logLoss(labels: labels, probabilities: probabilities),
+            atMedium: BinaryMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.medium),
+            atHigh: BinaryMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.high))
+    }
+}
