@@ -9,6 +9,7 @@ public enum RootCommand {
             subcommands: [
                 ServeCommand.spec,
                 VersionCommand.spec,
+                ModelsCommand.spec,
                 TrainCommand.spec,
             ]
         )

@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+extension ModelManifest {
+    /// Adds `model` (written at `modelPath`) as a candidate to the manifest at `manifestPath` (created if absent),
+    /// after checking that the whole new manifest loads: every model valid and fitting its category's schema.
+    public static func registerCandidate(
+        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: some ModelSchemaCheck
+    ) throws(ModelRegistryError) {
+        let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
+        var manifest = ModelManifest()
+        if FileManager.default.fileExists(atPath: manifestURL.path) {
+            do {
+                manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: manifestURL))
+            } catch {
+                throw ModelRegistryError(file: manifestPath, reason: "not a valid manifest (\(error))")
+            }
+        }
+        let metadata = document.metadata
+        manifest.models.append(
+            Entry(
+                insightType: metadata.insightType, category: metadata.category, version: metadata.version,
+                status: .candidate,
+                path: relativePath(from: manifestURL.deletingLastPathComponent(), to: URL(fileURLWithPath: modelPath))))
+        let data: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            data = try encoder.encode(manifest)
+        } catch {
+            throw ModelRegistryError(file: manifestPath, reason: "cannot encode the manifest (\(error))")
+        }
+        let directory = manifestURL.deletingLastPathComponent()
+        _ = try RegistrySnapshot(
+            manifestData: data, manifestFile: manifestPath, generation: 0, schemaCheck: schemaCheck,
+            readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: manifestURL, options: .atomic)
+        } catch {
+            throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest (\(error))")
+        }
+    }
+
+    /// `target` relative to `directory`, both made absolute first.
+    static func relativePath(from directory: URL, to target: URL) -> String {
+        let base = directory.standardizedFileURL.pathComponents
+        let path = target.standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < path.count, base[common] == path[common] { common += 1 }
+        let ups = Array(repeating: "..", count: base.count - common)
+        return (ups + path[common...]).joined(separator: "/")
+    }
+}

@@ -1,0 +1,58 @@
+/// `models/manifest.json`: which model versions exist for each (insight type, category), their status and
+/// where their files are (relative to the manifest's directory).
+public struct ModelManifest: Codable, Sendable, Hashable {
+    public static let currentFormatVersion = 1
+
+    public var formatVersion: Int
+    public var models: [Entry]
+
+    public init(formatVersion: Int = ModelManifest.currentFormatVersion, models: [Entry] = []) {
+        self.formatVersion = formatVersion
+        self.models = models
+    }
+
+    public struct Entry: Codable, Sendable, Hashable {
+        public var insightType: String
+        public var category: String
+        public var version: String
+        public var status: ModelStatus
+        /// Relative to the manifest's directory.
+        public var path: String
+
+        public init(insightType: String, category: String, version: String, status: ModelStatus, path: String) {
+            self.insightType = insightType
+            self.category = category
+            self.version = version
+            self.status = status
+            self.path = path
+        }
+    }
+}
+
+public enum ModelStatus: String, Codable, Sendable, Hashable {
+    /// Served for `modelVersion: "current"`; exactly one per pair that has any non-candidate version.
+    case current
+    /// Still served when asked for by version.
+    case prior
+    /// Registered but not yet promoted; served only when asked for by version.
+    case candidate
+}
+
+/// The version a request asks for.
+public enum ModelVersionSelector: Sendable, Hashable {
+    case current
+    case specific(String)
+}
+
+/// Orders versions like `2026.09.1` by their numeric components (text compares where a part is not a number).
+public enum ModelVersionOrder {
+    public static func isOlder(_ lhs: String, than rhs: String) -> Bool {
+        let left = lhs.split(separator: ".")
+        let right = rhs.split(separator: ".")
+        for (a, b) in zip(left, right) where a != b {
+            if let x = Int(a), let y = Int(b) { return x < y }
+            return a < b
+        }
+        return left.count < right.count
+    }
+}

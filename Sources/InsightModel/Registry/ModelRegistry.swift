@@ -1,0 +1,50 @@
+import FoundationEssentials
+import Synchronization
+
+/// The models in service: one `RegistrySnapshot` behind a lock, replaced whole by `reload()`.
+/// A reload builds and checks the new snapshot off to the side; only a fully valid one is swapped in.
+public final class ModelRegistry: Sendable {
+    public let manifestPath: String
+    private let schemaCheck: any ModelSchemaCheck
+    private let state: Mutex<RegistrySnapshot>
+
+    /// Loads the manifest at start-up; throws if it or any model is invalid.
+    public init(manifestPath: String, schemaCheck: any ModelSchemaCheck = PermissiveSchemaCheck()) throws(ModelRegistryError) {
+        self.manifestPath = manifestPath
+        self.schemaCheck = schemaCheck
+        self.state = Mutex(try Self.build(manifestPath: manifestPath, generation: 1, schemaCheck: schemaCheck))
+    }
+
+    /// The snapshot a request should hold for its whole life.
+    public var snapshot: RegistrySnapshot {
+        state.withLock { $0 }
+    }
+
+    /// Re-reads the manifest and every model. On success the new snapshot replaces the old one atomically and is
+    /// returned; on failure the old snapshot stays and the error says why (for the caller to log).
+    @discardableResult
+    public func reload() throws(ModelRegistryError) -> RegistrySnapshot {
+        let generation = snapshot.generation + 1
+        let fresh = try Self.build(manifestPath: manifestPath, generation: generation, schemaCheck: schemaCheck)
+        state.withLock { $0 = fresh }
+        return fresh
+    }
+
+    public func model(for insightType: String, category: String, version: ModelVersionSelector) -> LoadedModel? {
+        snapshot.model(for: insightType, category: category, version: version)
+    }
+
+    static func build(manifestPath: String, generation: Int, schemaCheck: any ModelSchemaCheck) throws(ModelRegistryError) -> RegistrySnapshot {
+        let manifestURL = URL(fileURLWithPath: manifestPath)
+        let data: Data
+        do {
+            data = try Data(contentsOf: manifestURL)
+        } catch {
+            throw ModelRegistryError(file: manifestPath, reason: "cannot read the manifest (\(error))")
+        }
+        let directory = manifestURL.deletingLastPathComponent()
+        return try RegistrySnapshot(
+            manifestData: data, manifestFile: manifestPath, generation: generation, schemaCheck: schemaCheck,
+            readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
+    }
+}

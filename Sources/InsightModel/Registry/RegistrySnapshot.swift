@@ -1,0 +1,127 @@
+import FoundationEssentials
+
+/// Every model of one manifest, loaded, validated, compiled and schema-checked. A request takes one snapshot and
+/// uses it to the end, so a reload never changes a model under it.
+public final class RegistrySnapshot: Sendable {
+    struct Pair: Hashable, Sendable {
+        var insightType: String
+        var category: String
+    }
+
+    public let manifest: ModelManifest
+    /// Increases by one with every successful reload.
+    public let generation: Int
+    let models: [Pair: [String: LoadedModel]]
+    let currentVersions: [Pair: String]
+    let newestVersions: [Pair: String]
+
+    /// Builds a snapshot from manifest bytes; `readModel` reads a path relative to the manifest's directory.
+    public init(
+        manifestData: Data, manifestFile: String, generation: Int, schemaCheck: some ModelSchemaCheck,
+        readModel: (String) throws -> Data
+    ) throws(ModelRegistryError) {
+        let manifest: ModelManifest
+        do {
+            manifest = try JSONDecoder().decode(ModelManifest.self, from: manifestData)
+        } catch {
+            throw ModelRegistryError(file: manifestFile, reason: "not a valid manifest (\(error))")
+        }
+        guard manifest.formatVersion == ModelManifest.currentFormatVersion else {
+            throw ModelRegistryError(file: manifestFile, reason: "unsupported manifest formatVersion \(manifest.formatVersion)")
+        }
+        var models: [Pair: [String: LoadedModel]] = [:]
+        var currents: [Pair: String] = [:]
+        var newest: [Pair: String] = [:]
+        var hasServed = Set<Pair>()
+        for entry in manifest.models {
+            let pair = Pair(insightType: entry.insightType, category: entry.category)
+            guard models[pair]?[entry.version] == nil else {
+                throw ModelRegistryError(
+                    file: manifestFile,
+                    reason: "\(entry.insightType)/\(entry.category) lists version \(entry.version) twice")
+            }
+            let data: Data
+            do {
+                data = try readModel(entry.path)
+            } catch {
+                throw ModelRegistryError(file: entry.path, reason: "cannot read the model (\(error))")
+            }
+            let document: ModelDocument
+            do {
+                document = try ModelDocument(jsonData: data)
+            } catch {
+                throw ModelRegistryError(file: entry.path, reason: "not a model document (\(error))")
+            }
+            let scorer: CompiledModel
+            do {
+                scorer = try CompiledModel(document: document)
+            } catch {
+                throw ModelRegistryError(file: entry.path, reason: error.description)
+            }
+            let metadata = document.metadata
+            guard metadata.insightType == entry.insightType, metadata.category == entry.category,
+                metadata.version == entry.version
+            else {
+                throw ModelRegistryError(
+                    file: entry.path,
+                    reason: "the model says \(metadata.insightType)/\(metadata.category) \(metadata.version), the manifest says \(entry.insightType)/\(entry.category) \(entry.version)")
+            }
+            let problems = schemaCheck.problems(with: document, insightType: entry.insightType, category: entry.category)
+            guard problems.isEmpty else {
+                throw ModelRegistryError(
+                    file: entry.path,
+                    reason: "does not fit the feature schema of \(entry.insightType)/\(entry.category): \(problems.joined(separator: "; "))")
+            }
+            models[pair, default: [:]][entry.version] = LoadedModel(entry: entry, scorer: scorer)
+            if entry.status != .candidate {
+                hasServed.insert(pair)
+                if let known = newest[pair], !ModelVersionOrder.isOlder(known, than: entry.version) {} else {
+                    newest[pair] = entry.version
+                }
+            }
+            if entry.status == .current {
+                if let existing = currents[pair] {
+                    throw ModelRegistryError(
+                        file: manifestFile,
+                        reason: "\(entry.insightType)/\(entry.category) has two current versions (\(existing), \(entry.version))")
+                }
+                currents[pair] = entry.version
+            }
+        }
+        for pair in hasServed where currents[pair] == nil {
+            throw ModelRegistryError(
+                file: manifestFile, reason: "\(pair.insightType)/\(pair.category) has no current version")
+        }
+        self.manifest = manifest
+        self.generation = generation
+        self.models = models
+        self.currentVersions = currents
+        self.newestVersions = newest
+    }
+
+    public func model(for insightType: String, category: String, version: ModelVersionSelector) -> LoadedModel? {
+        let pair = Pair(insightType: insightType, category: category)
+        switch version {
+        case .current:
+            guard let current = currentVersions[pair] else { return nil }
+            return models[pair]?[current]
+        case .specific(let version):
+            return models[pair]?[version]
+        }
+    }
+
+    /// The version `current` resolves to, if any.
+    public func currentVersion(insightType: String, category: String) -> String? {
+        currentVersions[Pair(insightType: insightType, category: category)]
+    }
+
+    /// The highest current or prior version (candidates are not offered as newest).
+    public func newestVersion(insightType: String, category: String) -> String? {
+        newestVersions[Pair(insightType: insightType, category: category)]
+    }
+
+    /// Every loaded model, in manifest order.
+    public var allModels: [LoadedModel] {
+        manifest.models.compactMap { models[Pair(insightType: $0.insightType, category: $0.category)]?[$0.version] }
+    }
+}

@@ -1,0 +1,51 @@
+import FoundationEssentials
+import InsightModel
+
+/// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
+enum ModelsFiles {
+    static func read(_ path: String) throws(CommandLineError) -> Data {
+        guard FileManager.default.fileExists(atPath: path) else { throw .failure("cannot read \(path): no such file") }
+        do {
+            return try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .failure("cannot read \(path): \(error)")
+        }
+    }
+
+    static func write(_ data: Data, to path: String) throws(CommandLineError) {
+        do {
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try data.write(to: url, options: .atomic)
+        } catch {
+            throw .failure("cannot write \(path): \(error)")
+        }
+    }
+
+    /// Loads one of our model documents and compiles it (validation included).
+    static func loadModel(_ path: String) throws(CommandLineError) -> CompiledModel {
+        let data = try read(path)
+        let document: ModelDocument
+        do {
+            document = try ModelDocument(jsonData: data)
+        } catch {
+            throw .failure("\(path): not a trust-insights model document (\(error))")
+        }
+        do {
+            return try CompiledModel(document: document, file: path)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+
+    /// Reads a feature CSV and orders its columns like the model's features.
+    static func loadRows(_ path: String, for model: CompiledModel) throws(CommandLineError) -> (FeatureMatrix, [Int]?) {
+        let text = String(decoding: try read(path), as: UTF8.self)
+        do {
+            let table = try FeatureTable(csv: text)
+            return (try table.matrix(for: model.featureNames), table.labels)
+        } catch {
+            throw .failure("\(path): \(error.description)")
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import FoundationEssentials
+import InsightModel
+
+/// `trust-insights models import`: converts a source model to our format, optionally registering it as a
+/// candidate in the manifest (which is when it is checked against the category's feature catalogue).
+enum ModelsImportCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "import",
+            abstract: "Convert an XGBoost or LightGBM model to the trust-insights format.",
+            discussion: "XGBoost: save_model JSON (binary:logistic). LightGBM: model text (binary sigmoid:1). Feature names come from the source model unless --features is given.",
+            options: [
+                .value("from", "xgboost|lightgbm", help: "The source library.", required: true),
+                .value("insight", "type", help: "Insight type, e.g. isLikelyBeingCoached.", required: true),
+                .value("category", "name", help: "Operation category, e.g. payment.", required: true),
+                .value("version", "version", help: "Model version, e.g. 2026.09.1.", required: true),
+                .value("out", "file", help: "Where to write the converted model.", required: true),
+                .value("features", "a,b,c", help: "Feature names in the source model's column order."),
+                .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
+                .value("high", "p", help: "Probability threshold for high.", default: "0.5"),
+                .flag("register", help: "Also add the model to the manifest as a candidate."),
+                .value("manifest", "file", help: "The manifest to register in.", default: "models/manifest.json"),
+            ],
+            positionals: [PositionalSpec("file", help: "The source model file.")]
+        ) { arguments, environment in
+            try run(arguments, environment, schemaCheck: PermissiveSchemaCheck())
+        }
+    }
+
+    static func run(
+        _ arguments: ParsedArguments, _ environment: CommandEnvironment, schemaCheck: some ModelSchemaCheck
+    ) throws(CommandLineError) -> Int32 {
+        let source = try arguments.choice("from", from: ["xgboost", "lightgbm"])!
+        let input = arguments.positionals[0]
+        let outPath = try arguments.required("out")
+        let medium = try arguments.double("medium", in: 0...1) ?? 0.2
+        let high = try arguments.double("high", in: 0...1) ?? 0.5
+        let features = arguments.value("features").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+        }
+        let options = ModelImportOptions(
+            insightType: try arguments.required("insight"), category: try arguments.required("category"),
+            version: try arguments.required("version"), createdAt: Self.timestamp(), featureNames: features,
+            thresholds: RiskThresholds(medium: medium, high: high))
+        let bytes = [UInt8](try ModelsFiles.read(input))
+        let document: ModelDocument
+        do {
+            switch source {
+            case "xgboost": document = try XGBoostImporter.importModel(jsonBytes: bytes, options: options)
+            default: document = try LightGBMImporter.importModel(text: String(decoding: bytes, as: UTF8.self), options: options)
+            }
+        } catch {
+            throw .failure("\(input): \(error.description)")
+        }
+        do {
+            _ = try CompiledModel(document: document, file: input)
+        } catch {
+            throw .failure(error.description)
+        }
+        let data: Data
+        do {
+            data = try document.jsonData()
+        } catch {
+            throw .failure("cannot encode the model: \(error)")
+        }
+        try ModelsFiles.write(data, to: outPath)
+        environment.print("wrote \(outPath): \(document.trees.count) trees, \(document.featureNames.count) features")
+        if arguments.flag("register") {
+            try ModelsManifestEditing.registerCandidate(
+                modelPath: outPath, document: document,
+                manifestPath: arguments.value("manifest") ?? "models/manifest.json", schemaCheck: schemaCheck)
+            environment.print("registered \(document.metadata.insightType)/\(document.metadata.category) \(document.metadata.version) as candidate")
+        }
+        return 0
+    }
+
+    /// Now as RFC 3339 UTC, second precision.
+    static func timestamp() -> String {
+        Date.now.formatted(Date.ISO8601FormatStyle())
+    }
+}

@@ -1,0 +1,43 @@
+import FoundationEssentials
+import InsightModel
+
+/// `trust-insights models list`: the manifest's entries with a summary of each model file.
+enum ModelsListCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "list",
+            abstract: "List the models in the manifest.",
+            options: [.value("manifest", "file", help: "The model manifest.", default: "models/manifest.json")]
+        ) { arguments, environment in
+            let manifestPath = arguments.value("manifest") ?? "models/manifest.json"
+            let manifest: ModelManifest
+            do {
+                manifest = try JSONDecoder().decode(ModelManifest.self, from: try ModelsFiles.read(manifestPath))
+            } catch let error as CommandLineError {
+                throw error
+            } catch {
+                throw CommandLineError.failure("\(manifestPath): not a valid manifest (\(error))")
+            }
+            let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
+            environment.print("INSIGHT                CATEGORY     VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH  PATH")
+            for entry in manifest.models {
+                let path = directory.appendingPathComponent(entry.path).path
+                var summary = "(unreadable)"
+                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                    let document = try? ModelDocument(jsonData: data)
+                {
+                    summary = "\(pad(String(document.trees.count), 7))\(pad(String(document.featureNames.count), 10))"
+                        + "\(pad(String(document.thresholds.medium), 8))\(pad(String(document.thresholds.high), 6))"
+                }
+                environment.print(
+                    pad(entry.insightType, 23) + pad(entry.category, 13) + pad(entry.version, 13)
+                        + pad(entry.status.rawValue, 11) + summary + entry.path)
+            }
+            return 0
+        }
+    }
+
+    static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,15 @@
+import InsightModel
+
+/// Manifest changes made by the `models` commands, with errors turned into command failures.
+enum ModelsManifestEditing {
+    static func registerCandidate(
+        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: some ModelSchemaCheck
+    ) throws(CommandLineError) {
+        do {
+            try ModelManifest.registerCandidate(
+                modelPath: modelPath, document: document, manifestPath: manifestPath, schemaCheck: schemaCheck)
+        } catch {
+            throw .failure(error.description)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import FoundationEssentials
+import InsightModel
+
+/// `trust-insights models score`: batch-scores a CSV and, when it has labels, reports AUC and log loss.
+enum ModelsScoreCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "score",
+            abstract: "Score a CSV of rows with a model, writing margin,prob per row.",
+            discussion: "The CSV has a header of feature names (matched to the model's), an optional label column, and empty fields for missing values. Values are read as float32, like the shared fixtures.",
+            options: [
+                .value("model", "file", help: "A model in the trust-insights format.", required: true),
+                .value("input", "csv", help: "Rows to score.", required: true),
+                .value("output", "csv", help: "Where to write margin,prob (default: standard output)."),
+            ]
+        ) { arguments, environment in
+            let model = try ModelsFiles.loadModel(try arguments.required("model"))
+            let (rows, labels) = try ModelsFiles.loadRows(try arguments.required("input"), for: model)
+            let margins = model.margins(for: rows)
+            let objective = model.document.objective
+            let probabilities = margins.map { objective.probability(margin: $0) }
+            let float32 = model.document.semantics.precision == .float32
+            var csv = "margin,prob\n"
+            csv.reserveCapacity(margins.count * 32)
+            for (margin, probability) in zip(margins, probabilities) {
+                csv += float32 ? Float(margin).description : margin.description
+                csv += ","
+                csv += probability.description
+                csv += "\n"
+            }
+            let report: (String) -> Void
+            if let output = arguments.value("output") {
+                try ModelsFiles.write(Data(csv.utf8), to: output)
+                report = environment.print
+                report("wrote \(margins.count) scores to \(output)")
+            } else {
+                environment.standardOutput(csv)
+                report = environment.printError
+            }
+            if let labels, !labels.isEmpty {
+                let auc = BinaryMetrics.auc(labels: labels, scores: probabilities)
+                let logLoss = BinaryMetrics.logLoss(labels: labels, probabilities: probabilities)
+                report("rows \(labels.count), positives \(labels.filter { $0 == 1 }.count), AUC \(auc), log loss \(logLoss)")
+            }
+            return 0
+        }
+    }
+}

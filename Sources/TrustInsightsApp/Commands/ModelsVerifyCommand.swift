@@ -1,0 +1,33 @@
+import InsightModel
+
+/// `trust-insights models verify`: loads the manifest and every model exactly as the service does at start-up.
+enum ModelsVerifyCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "verify",
+            abstract: "Check the manifest and every model it lists.",
+            options: [.value("manifest", "file", help: "The model manifest.", default: "models/manifest.json")]
+        ) { arguments, environment in
+            try run(manifestPath: arguments.value("manifest") ?? "models/manifest.json", environment, schemaCheck: PermissiveSchemaCheck())
+        }
+    }
+
+    static func run(
+        manifestPath: String, _ environment: CommandEnvironment, schemaCheck: any ModelSchemaCheck
+    ) throws(CommandLineError) -> Int32 {
+        let registry: ModelRegistry
+        do {
+            registry = try ModelRegistry(manifestPath: manifestPath, schemaCheck: schemaCheck)
+        } catch {
+            throw .failure(error.description)
+        }
+        let models = registry.snapshot.allModels
+        for model in models {
+            let entry = model.entry
+            environment.print(
+                "ok  \(entry.insightType)/\(entry.category) \(entry.version) (\(entry.status.rawValue)): \(model.scorer.layoutDescription)")
+        }
+        environment.print("\(manifestPath): \(models.count) models valid")
+        return 0
+    }
+}

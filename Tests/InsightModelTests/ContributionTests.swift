@@ -1,0 +1,42 @@
+import Testing
+@testable import InsightModel
+
+@Suite struct ContributionTests {
+    @Test func contributionsFollowThePathAndSumToTheMargin() throws {
+        // Root splits on b (feature 1) at 2; left is a leaf (-1, cover 3); right splits on a at 0.5 into 2 and 4.
+        let document = ModelDocument.float32(
+            featureNames: ["a", "b"], baseMargin: 0.5,
+            trees: [
+                .split(
+                    feature: 1, threshold: 2, defaultLeft: true, left: .leaf(value: -1, cover: 3),
+                    right: .split(
+                        feature: 0, threshold: 0.5, defaultLeft: false, left: .leaf(value: 2, cover: 1),
+                        right: .leaf(value: 4, cover: 1), cover: 2),
+                    cover: 5)
+            ],
+            thresholds: RiskThresholds(medium: 0.2, high: 0.6), metadata: HandModels.metadata())
+        let model = try CompiledModel(document: document)
+        // Means: right node (2*1 + 4*1)/2 = 3; root (-1*3 + 3*2)/5 = 0.6.
+        let row = [0.7, 5.0]
+        let contributions = model.contributions(for: row)
+        #expect(abs(contributions.bias - (0.5 + 0.6)) < 1e-12)
+        #expect(abs(contributions.values[1] - (3 - 0.6)) < 1e-12)
+        #expect(abs(contributions.values[0] - (4 - 3)) < 1e-12)
+        #expect(abs(contributions.bias + contributions.values.reduce(0, +) - model.margin(for: row)) < 1e-6)
+        #expect(contributions.topIncreasing(1) == ["b"])
+        #expect(contributions.topIncreasing(5) == ["b", "a"])
+        // Going left on b lowers the score: b no longer counts as pushing it up.
+        #expect(model.contributions(for: [0.7, 1.0]).topIncreasing(5).isEmpty)
+    }
+
+    @Test func contributionsOnTheFixtureModelAddUpToItsMargins() throws {
+        let model = try CompiledModel(document: Fixtures.xgboostModel())
+        let rows = try Fixtures.heldOut().matrix(for: model.featureNames)
+        for index in stride(from: 0, to: 2000, by: 97) {
+            let row = Array(rows.row(index))
+            let contributions = model.contributions(for: row)
+            let total = contributions.bias + contributions.values.reduce(0, +)
+            #expect(abs(total - model.margin(for: row)) < 1e-4)
+        }
+    }
+}

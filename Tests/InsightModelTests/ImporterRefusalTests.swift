@@ -1,0 +1,152 @@
+import Testing
+@testable import InsightModel
+
+@Suite struct ImporterRefusalTests {
+    static let options = ModelImportOptions(
+        insightType: "isLikelyBeingCoached", category: "payment", version: "1", createdAt: "2026-01-01T00:00:00Z")
+
+    /// A one-stump XGBoost model; the parts tests vary are parameters.
+    static func xgboost(
+        objective: String = "binary:logistic", baseScore: String = "5E-1", splitType: String = "0",
+        numClass: String = "0", booster: String = "gbtree", leafVector: String = "1"
+    ) -> [UInt8] {
+        let json = """
+            {"learner":{"attributes":{},"feature_names":[],"feature_types":[],
+             "gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1"},
+              "tree_info":[0],
+              "trees":[{"base_weights":[0,0,0],"categories":[],"categories_nodes":[],"categories_segments":[],
+                "categories_sizes":[],"default_left":[1,0,0],"id":0,"left_children":[1,-1,-1],
+                "loss_changes":[1,0,0],"parents":[2147483647,0,0],"right_children":[2,-1,-1],
+                "split_conditions":[5E-1,-2.5E-1,7.5E-1],"split_indices":[0,0,0],"split_type":[\(splitType),0,0],
+                "sum_hessian":[10,4,6],"tree_param":{"num_deleted":"0","num_feature":"2","num_nodes":"3","size_leaf_vector":"\(leafVector)"}}]},
+              "name":"\(booster)"},
+             "learner_model_param":{"base_score":"\(baseScore)","boost_from_average":"1","num_class":"\(numClass)","num_feature":"2","num_target":"1"},
+             "objective":{"name":"\(objective)","reg_loss_param":{"scale_pos_weight":"1"}}},
+             "version":[3,2,0]}
+            """
+        return Array(json.utf8)
+    }
+
+    func refusal(_ bytes: [UInt8]) -> ModelImportError? {
+        do {
+            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: Self.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func importsTheHandWrittenStump() throws {
+        let document = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(), options: Self.options)
+        let model = try CompiledModel(document: document)
+        #expect(document.featureNames == ["f0", "f1"])
+        #expect(model.margin(for: [0.4, 0]) == -0.25)
+        #expect(model.margin(for: [0.5, 0]) == 0.75)
+        #expect(model.margin(for: [.nan, 0]) == -0.25)
+    }
+
+    @Test(arguments: ["5E-1", "[5E-1]", "0.5", "[0.5]", "5.0E-1"])
+    func readsEveryBaseScoreForm(text: String) throws {
+        #expect(try XGBoostImporter.parseBaseScore(text) == 0.5)
+        let document = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(baseScore: text), options: Self.options)
+        #expect(document.baseMargin == 0)
+    }
+
+    @Test func readsTheFittedBracketedBaseScore() throws {
+        #expect(try XGBoostImporter.parseBaseScore("[2.03E-2]") == Float(0.0203))
+        #expect(XGBoostImporter.logit(0.0203) < -3.8)
+    }
+
+    @Test func refusesBaseScoresOutsideZeroOne() {
+        #expect(refusal(Self.xgboost(baseScore: "1.5")) == .badBaseScore("1.5"))
+        #expect(refusal(Self.xgboost(baseScore: "[0.1,0.2]")) == .multiClassNotSupported("base_score has 2 values"))
+    }
+
+    @Test func refusesOtherObjectivesCategoricalMultiClassAndOtherBoosters() {
+        #expect(refusal(Self.xgboost(objective: "reg:squarederror")) == .unsupportedObjective("reg:squarederror"))
+        #expect(refusal(Self.xgboost(splitType: "1")) == .categoricalSplitsNotSupported(tree: 0))
+        #expect(refusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
+        #expect(refusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
+        #expect(refusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))
+    }
+
+    @Test func refusesUBJSONWithAClearMessage() throws {
+        let ubjson: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "L"), 0, 0, 0, 0, 0, 0, 0, 7] + Array("learner".utf8)
+        let error = try #require(refusal(ubjson))
+        #expect(error == .ubjsonNotSupported)
+        #expect(error.description.contains("save the XGBoost model as JSON"))
+    }
+
+    @Test func refusesMalformedJSON() {
+        guard case .malformed = refusal(Array("{\"learner\": [1, 2".utf8)) else {
+            Issue.record("expected a malformed-model error")
+            return
+        }
+    }
+
+    static func lightGBM(objective: String = "binary sigmoid:1", decisionType: String = "2", extra: String = "") -> String {
+        """
+        tree
+        version=v4
+        num_class=1
+        num_tree_per_iteration=1
+        label_index=0
+        max_feature_idx=1
+        objective=\(objective)
+        feature_names=a b
+        feature_infos=[0:1] [0:1]
+        tree_sizes=100
+
+        Tree=0
+        num_leaves=2
+        num_cat=0
+        split_feature=1
+        split_gain=1
+        threshold=0.5
+        decision_type=\(decisionType)
+        left_child=-1
+        right_child=-2
+        leaf_value=-0.25 0.75
+        leaf_weight=4 6
+        leaf_count=4 6
+        internal_value=0
+        internal_weight=10
+        internal_count=10
+        \(extra)
+        shrinkage=1
+
+
+        end of trees
+        """
+    }
+
+    func lightGBMRefusal(_ text: String) -> ModelImportError? {
+        do {
+            _ = try LightGBMImporter.importModel(text: text, options: Self.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func importsTheHandWrittenLightGBMStump() throws {
+        let document = try LightGBMImporter.importModel(text: Self.lightGBM(), options: Self.options)
+        let model = try CompiledModel(document: document)
+        #expect(document.featureNames == ["a", "b"])
+        #expect(model.margin(for: [0, 0.5]) == -0.25)
+        #expect(model.margin(for: [0, 0.6]) == 0.75)
+        // decision_type 2: default left, missing type None: NaN is read as 0 and compared.
+        #expect(model.margin(for: [0, .nan]) == -0.25)
+    }
+
+    @Test func refusesLightGBMCategoricalLinearMultiClassAndOtherObjectives() {
+        #expect(lightGBMRefusal(Self.lightGBM(decisionType: "1")) == .categoricalSplitsNotSupported(tree: 0))
+        #expect(lightGBMRefusal(Self.lightGBM(extra: "is_linear=1")) == .linearTreesNotSupported(tree: 0))
+        #expect(lightGBMRefusal(Self.lightGBM(objective: "multiclass num_class:3")) == .multiClassNotSupported("objective multiclass"))
+        #expect(lightGBMRefusal(Self.lightGBM(objective: "regression")) == .unsupportedObjective("regression"))
+        guard case .unsupportedObjective = lightGBMRefusal(Self.lightGBM(objective: "binary sigmoid:2")) else {
+            Issue.record("expected sigmoid:2 to be refused")
+            return
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import InsightModel
+
+@Suite struct ScorerPropertyTests {
+    /// Random models (shallow ones compile padded, deep ones linked) and awkward rows: the single-row and batch
+    /// fast paths return exactly the bits of the reference walk.
+    @Test(arguments: [
+        (float32: true, maxDepth: 6), (float32: true, maxDepth: 13), (float32: false, maxDepth: 5),
+        (float32: false, maxDepth: 12), (float32: true, maxDepth: 1),
+    ])
+    func fastPathsReturnTheReferenceBits(float32: Bool, maxDepth: Int) throws {
+        var random = RandomModels(generator: SplitMix64(state: UInt64(maxDepth) &* 7919 &+ (float32 ? 1 : 2)))
+        for _ in 0..<40 {
+            let document = random.model(float32: float32, maxDepth: maxDepth)
+            let model = try CompiledModel(document: document)
+            let walk = ReferenceWalk(document: document)
+            var rows = FeatureMatrix(columnCount: document.featureNames.count)
+            for _ in 0..<37 { rows.append(row: random.row(features: document.featureNames.count)) }
+            let batch = model.margins(for: rows)
+            for index in 0..<rows.rowCount {
+                let row = Array(rows.row(index))
+                let expected = walk.margin(for: row).bitPattern
+                #expect(model.margin(for: row).bitPattern == expected)
+                #expect(batch[index].bitPattern == expected)
+            }
+        }
+    }
+
+    @Test func paddedAndLinkedLayoutsAreBothExercised() throws {
+        var random = RandomModels(generator: SplitMix64(state: 42))
+        let shallow = try CompiledModel(document: random.model(float32: true, maxDepth: 4))
+        let deep = try CompiledModel(document: random.model(float32: true, maxDepth: 14))
+        #expect(shallow.layoutDescription.hasPrefix("padded"))
+        #expect(deep.layoutDescription.hasPrefix("linked") || deep.layoutDescription.hasPrefix("padded"))
+    }
+
+    @Test func lessOrEqualAtInfinityRoutesMissingByDefaultDirection() throws {
+        // x <= +inf: every number goes left, NaN follows the missing rule (here: NaN type, default right).
+        let tree = ModelTree(
+            leftChildren: [1, -1, -1], rightChildren: [2, -1, -1], splitFeatures: [0, 0, 0],
+            thresholds: [.infinity, 0, 0], defaultLeft: [false, false, false], missingTypes: [.nan, .nan, .nan],
+            leafValues: [0, 1, 2])
+        let document = ModelDocument(
+            featureNames: ["a"], baseMargin: 0, semantics: .lightGBM, thresholds: RiskThresholds(medium: 0.2, high: 0.6),
+            metadata: ModelMetadata(
+                insightType: "i", category: "c", version: "1", createdAt: "2026-01-01T00:00:00Z",
+                training: TrainingProvenance(source: "test", tool: "hand")),
+            trees: [tree])
+        let model = try CompiledModel(document: document)
+        #expect(model.margin(for: [.infinity]) == 1)
+        #expect(model.margin(for: [-3]) == 1)
+        #expect(model.margin(for: [.nan]) == 2)
+    }
+}

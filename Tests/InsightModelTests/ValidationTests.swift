@@ -1,0 +1,148 @@
+import Testing
+@testable import InsightModel
+
+@Suite struct ValidationTests {
+    func problem(_ trees: [ModelTree], features: [String] = ["a", "b"]) -> ModelValidationError? {
+        do {
+            try ModelValidator.validate(HandModels.document(trees: trees, features: features), file: "models/bad.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func acceptsAWellFormedStump() {
+        #expect(problem([HandModels.stump()]) == nil)
+    }
+
+    @Test func rejectsACycleNamingFileAndTree() throws {
+        var tree = HandModels.stump()
+        tree.leftChildren[0] = 0
+        let error = try #require(problem([HandModels.stump(), tree]))
+        #expect(error.problem == .cycle(tree: 1, node: 0))
+        #expect(error.description.hasPrefix("models/bad.json: tree 1:"))
+    }
+
+    @Test func rejectsAChildReachedTwice() throws {
+        var tree = HandModels.stump()
+        tree.rightChildren[0] = 1
+        let error = try #require(problem([tree]))
+        #expect(error.problem == .cycle(tree: 0, node: 1))
+    }
+
+    @Test func rejectsUnreachableNodes() throws {
+        var tree = HandModels.stump()
+        tree.leftChildren.append(-1)
+        tree.rightChildren.append(-1)
+        tree.splitFeatures.append(0)
+        tree.thresholds.append(0)
+        tree.defaultLeft.append(false)
+        tree.leafValues.append(3)
+        #expect(problem([tree])?.problem == .unreachableNode(tree: 0, node: 3))
+    }
+
+    @Test func rejectsDanglingChildren() throws {
+        var tree = HandModels.stump()
+        tree.rightChildren[0] = 9
+        #expect(problem([tree])?.problem == .childOutOfRange(tree: 0, node: 0))
+        tree.rightChildren[0] = -1
+        #expect(problem([tree])?.problem == .halfLeaf(tree: 0, node: 0))
+    }
+
+    @Test func rejectsFeatureIndexOutOfRange() {
+        var tree = HandModels.stump()
+        tree.splitFeatures[0] = 2
+        #expect(problem([tree])?.problem == .featureOutOfRange(tree: 0, node: 0, feature: 2))
+    }
+
+    @Test func rejectsNonFiniteThresholdsAndLeaves() {
+        var tree = HandModels.stump()
+        tree.thresholds[0] = .nan
+        #expect(problem([tree])?.problem == .badThreshold(tree: 0, node: 0))
+        tree.thresholds[0] = .infinity
+        #expect(problem([tree])?.problem == .badThreshold(tree: 0, node: 0))
+        tree = HandModels.stump()
+        tree.leafValues[2] = .infinity
+        #expect(problem([tree])?.problem == .badLeafValue(tree: 0, node: 2))
+    }
+
+    @Test func rejectsValuesThatAreNotFloat32InAFloat32Model() {
+        var tree = HandModels.stump()
+        tree.thresholds[0] = 0.1
+        #expect(problem([tree])?.problem == .notFloat32(tree: 0, node: 0))
+    }
+
+    @Test func rejectsDepthBeyondTheLimit() {
+        let depth = ModelValidator.maximumDepth + 1
+        // A left-leaning chain: node 2k splits into 2k+1 (next split) and 2k+2 (leaf).
+        var tree = ModelTree(
+            leftChildren: [], rightChildren: [], splitFeatures: [], thresholds: [], defaultLeft: [], leafValues: [])
+        for level in 0..<depth {
+            let index = tree.leftChildren.count
+            tree.leftChildren.append(index + 2 < 2 * depth ? index + 2 : index + 1)
+            tree.rightChildren.append(index + 1)
+            tree.splitFeatures.append(0)
+            tree.thresholds.append(Double(level))
+            tree.defaultLeft.append(false)
+            tree.leafValues.append(0)
+            tree.leftChildren.append(-1)
+            tree.rightChildren.append(-1)
+            tree.splitFeatures.append(0)
+            tree.thresholds.append(0)
+            tree.defaultLeft.append(false)
+            tree.leafValues.append(1)
+        }
+        tree.leftChildren.append(-1)
+        tree.rightChildren.append(-1)
+        tree.splitFeatures.append(0)
+        tree.thresholds.append(0)
+        tree.defaultLeft.append(false)
+        tree.leafValues.append(2)
+        #expect(problem([tree])?.problem == .tooDeep(tree: 0, depth: ModelValidator.maximumDepth + 1, limit: ModelValidator.maximumDepth))
+    }
+
+    @Test func rejectsMismatchedArraysBadThresholdsAndDuplicateFeatures() {
+        var tree = HandModels.stump()
+        tree.defaultLeft.removeLast()
+        #expect(problem([tree])?.problem == .arrayLengthMismatch(tree: 0))
+        #expect(problem([HandModels.stump()], features: ["a", "a"])?.problem == .duplicateFeatureName("a"))
+        var document = HandModels.document()
+        document.thresholds = RiskThresholds(medium: 0.7, high: 0.6)
+        #expect(throws: ModelValidationError.self) { try ModelValidator.validate(document) }
+        document = HandModels.document()
+        document.formatVersion = 99
+        #expect(throws: ModelValidationError.self) { try ModelValidator.validate(document) }
+    }
+
+    @Test func documentRoundTripsThroughJSONIncludingInfiniteThresholds() throws {
+        var document = HandModels.document()
+        document.semantics = .lightGBM
+        document.trees[0].thresholds[0] = .infinity
+        document.trees[0].missingTypes = [.nan, .none, .none]
+        let decoded = try ModelDocument(jsonData: document.jsonData())
+        #expect(decoded == document)
+        #expect(try decoded.jsonData() == document.jsonData())
+    }
+
+    @Test func builderLaysOutNestedTreesBreadthFirst() throws {
+        let document = ModelDocument.float32(
+            featureNames: ["a", "b"], baseMargin: 0.25,
+            trees: [
+                .split(
+                    feature: 1, threshold: 2, defaultLeft: true,
+                    left: .leaf(value: -1, cover: 3),
+                    right: .split(
+                        feature: 0, threshold: 0.5, defaultLeft: false, left: .leaf(value: 2, cover: 1),
+                        right: .leaf(value: 3, cover: 1), cover: 2),
+                    cover: 5)
+            ],
+            thresholds: RiskThresholds(medium: 0.2, high: 0.6), metadata: HandModels.metadata())
+        let model = try CompiledModel(document: document)
+        #expect(document.trees[0].leftChildren == [1, -1, 3, -1, -1])
+        #expect(document.trees[0].covers == [5, 3, 2, 1, 1])
+        #expect(model.margin(for: [0, 1]) == 0.25 - 1)
+        #expect(model.margin(for: [.nan, .nan]) == 0.25 - 1)
+        #expect(model.margin(for: [0.5, 2]) == 0.25 + 3)
+        #expect(model.margin(for: [.nan, 2]) == 0.25 + 3)
+    }
+}
