@@ -5,7 +5,7 @@ Generates a 200k x 32 training set plus validation and held-out sets shaped like
 (make_fixtures.py's generative story: 32 float32 features, ~5% missing, informative missingness on f12, ~2%
 positive), trains both with the same trees, depth, eta, lambda and min_child_weight (no subsampling, no early
 stopping), scores the held-out set with both (our model by an independent numpy float32 tree walk of the JSON
-document), and prints held-out AUC and wall time side by side over several runs (medians).
+document, checked bit for bit against `trust-insights models score`), and prints held-out AUC and wall time side by side over several runs (medians).
 
 Usage: compare_xgboost.py --binary .build/release/trust-insights [--runs 3] [--rows 200000] [--workdir DIR]
 """
@@ -145,7 +145,15 @@ def main():
         match = re.search(r"in ([0-9.]+) s \(cpu ([0-9.]+) s\)", result.stdout)
         our_train_times.append(float(match.group(1))); our_cpu.append(float(match.group(2)))
         with open(out) as f: doc = json.load(f)
-        our_auc = auc(yho, score_document(doc, Xho))
+        walk = score_document(doc, Xho)
+        our_auc = auc(yho, walk)
+        # The service's scorer must agree bit for bit with the independent walk.
+        scored = os.path.join(a.workdir, "scores.csv")
+        subprocess.run([a.binary, "models", "score", "--model", out, "--input", paths["heldout"], "--output", scored],
+                       check=True, capture_output=True)
+        service = np.loadtxt(scored, delimiter=",", skiprows=1, usecols=0, dtype=np.float32)
+        if not np.array_equal(service, walk):
+            sys.exit(f"models score differs from the numpy walk on {(service != walk).sum()} rows")
         print(f"run {run + 1}: xgboost {xgb_times[-1]:.2f} s (cpu {xgb_cpu[-1]:.2f}) AUC {xgb_auc:.5f} | "
               f"trust-insights train {our_train_times[-1]:.2f} s (cpu {our_cpu[-1]:.2f}; process wall "
               f"{our_total_times[-1]:.2f} s) AUC {our_auc:.5f}", flush=True)

@@ -33,6 +33,23 @@ import Testing
         #expect(walk.margin(for: edge.map(Double.init)).bitPattern == Double(trainerMargin).bitPattern)
     }
 
+    @Test func compiledScorerReproducesTheTrainerBitForBit() throws {
+        let train = SyntheticData.informativeMissing(rows: 2000, seed: 55)
+        let valid = SyntheticData.informativeMissing(rows: 700, seed: 56)
+        var parameters = SyntheticData.smallParameters()
+        parameters.maxDepth = 5
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        let compiled = try CompiledModel(document: try ModelDocument(jsonData: try model.modelDocument(context).jsonData()))
+        let trainerMargins = model.margins(for: valid)
+        let matrix = FeatureMatrix(columnCount: 2, values: valid.values.map(Double.init))
+        let batch = compiled.margins(for: matrix)
+        for row in 0..<valid.rowCount {
+            let expected = Double(trainerMargins[row]).bitPattern
+            #expect(compiled.margin(for: Array(matrix.row(row))).bitPattern == expected)
+            #expect(batch[row].bitPattern == expected)
+        }
+    }
+
     @Test func documentRecordsThresholdsMetricsAndProvenance() throws {
         let train = SyntheticData.separable(rows: 1500, seed: 53)
         let valid = SyntheticData.separable(rows: 500, seed: 54)

@@ -9,17 +9,18 @@ import Testing
         let standardOutput = Mutex("")
         let standardError = Mutex("")
 
-        var environment: CommandEnvironment {
+        func environment(interactive: Bool) -> CommandEnvironment {
             CommandEnvironment(
                 standardOutput: { text in self.standardOutput.withLock { $0 += text } },
                 standardError: { text in self.standardError.withLock { $0 += text } },
-                variables: [:], isInteractive: false)
+                variables: [:], isInteractive: interactive)
         }
     }
 
-    func run(_ arguments: [String]) -> (status: Int32, output: Output) {
+    func run(_ arguments: [String], interactive: Bool = false) -> (status: Int32, output: Output) {
         let output = Output()
-        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: output.environment)
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            arguments, environment: output.environment(interactive: interactive))
         return (status, output)
     }
 
@@ -86,5 +87,23 @@ import Testing
         #expect(output.standardOutput.withLock { $0 }.contains("validation: AUC"))
         // Not a terminal: no progress line.
         #expect(output.standardError.withLock { $0 }.isEmpty)
+    }
+
+    @Test func drawsAProgressLineOnlyOnATerminal() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        try writeCSV(train, rows: 400, offset: 1)
+        try writeCSV(valid, rows: 200, offset: 5)
+        let (status, output) = run(
+            [
+                "train", "--train", train.path, "--valid", valid.path, "--out",
+                directory.appendingPathComponent("model.json").path, "--trees", "5", "--early-stopping-rounds", "0",
+            ], interactive: true)
+        #expect(status == 0)
+        let progress = output.standardError.withLock { $0 }
+        #expect(progress.contains("\r[5/5] train log loss"))
+        #expect(progress.contains("valid AUC"))
     }
 }

@@ -52,7 +52,9 @@ struct BoostingRounds {
                             bins: bins, width: width, gradients: workspace.gradients,
                             offsets: offsets.baseAddress!, features: features.baseAddress!,
                             featureCount: features.count, binCounts: binCounts.baseAddress!,
-                            threads: parameters.threads)
+                            threads: parameters.threads, columns: columns, rowCount: rowCount,
+                            orderedGradients: workspace.orderedGradients,
+                            columnMajorBelow: HistogramBuilder.columnMajorBelow(rowCount: rowCount))
                         let splitFinder = SplitFinder(
                             lambda: parameters.lambda, minChildWeight: parameters.minChildWeight,
                             minSplitGain: parameters.minSplitGain, offsets: offsets.baseAddress!,

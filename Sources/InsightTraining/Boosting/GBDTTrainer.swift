@@ -40,22 +40,17 @@ public struct GBDTTrainer: Sendable {
             }
         }
 
-        let trees = Array(result.trees[0...result.bestIteration])
-        var model = TrainedModel(
-            featureNames: train.featureNames, baseMargin: baseMargin, trees: trees, parameters: parameters,
+        // The loop's validation margins are the reference walk's (same float32 sums, in order).
+        let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
+        return TrainedModel(
+            featureNames: train.featureNames, baseMargin: baseMargin,
+            trees: Array(result.trees[0...result.bestIteration]), parameters: parameters,
             bestIteration: result.bestIteration, roundsTrained: result.trees.count,
             validationLogLossHistory: result.validationLogLoss,
             trainingRows: train.rowCount, trainingPositives: trainPositives,
             validationRows: valid.rowCount, validationPositives: validPositives,
-            thresholds: ThresholdSelection(
-                rule: thresholdRule, medium: 0, high: 0, highChoice: .precisionTarget, mediumChoice: .recallTarget,
-                precisionAtMedium: 0, recallAtMedium: 0, precisionAtHigh: 0, recallAtHigh: 0),
-            validationMetrics: BinaryMetrics(probabilities: [], labels: []))
-        // The loop's validation margins are the reference walk's (same float32 sums, in order).
-        let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
-        model.validationMetrics = BinaryMetrics(probabilities: probabilities, labels: valid.labels)
-        model.thresholds = thresholdRule.select(probabilities: probabilities, labels: valid.labels)
-        return model
+            thresholds: thresholdRule.select(probabilities: probabilities, labels: valid.labels),
+            validationMetrics: BinaryMetrics(probabilities: probabilities, labels: valid.labels))
     }
 
     static func transpose(_ matrix: [UInt8], rows: Int, columns: Int) -> [UInt8] {

@@ -8,6 +8,8 @@ final class TrainingWorkspace {
     let gradients: UnsafeMutablePointer<SIMD2<Float>>
     /// Sampled rows of the current tree, grouped by node: each node owns a contiguous range.
     let rows: UnsafeMutablePointer<UInt32>
+    /// One node's gradient pairs in the order of its rows, for the column-major histogram loop.
+    let orderedGradients: UnsafeMutablePointer<SIMD2<Float>>
     let scratch: UnsafeMutablePointer<UInt32>
     /// Histogram slots of `totalBins` (sum of gradients, sum of hessians) pairs, handed out by `takeSlot`.
     private(set) var slots: [UnsafeMutablePointer<SIMD2<Double>>] = []
@@ -18,12 +20,14 @@ final class TrainingWorkspace {
         self.totalBins = totalBins
         gradients = .allocate(capacity: max(rowCount, 1))
         rows = .allocate(capacity: max(rowCount, 1))
+        orderedGradients = .allocate(capacity: max(rowCount, 1))
         scratch = .allocate(capacity: max(rowCount, 1))
     }
 
     deinit {
         gradients.deallocate()
         rows.deallocate()
+        orderedGradients.deallocate()
         scratch.deallocate()
         for slot in slots { slot.deallocate() }
     }

@@ -9,10 +9,10 @@ public enum RootCommand {
             subcommands: [
                 ServeCommand.spec,
                 KeysCommand.spec,
+                ModelsCommand.spec,
                 SimulateCommand.spec,
                 TrainCommand.spec,
                 VersionCommand.spec,
-                ModelsCommand.spec,
             ]
         )
     }
