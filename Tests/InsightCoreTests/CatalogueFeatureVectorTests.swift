@@ -25,18 +25,18 @@ struct CatalogueFeatureVectorTests {
     }
 
     @Test func serviceFillsComputedFeatures() throws {
-        let (catalogue, vector) = try vectorWithCanary()
-        let filled = try vector.setting(computed: [("evaluationsPerAccount10m", 4)], in: catalogue)
+        let (_, vector) = try vectorWithCanary()
+        let filled = try vector.setting(computed: [("evaluationsPerAccount10m", 4)])
         #expect(filled.value(named: "evaluationsPerAccount10m") == 4)
         #expect(vector.value(named: "evaluationsPerAccount10m") == nil)
         #expect(throws: FeatureVector.ComputedFeatureError.notComputed("activeCall")) {
-            try vector.setting(computed: [("activeCall", 1)], in: catalogue)
+            try vector.setting(computed: [("activeCall", 1)])
         }
         #expect(throws: FeatureVector.ComputedFeatureError.invalidValue("evaluationsPerAccount10m")) {
-            try vector.setting(computed: [("evaluationsPerAccount10m", 1.5)], in: catalogue)
+            try vector.setting(computed: [("evaluationsPerAccount10m", 1.5)])
         }
         #expect(throws: FeatureVector.ComputedFeatureError.unknownFeature("x")) {
-            try vector.setting(computed: [("x", 1)], in: catalogue)
+            try vector.setting(computed: [("x", 1)])
         }
     }
 

@@ -26,7 +26,7 @@ struct SimulatorBehaviourTests {
         for session in try sessions(category, count: 4_000) {
             switch catalogue.validate(session.featureInputs) {
             case .success(let vector):
-                _ = try vector.setting(computed: session.computed, in: catalogue)
+                _ = try vector.setting(computed: session.computed)
             case .failure(let failure):
                 Issue.record("\(category) \(session.story): \(failure)")
                 return
