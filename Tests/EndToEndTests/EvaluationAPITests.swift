@@ -46,7 +46,8 @@ import InsightCrypto
     @Test func signedPayloadVerifiesWithThePublishedKeyAndMatchesTheAnswer() throws {
         let response = try evaluate(Requests.payment(requestID: "sign-check"))
         let object = try json(response)
-        let cose = try #require(Data(base64Encoded: try #require(object["signedPayload"] as? String)))
+        let signedPayload = try #require(object["signedPayload"] as? String)
+        let cose = try #require(Data(base64Encoded: signedPayload))
         let keysResponse = try service.client().request("GET", "/v1/signing-keys")
         #expect(keysResponse.status == 200)
         let keys = try #require((try JSONSerialization.jsonObject(with: Data(keysResponse.body)) as? [String: Any])?["keys"] as? [[String: Any]])

@@ -43,11 +43,11 @@ public final class SQLiteStore: Sendable {
         writer.withConnection { try? $0.checkpoint() }
     }
 
+    /// Creates the folder and any missing parents; the ones it creates are 0700 (the data is the tenants').
     static func createPrivateDirectory(_ directory: String) throws {
-        var path = ""
-        for component in directory.split(separator: "/", omittingEmptySubsequences: false) {
-            path += (path.isEmpty && directory.hasPrefix("/") ? "" : (path.isEmpty ? "" : "/")) + component
-            if path.isEmpty || path == "." { continue }
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") where component != "." {
+            path += "/" + component
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
                 throw StoreError.cannotCreateDirectory(path: path, reason: String(cString: strerror(errno)))
             }
