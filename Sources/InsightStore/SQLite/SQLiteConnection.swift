@@ -67,6 +67,17 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// Resets every statement still part-way through its rows. A statement left stepping keeps its read transaction
+    /// open, so a pooled reader would go on seeing the database as it was then (keys issued later unknown, new
+    /// evaluations not found).
+    func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
     public var changes: Int { Int(sqlite3_changes(handle)) }
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
