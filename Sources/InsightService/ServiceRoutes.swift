@@ -11,10 +11,12 @@ public struct ServiceRoutes: Sendable {
         public var hasher: SubjectHasher
         public var signer: PayloadSigner
         public var readiness: Readiness
+        public var consumption: ConsumptionIntake
+        public var labels: LabelIntake
 
         public init(
             authenticator: Authenticator, evaluator: Evaluator, models: any ModelProvider, authorizations: AuthorizationRegistry,
-            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness
+            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake
         ) {
             self.authenticator = authenticator
             self.evaluator = evaluator
@@ -23,6 +25,8 @@ public struct ServiceRoutes: Sendable {
             self.hasher = hasher
             self.signer = signer
             self.readiness = readiness
+            self.consumption = consumption
+            self.labels = labels
         }
     }
 
@@ -36,5 +40,7 @@ public struct ServiceRoutes: Sendable {
             .register(in: &router)
         AuthorizationRoutes(access: access, registry: dependencies.authorizations, hasher: dependencies.hasher).register(in: &router)
         CatalogueRoutes(access: access, models: dependencies.models, signer: dependencies.signer).register(in: &router)
+        ConsumptionRoutes(access: access, intake: dependencies.consumption, readiness: dependencies.readiness).register(in: &router)
+        LabelRoutes(access: access, intake: dependencies.labels, readiness: dependencies.readiness).register(in: &router)
     }
 }

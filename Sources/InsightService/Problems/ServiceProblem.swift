@@ -19,12 +19,18 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     case invalidOverride(header: String, allowed: [String])
     case notFound(String)
     case conflict(String)
+    /// A consumption report different from the one already stored for the evaluation.
+    case consumptionConflict
+    /// An `Idempotency-Key` used before with a different body.
+    case idempotencyKeyReused
+    /// A request header with a value outside its syntax (the value is not echoed).
+    case invalidHeader(name: String, detail: String)
     case invalidParameter(name: String, detail: String)
     case storageUnavailable
 
     public var status: HTTPStatus {
         switch self {
-        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameter: .badRequest
+        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameter, .invalidHeader: .badRequest
         case .evaluation(let error):
             switch error {
             case .contextInvalid: .badRequest
@@ -35,7 +41,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .unauthenticated: .unauthorized
         case .forbiddenRole, .accessRevoked: .forbidden
         case .notFound: .notFound
-        case .conflict: .conflict
+        case .conflict, .consumptionConflict: .conflict
+        case .idempotencyKeyReused: .unprocessableContent
         case .storageUnavailable: .serviceUnavailable
         }
     }
@@ -79,6 +86,12 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             return ProblemDetails(slug: "not-found", status: status, title: "Not found", detail: "\(what) was not found.")
         case .conflict(let detail):
             return ProblemDetails(slug: "conflict", status: status, title: "Conflict", detail: detail)
+        case .consumptionConflict:
+            return ProblemDetails(slug: "consumption-conflict", status: status, title: "Consumption already reported", detail: "A different consumption report is already stored for this evaluation; only one is allowed.")
+        case .idempotencyKeyReused:
+            return ProblemDetails(slug: "idempotency-key-reused", status: status, title: "Idempotency key reused", detail: "This Idempotency-Key was used before with a different body; use a new key for a new request.")
+        case .invalidHeader(let name, let detail):
+            return ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
         case .invalidParameter(let name, let detail):
             var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: "\(name) \(detail)")
             problem.errors = [.init(pointer: name, detail: detail)]
@@ -111,6 +124,22 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
 }
 
 extension ServiceProblem {
+    init(_ error: ConsumptionError) {
+        switch error {
+        case .evaluationNotFound: self = .notFound("The evaluation")
+        case .invalid(let violations): self = .invalidRequest(violations)
+        case .conflict: self = .consumptionConflict
+        case .storageFailed: self = .storageUnavailable
+        }
+    }
+
+    init(_ error: LabelError) {
+        switch error {
+        case .idempotencyKeyReused: self = .idempotencyKeyReused
+        case .storageFailed: self = .storageUnavailable
+        }
+    }
+
     init(_ error: AccessError) {
         switch error {
         case .unauthenticated: self = .unauthenticated

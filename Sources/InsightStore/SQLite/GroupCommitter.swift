@@ -102,7 +102,7 @@ public final class GroupCommitter: Sendable {
                     outcomes.append(.failure(error))
                 }
             }
-            defer { connection.resetStatements() }
+            defer { connection.resetActiveStatements() }
             do {
                 try connection.execute("COMMIT")
                 return outcomes

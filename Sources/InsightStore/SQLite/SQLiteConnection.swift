@@ -54,12 +54,6 @@ public final class SQLiteConnection: @unchecked Sendable {
         return statement
     }
 
-    /// Resets every cached statement. A statement left on a row keeps its read transaction open, so a pooled
-    /// connection would go on seeing an old snapshot; owners call this whenever they hand a connection back.
-    public func resetStatements() {
-        for statement in statementCache.values { statement.reset() }
-    }
-
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
@@ -70,6 +64,17 @@ public final class SQLiteConnection: @unchecked Sendable {
         } catch {
             try? execute("ROLLBACK")
             throw error
+        }
+    }
+
+    /// Resets every statement still part-way through its rows. A statement left stepping keeps its read transaction
+    /// open, so a pooled reader would go on seeing the database as it was then (keys issued later unknown, new
+    /// evaluations not found).
+    func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
         }
     }
 

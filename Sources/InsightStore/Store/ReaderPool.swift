@@ -14,7 +14,7 @@ final class ReaderPool: Sendable {
     func withReader<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let connection = try idle.withLock { $0.popLast() } ?? SQLiteConnection(path: path, mode: .readOnly)
         defer {
-            connection.resetStatements()
+            connection.resetActiveStatements()
             idle.withLock { connections in
                 if connections.count < maximumIdle { connections.append(connection) }
             }

@@ -61,5 +61,40 @@ enum Schema {
                 PRIMARY KEY (tenant_id, subject_hash)
             ) STRICT, WITHOUT ROWID;
             """),
+        .init(version: 2, description: "consumption reports, label history, idempotency records", sql: """
+            CREATE INDEX insight_by_evaluation_tenant ON insight (evaluation_id, tenant_id);
+            CREATE TABLE consumption (
+                evaluation_id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('usedReducedFriction', 'usedUnchangedFriction',
+                    'usedIncreasedFriction', 'notUsedNotNeeded', 'notUsedError', 'usedEvaluationOnly')),
+                insight_ids TEXT NOT NULL,
+                received_at INTEGER NOT NULL,
+                late INTEGER NOT NULL CHECK (late IN (0, 1))
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX consumption_by_tenant_time ON consumption (tenant_id, received_at);
+            CREATE TABLE label (
+                label_id INTEGER PRIMARY KEY,
+                insight_id TEXT NOT NULL,
+                tenant_id TEXT NOT NULL,
+                label TEXT NOT NULL CHECK (label IN ('confirmedFraud', 'confirmedLegitimate')),
+                fraud_type TEXT NOT NULL,
+                occurred_on TEXT NOT NULL,
+                amount_band TEXT,
+                received_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX label_by_insight ON label (insight_id, label_id);
+            CREATE VIEW label_latest AS
+                SELECT * FROM label AS newest
+                WHERE newest.label_id = (SELECT max(label_id) FROM label AS other WHERE other.insight_id = newest.insight_id);
+            CREATE TABLE idempotency (
+                tenant_id TEXT NOT NULL,
+                idempotency_key TEXT NOT NULL,
+                body_sha256 BLOB NOT NULL,
+                response BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, idempotency_key)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ])
 }

@@ -52,6 +52,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "shutdownGraceSeconds", value: .seconds(\.shutdownGraceSeconds, 0...3600), help: "How long SIGTERM waits for in-flight requests."),
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
         .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
+        .init(name: "consumptionDeadlineSeconds", value: .seconds(\.consumptionDeadlineSeconds, 0...31_536_000), help: "A consumption report later than this after its evaluation is flagged late."),
     ]
 
     /// Parses a textual value (from the environment or a flag) into the configuration.

@@ -18,6 +18,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds = 10.0
     public var accessLog = true
     public var authorizationCooldownSeconds = 86400.0
+    public var consumptionDeadlineSeconds = 600.0
 
     public init() {}
 }

@@ -87,7 +87,9 @@ final class ServiceRuntime: Sendable {
         OperationsRoutes(readiness: readiness, metrics: metrics, server: { serverBox.server }).register(in: &router)
         ServiceRoutes(.init(
             authenticator: try Authenticator(store: store), evaluator: evaluator, models: models,
-            authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness)
+            authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
+            consumption: ConsumptionIntake(store: store, deadlineMilliseconds: Int64(configuration.consumptionDeadlineSeconds * 1000)),
+            labels: LabelIntake(store: store))
         ).register(in: &router)
         server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
         serverBox.server = server
