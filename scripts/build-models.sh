@@ -42,21 +42,17 @@ echo "== payment $prior (prior recipe)"
 train payment "$prior" 900 "models/payment-$prior.json" --trees 80 --max-depth 4 --learning-rate 0.15 --early-stopping-rounds 0
 entries+=("{\"insightType\": \"isLikelyBeingCoached\", \"category\": \"payment\", \"version\": \"$prior\", \"status\": \"prior\", \"path\": \"payment-$prior.json\"}")
 
-{
-  echo '{'
-  echo '  "formatVersion": 1,'
-  echo '  "models": ['
-  for i in "${!entries[@]}"; do
-    sep=','; [ "$i" -eq $((${#entries[@]} - 1)) ] && sep=''
-    echo "    ${entries[$i]}$sep"
-  done
-  echo '  ]'
-  echo '}'
-} > models/manifest.json
-
-echo "== held-out check"
-for category in payment account resourceUse communication other; do
-  "$bin" simulate --category "$category" --rows "$rows_heldout" --seed 777 --positive-rate "$positive_rate" --out "$work/$category-heldout.csv"
-  "$bin" models score --model "models/$category-$current.json" --input "$work/$category-heldout.csv" --output /dev/null
+echo "== held-out check (seed 777, never used for training or thresholds)"
+: > "$work/held-out.tsv"
+for entry in "${entries[@]}"; do
+  path=$(printf '%s' "$entry" | sed 's/.*"path": "\([^"]*\)".*/\1/')
+  status=$(printf '%s' "$entry" | sed 's/.*"status": "\([^"]*\)".*/\1/')
+  category=${path%%-*}
+  [ -f "$work/$category-heldout.csv" ] || "$bin" simulate --category "$category" --rows "$rows_heldout" --seed 777 \
+    --positive-rate "$positive_rate" --out "$work/$category-heldout.csv" 2>/dev/null
+  line=$("$bin" models score --model "models/$path" --input "$work/$category-heldout.csv" --output /dev/null 2>&1 | grep '^rows')
+  echo "$path: $line"
+  printf '%s\t%s\t%s\t777\n' "$path" "$status" "$(echo "$line" | sed -E 's/rows ([0-9]+), positives ([0-9]+), AUC ([0-9.e-]+), log loss ([0-9.e-]+)/\1\t\2\t\3\t\4/')" >> "$work/held-out.tsv"
 done
+python3 scripts/models_manifest.py "$work/held-out.tsv"
 "$bin" models verify --manifest models/manifest.json

@@ -18,13 +18,22 @@ public struct ModelManifest: Codable, Sendable, Hashable {
         public var status: ModelStatus
         /// Relative to the manifest's directory.
         public var path: String
+        /// How the model was made (tool, seeds, data), free-form; kept through registration and edits.
+        public var provenance: [String: String]?
+        /// Metrics on data the model never saw in training or threshold selection (auc, logLoss, rows, ...).
+        public var heldOutMetrics: [String: Double]?
 
-        public init(insightType: String, category: String, version: String, status: ModelStatus, path: String) {
+        public init(
+            insightType: String, category: String, version: String, status: ModelStatus, path: String,
+            provenance: [String: String]? = nil, heldOutMetrics: [String: Double]? = nil
+        ) {
             self.insightType = insightType
             self.category = category
             self.version = version
             self.status = status
             self.path = path
+            self.provenance = provenance
+            self.heldOutMetrics = heldOutMetrics
         }
     }
 }
