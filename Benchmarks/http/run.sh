@@ -49,20 +49,28 @@ fi
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v=v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v=v*1000 }; printf "%.3f", v }'; }
 median() { sort -g | awk '{ a[NR]=$1 } END { print a[int((NR+1)/2)] }'; }
 
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+# One wrk run: prints "requests/s p50-ms p99-ms server-cpu-us-per-request". The last figure comes from the
+# server's own user+system time (/proc/PID/stat) and is far less disturbed by other load than requests/s.
 measure() {
-    local url=$1 threads=$2 connections=$3 script=$4
+    local url=$1 threads=$2 connections=$3 script=$4 pid=$5
     local args=(-t"$threads" -c"$connections" -d"$DURATION" --latency)
     [ -n "$script" ] && args+=(-s "$script")
-    local report
+    local report before after
+    before=$(cpu_ticks "$pid")
     report=$(wrk "${args[@]}" "$url")
-    echo "$(awk '/Requests\/sec/ { print $2 }' <<<"$report") $(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms) $(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms)"
+    after=$(cpu_ticks "$pid")
+    local requests
+    requests=$(awk '/requests in/ { print $1 }' <<<"$report")
+    echo "$(awk '/Requests\/sec/ { print $2 }' <<<"$report") $(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms) $(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms) $(echo "($after - $before) * 10000 / $requests" | bc -l)"
 }
 
 summary() {
     local label=$1 connections=$2 file=$3
-    printf "%-24s %3s conns %9.0f req/s  p50 %7s ms  p99 %7s ms  (runs: %s)\n" "$label" "$connections" \
+    printf "%-24s %3s conns %9.0f req/s  p50 %7s ms  p99 %7s ms  cpu %5.1f us/req  (runs: %s)\n" "$label" "$connections" \
         "$(awk '{ print $1 }' "$file" | median)" "$(awk '{ print $2 }' "$file" | median)" \
-        "$(awk '{ print $3 }' "$file" | median)" "$(awk '{ printf "%.0f ", $1 }' "$file")"
+        "$(awk '{ print $3 }' "$file" | median)" "$(awk '{ print $4 }' "$file" | median)" "$(awk '{ printf "%.0f ", $1 }' "$file")"
 }
 
 run_case() {
@@ -73,13 +81,15 @@ run_case() {
     ours=$(mktemp)
     base=$(mktemp)
     for _ in $(seq "$RUNS"); do
-        measure "$URL" "$threads" "$connections" "$script" >>"$ours"
-        [ -n "$BASE_URL" ] && measure "$BASE_URL" "$threads" "$connections" "$script" >>"$base"
+        measure "$URL" "$threads" "$connections" "$script" "$SERVER" >>"$ours"
+        [ -n "$BASE_URL" ] && measure "$BASE_URL" "$threads" "$connections" "$script" "$BASE_PID" >>"$base"
     done
     summary "$name" "$connections" "$ours"
     if [ -n "$BASE_URL" ]; then
         summary "  minimal epoll (C)" "$connections" "$base"
-        printf "  ratio ours/minimal: %.2f\n" "$(echo "$(awk '{ print $1 }' "$ours" | median) / $(awk '{ print $1 }' "$base" | median)" | bc -l)"
+        printf "  ratio ours/minimal: %.2f in req/s, %.2f in server CPU per request\n" \
+            "$(echo "$(awk '{ print $1 }' "$ours" | median) / $(awk '{ print $1 }' "$base" | median)" | bc -l)" \
+            "$(echo "$(awk '{ print $4 }' "$ours" | median) / $(awk '{ print $4 }' "$base" | median)" | bc -l)"
     fi
     rm -f "$ours" "$base"
 }

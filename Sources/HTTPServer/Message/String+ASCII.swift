@@ -3,11 +3,11 @@ extension String {
     /// generic `utf8.allSatisfy` on the hot path).
     @inline(__always)
     func allUTF8(_ predicate: (UInt8) -> Bool) -> Bool {
-        var copy = self
-        return copy.withUTF8 { bytes in
+        let contiguous = utf8.withContiguousStorageIfAvailable { bytes in
             for byte in bytes where !predicate(byte) { return false }
             return true
         }
+        return contiguous ?? utf8.allSatisfy(predicate)
     }
 
     /// ASCII case-insensitive equality without allocating lowercased copies.

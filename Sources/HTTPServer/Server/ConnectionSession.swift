@@ -216,8 +216,11 @@ struct ConnectionSession {
         let framing = ResponseSerializer.Framing(
             requestID: requestID, keepAlive: keepAlive, requestVersion: pending?.head.version ?? .http1_1,
             isHeadRequest: isHead)
-        output.append(ResponseSerializer.head(for: response, framing: framing, dateLine: services.date.line))
-        if !isHead { output.append(response.body) }
+        let inlineBody = !isHead && response.body.count <= ResponseSerializer.inlineBodyLimit
+        output.append(
+            ResponseSerializer.head(
+                for: response, framing: framing, dateLine: services.date.line, includingBody: inlineBody))
+        if !isHead && !inlineBody { output.append(response.body) }
         if !keepAlive {
             // No further request will be read, so no request deadline may fire behind this response.
             deadlines.requestCompleted()

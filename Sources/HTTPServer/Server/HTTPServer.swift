@@ -80,9 +80,12 @@ public final class HTTPServer: Sendable {
 
     /// Waits until every event loop has finished; false if `deadline` came first.
     public func waitUntilStopped(deadline: ContinuousClock.Instant) -> Bool {
+        // Polling every 10 ms keeps a waiting main thread from competing with the loops for the CPU.
         while shared.runningLoops.load(ordering: .sequentiallyConsistent) > 0 {
-            if ContinuousClock.now >= deadline { return false }
-            usleep(2000)
+            let now = ContinuousClock.now
+            if now >= deadline { return false }
+            let remaining = now.duration(to: deadline)
+            usleep(remaining < .milliseconds(10) ? UInt32(remaining.nanoseconds / 1000) : 10_000)
         }
         lifecycle.withLock { state in
             for fd in state.wakeFDs { close(fd) }

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Response bytes waiting for the socket, written with one gather write per flush (headers and body together).
+/// Response bytes waiting for the socket, written with one system call per flush: a send for one segment, a
+/// gather write (sendmsg, which unlike writev takes MSG_NOSIGNAL) for several.
 struct OutputQueue {
     private var segments: [[UInt8]] = []
     private var headOffset = 0
@@ -20,7 +21,7 @@ struct OutputQueue {
         case failed(Int32)
     }
 
-    /// Writes as much as the socket takes with sendmsg (a writev that also carries MSG_NOSIGNAL).
+    /// Writes as much as the socket takes.
     mutating func flush(to fd: Int32) -> FlushResult {
         while byteCount > 0 {
             let written = writeOnce(fd)
@@ -48,6 +49,12 @@ struct OutputQueue {
     }
 
     private func writeOnce(_ fd: Int32) -> Int {
+        if segments.count == 1 {
+            // The common case, one response with its body inline: a plain send.
+            return segments[0].withUnsafeBytes { raw in
+                send(fd, raw.baseAddress! + headOffset, raw.count - headOffset, Int32(MSG_NOSIGNAL))
+            }
+        }
         let count = min(segments.count, 64)
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
             // The arrays stay alive and unmoved for the call: `segments` is not mutated until sendmsg returns.

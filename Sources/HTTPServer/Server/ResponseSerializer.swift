@@ -12,13 +12,20 @@ enum ResponseSerializer {
     }
 
     /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
-    static func head(for response: HTTPResponse, framing: Framing, dateLine: [UInt8]) -> [UInt8] {
+    /// Bodies up to this size are copied behind the head, so the response leaves in one plain send; larger ones
+    /// stay a separate segment of the same gather write, uncopied.
+    static let inlineBodyLimit = 4096
+
+    static func head(
+        for response: HTTPResponse, framing: Framing, dateLine: [UInt8], includingBody: Bool = false
+    ) -> [UInt8] {
         var reason = response.status.reasonPhrase
         var requestID = framing.requestID
         let writesLength = !response.status.forbidsContent
         var capacity = 9 + 20 + 1 + reason.utf8.count + 2 + dateLine.count
         capacity += writesLength ? 16 + 20 + 2 : 0
         capacity += 14 + requestID.utf8.count + 2 + 24 + 2
+        if includingBody { capacity += response.body.count }
         // Each field is judged once; the verdicts of the first 64 are remembered for the writing pass.
         var safeFields: UInt64 = 0
         for (index, field) in response.headers.enumerated() where isSafe(field) {
@@ -56,6 +63,7 @@ enum ResponseSerializer {
                 out.put("\r\n")
             }
             out.put("\r\n")
+            if includingBody { response.body.withUnsafeBufferPointer { out.put($0) } }
             count = out.written
         }
     }

@@ -67,7 +67,9 @@ enum SampleRoutes {
         router.add(.get, "/teapot") { _, _ in
             throw HTTPError(.conflict, slug: "conflict", detail: "already there")
         }
-        router.add(.get, "/metrics") { _, _ in HTTPResponse.text(.ok, "") }
+        router.add(.get, "/big") { _, _ in
+            HTTPResponse(status: .ok, body: (0..<300_000).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        }
         return router
     }
 }
