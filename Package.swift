@@ -17,18 +17,19 @@ let package = Package(
 
         // Layers, lowest first. Data flows one way: CLI -> Service -> (HTTPServer, Core) -> (Model, Store).
         .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "JSONStream"),
         .target(name: "InsightModel"),
         .target(name: "InsightCrypto", dependencies: ["CCrypto"]),
-        .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto"]),
+        .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto", "JSONStream"]),
         .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite"]),
         .target(name: "InsightTraining", dependencies: ["InsightModel"]),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
-        .target(name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto"]),
+        .target(name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream"]),
         .target(
             name: "TrustInsightsApp",
             dependencies: [
                 "HTTPServer", "InsightModel", "InsightCore", "InsightStore", "InsightCrypto",
-                "InsightTraining", "InsightSimulation", "InsightService",
+                "InsightTraining", "InsightSimulation", "InsightService", "JSONStream",
             ]
         ),
 
@@ -38,12 +39,14 @@ let package = Package(
 
         // Tests mirror the sources.
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CLinux"]),
+        .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "InsightModelTests", dependencies: ["InsightModel"]),
         .testTarget(name: "InsightCryptoTests", dependencies: ["InsightCrypto"]),
         .testTarget(name: "InsightCoreTests", dependencies: ["InsightCore", "InsightModel"]),
         .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore"]),
         .testTarget(name: "InsightTrainingTests", dependencies: ["InsightTraining", "InsightModel"]),
         .testTarget(name: "InsightServiceTests", dependencies: ["InsightService", "HTTPServer", "InsightCore"]),
+        .testTarget(name: "InsightSimulationTests", dependencies: ["InsightSimulation", "InsightCore"]),
         .testTarget(name: "TrustInsightsAppTests", dependencies: ["TrustInsightsApp"]),
         .testTarget(name: "EndToEndTests", dependencies: ["TrustInsightsApp", "HTTPServer"]),
     ],

@@ -27,3 +27,8 @@ int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents,
 }
 
 int clinux_eventfd(unsigned int initval, int flags) { return eventfd(initval, flags); }
+
+int clinux_set_tcp_nodelay(int fd) {
+    int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}

@@ -7,6 +7,8 @@
 #include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <signal.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 
 int clinux_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags);
 int clinux_epoll_create1(int flags);
@@ -14,4 +16,6 @@ int clinux_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t data);
 /// Waits for events; copies them out unpacked so Swift never touches the packed epoll_event layout.
 int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents, int timeout);
 int clinux_eventfd(unsigned int initval, int flags);
+/// Disables Nagle's algorithm; TCP_NODELAY lives in netinet/tcp.h, which Glibc's module does not export.
+int clinux_set_tcp_nodelay(int fd);
 #endif

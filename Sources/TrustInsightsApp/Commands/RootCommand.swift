@@ -8,8 +8,11 @@ public enum RootCommand {
             abstract: "A self-hostable service that scores operations for signs of a coached (coerced) person.",
             subcommands: [
                 ServeCommand.spec,
-                VersionCommand.spec,
+                KeysCommand.spec,
                 ModelsCommand.spec,
+                SimulateCommand.spec,
+                TrainCommand.spec,
+                VersionCommand.spec,
             ]
         )
     }

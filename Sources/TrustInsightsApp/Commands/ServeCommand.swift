@@ -1,8 +1,46 @@
+import Dispatch
+import HTTPServer
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `trust-insights serve`: starts the service and runs until SIGTERM or SIGINT, then drains and exits 0.
 enum ServeCommand {
     static var spec: CommandSpec {
-        CommandSpec(name: "serve", abstract: "Start the HTTP service.") { _, environment in
-            environment.printError("serve: not wired yet")
-            return 1
+        CommandSpec(
+            name: "serve",
+            abstract: "Start the HTTP service.",
+            discussion: """
+                Settings come from config/default.json (or --config), then TRUST_INSIGHTS_* variables, then these flags.
+                An invalid setting stops start-up with exit status 2. SIGTERM or SIGINT drains in-flight requests and
+                exits 0; SIGHUP reloads the models.
+                """,
+            options: ConfigurationLoader.options
+        ) { arguments, environment in
+            // Armed before any thread exists or any socket listens, so no signal is lost or kills us mid-start.
+            let signals = SignalWaiter()
+            let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
+                try FileSystem.readFile(atPath: path)
+            }
+            let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
+            let stopRequested = DispatchSemaphore(value: 0)
+            signals.start { number in
+                switch number {
+                case SIGHUP:
+                    runtime.reload()
+                default:
+                    runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
+                    stopRequested.signal()
+                }
+            }
+            try runtime.start()
+            environment.print("trust-insights listening on http://\(configuration.host):\(runtime.server.boundPort)")
+            if let client = runtime.demoClientSecret {
+                FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
+            }
+            stopRequested.wait()
+            return runtime.stop() ? 0 : 1
         }
     }
 }

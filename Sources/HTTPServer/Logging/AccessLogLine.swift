@@ -1,0 +1,42 @@
+/// One access-log record. Holds only what may be logged: never a body, a query, or a header value other
+/// than the request ID; the route is the template, never the raw path.
+struct AccessLogLine {
+    var requestID: String
+    var method: String
+    var route: String
+    var status: Int
+    var durationNanoseconds: UInt64
+    var bytes: Int
+
+    func render(time: String = UTCTimestamp.iso8601()) -> String {
+        let millis = Double(durationNanoseconds / 1000) / 1000
+        return #"{"time":"\#(time)","level":"info","event":"request","requestID":"\#(JSONText.escape(requestID))","#
+            + #""method":"\#(JSONText.escape(method))","route":"\#(JSONText.escape(route))","status":\#(status),"#
+            + #""durationMs":\#(millis),"bytes":\#(bytes)}"#
+    }
+}
+
+enum JSONText {
+    static func escape(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            return text
+        }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,4 @@
+/// Where log lines go; one call per complete line, without the trailing newline.
+public protocol LogSink: Sendable {
+    func write(line: String)
+}

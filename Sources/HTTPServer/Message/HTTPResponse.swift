@@ -1,0 +1,31 @@
+/// A complete response. The server adds framing fields (Content-Length, Connection, Date, X-Request-ID) itself
+/// and ignores any of those set here, so a handler cannot desynchronise the connection.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPFields
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPFields = HTTPFields(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static func json(_ status: HTTPStatus = .ok, _ body: [UInt8], headers: HTTPFields = HTTPFields()) -> Self {
+        var fields = headers
+        fields.set("Content-Type", "application/json")
+        return HTTPResponse(status: status, headers: fields, body: body)
+    }
+
+    public static func text(_ status: HTTPStatus = .ok, _ text: String, headers: HTTPFields = HTTPFields()) -> Self {
+        var fields = headers
+        fields.set("Content-Type", "text/plain; charset=utf-8")
+        return HTTPResponse(status: status, headers: fields, body: Array(text.utf8))
+    }
+
+    /// An `application/problem+json` response, rendered the same way the server renders thrown errors.
+    public static func problem(_ problem: ProblemDetails, headers: HTTPFields = HTTPFields()) -> Self {
+        let status = HTTPStatus.known(code: problem.status) ?? HTTPStatus(code: problem.status, reasonPhrase: problem.title)
+        return ErrorResponder.problemResponse(status: status, problem: problem, headers: headers)
+    }
+}

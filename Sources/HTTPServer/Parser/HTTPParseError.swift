@@ -1,0 +1,97 @@
+/// Why the parser refused a message. Every case ends the connection: after a framing error the parser cannot
+/// know where the next message would start, and guessing is how request smuggling works.
+enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
+    case requestLineTooLong
+    case headerBlockTooLarge
+    case tooManyHeaderFields
+    case invalidLineEnding
+    case malformedRequestLine
+    case invalidMethod
+    case invalidRequestTarget
+    case invalidVersion
+    case unsupportedVersion
+    case obsoleteLineFolding
+    case malformedFieldLine
+    case whitespaceBeforeColon
+    case invalidFieldName
+    case invalidFieldValue
+    case missingHost
+    case duplicateHost
+    case invalidHost
+    case contentLengthWithTransferEncoding
+    case multipleContentLength
+    case invalidContentLength
+    case transferEncodingInHTTP10
+    case invalidTransferEncoding
+    case chunkedNotFinal
+    case unsupportedTransferCoding
+    case invalidChunkSize
+    case invalidChunkExtension
+    case chunkHeaderTooLong
+    case invalidChunkTerminator
+    case bodyTooLarge
+}
+
+extension HTTPParseError: HTTPResponseError {
+    var status: HTTPStatus {
+        switch self {
+        case .requestLineTooLong: .uriTooLong
+        case .headerBlockTooLarge, .tooManyHeaderFields: .requestHeaderFieldsTooLarge
+        case .unsupportedVersion: .httpVersionNotSupported
+        case .unsupportedTransferCoding: .notImplemented
+        case .bodyTooLarge: .payloadTooLarge
+        default: .badRequest
+        }
+    }
+
+    var problem: ProblemDetails {
+        ProblemDetails(slug: slug, status: status, detail: detail)
+    }
+
+    var slug: String {
+        switch self {
+        case .requestLineTooLong: "request-line-too-long"
+        case .headerBlockTooLarge: "header-block-too-large"
+        case .tooManyHeaderFields: "too-many-header-fields"
+        case .unsupportedVersion: "http-version-not-supported"
+        case .unsupportedTransferCoding: "unsupported-transfer-coding"
+        case .bodyTooLarge: "body-too-large"
+        default: "malformed-request"
+        }
+    }
+
+    /// Fixed texts: a detail never quotes the offending bytes back.
+    var detail: String {
+        switch self {
+        case .requestLineTooLong: "The request line exceeds the server's limit."
+        case .headerBlockTooLarge: "The header section exceeds the server's size limit."
+        case .tooManyHeaderFields: "The header section has more fields than the server accepts."
+        case .invalidLineEnding: "Lines must end with CRLF."
+        case .malformedRequestLine: "The request line is not 'method SP request-target SP HTTP-version'."
+        case .invalidMethod: "The method is not a valid token."
+        case .invalidRequestTarget: "The request-target is not valid for this method."
+        case .invalidVersion: "The HTTP version is malformed."
+        case .unsupportedVersion: "Only HTTP/1.0 and HTTP/1.1 are supported."
+        case .obsoleteLineFolding: "Obsolete line folding is not accepted."
+        case .malformedFieldLine: "A header line has no colon."
+        case .whitespaceBeforeColon: "Whitespace between a field name and the colon is not allowed."
+        case .invalidFieldName: "A field name is not a valid token."
+        case .invalidFieldValue: "A field value contains a control character."
+        case .missingHost: "HTTP/1.1 requests need exactly one Host field."
+        case .duplicateHost: "The Host field appears more than once."
+        case .invalidHost: "The Host field value is not a valid authority."
+        case .contentLengthWithTransferEncoding: "Content-Length and Transfer-Encoding must not both be present."
+        case .multipleContentLength: "Content-Length appears more than once."
+        case .invalidContentLength: "Content-Length is not a valid decimal length."
+        case .transferEncodingInHTTP10: "Transfer-Encoding is not valid in HTTP/1.0."
+        case .invalidTransferEncoding: "Transfer-Encoding is malformed."
+        case .chunkedNotFinal: "Transfer-Encoding must end with chunked, applied once."
+        case .unsupportedTransferCoding: "Only the chunked transfer coding is supported."
+        case .invalidChunkSize: "A chunk size is not a valid hexadecimal length."
+        case .invalidChunkExtension: "A chunk extension is malformed."
+        case .chunkHeaderTooLong: "A chunk size line exceeds the server's limit."
+        case .invalidChunkTerminator: "Chunk data must be followed by CRLF."
+        case .bodyTooLarge: "The request body exceeds the limit of this route."
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// The three parts of a request line (RFC 9112 §3), with the target split into path and query.
+struct RequestLine: Equatable {
+    var method: HTTPMethod
+    var target: String
+    var path: String
+    var query: String?
+    var version: HTTPVersion
+
+    static let empty = RequestLine(method: .get, target: "", path: "", query: nil, version: .http1_1)
+}
+
+extension HTTPRequestParser {
+    static func parseRequestLine(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) -> Result<RequestLine, HTTPParseError> {
+        var firstSpace = range.lowerBound
+        while firstSpace < range.upperBound && bytes[firstSpace] != ByteClass.space { firstSpace += 1 }
+        guard firstSpace < range.upperBound, firstSpace > range.lowerBound else {
+            return .failure(.malformedRequestLine)
+        }
+        let methodRange = range.lowerBound..<firstSpace
+        for index in methodRange where !ByteClass.isToken(bytes[index]) { return .failure(.invalidMethod) }
+        var secondSpace = firstSpace + 1
+        while secondSpace < range.upperBound && bytes[secondSpace] != ByteClass.space { secondSpace += 1 }
+        guard secondSpace < range.upperBound else { return .failure(.malformedRequestLine) }
+        let targetRange = (firstSpace + 1)..<secondSpace
+        guard !targetRange.isEmpty else { return .failure(.malformedRequestLine) }
+        let versionRange = (secondSpace + 1)..<range.upperBound
+
+        let version: HTTPVersion
+        switch parseVersion(bytes, versionRange) {
+        case .failure(let error): return .failure(error)
+        case .success(let parsed): version = parsed
+        }
+
+        let method = HTTPMethod(rawValue: string(bytes, methodRange))
+        var queryMark: Int?
+        for index in targetRange {
+            let byte = bytes[index]
+            guard ByteClass.isTarget(byte) else { return .failure(.invalidRequestTarget) }
+            if byte == UInt8(ascii: "?") && queryMark == nil { queryMark = index }
+        }
+        guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidRequestTarget) }
+        let target = string(bytes, targetRange)
+        if bytes[targetRange.lowerBound] == UInt8(ascii: "/") {
+            // origin-form, by far the most common: split on the bytes, and share the string when there is no query.
+            guard let queryMark else {
+                return .success(RequestLine(method: method, target: target, path: target, query: nil, version: version))
+            }
+            return .success(
+                RequestLine(
+                    method: method, target: target, path: string(bytes, targetRange.lowerBound..<queryMark),
+                    query: string(bytes, (queryMark + 1)..<targetRange.upperBound), version: version))
+        }
+        guard let (path, query) = splitTarget(target, method: method) else {
+            return .failure(.invalidRequestTarget)
+        }
+        return .success(RequestLine(method: method, target: target, path: path, query: query, version: version))
+    }
+
+    /// HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive. HTTP/1.x above 1.1 is served as 1.1
+    /// (RFC 9110 §6.2); any other major version is refused with 505.
+    static func parseVersion(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
+    ) -> Result<HTTPVersion, HTTPParseError> {
+        guard range.count == 8, FramingFields.matchesExactly(bytes, range.lowerBound, "HTTP/") else {
+            return .failure(.invalidVersion)
+        }
+        let major = bytes[range.lowerBound + 5]
+        let dot = bytes[range.lowerBound + 6]
+        let minor = bytes[range.lowerBound + 7]
+        guard ByteClass.isDigit(major), dot == UInt8(ascii: "."), ByteClass.isDigit(minor) else {
+            return .failure(.invalidVersion)
+        }
+        guard major == UInt8(ascii: "1") else { return .failure(.unsupportedVersion) }
+        return .success(minor == UInt8(ascii: "0") ? .http1_0 : .http1_1)
+    }
+
+    /// Splits the four request-target forms of RFC 9112 §3.2 into a path and a query.
+    static func splitTarget(_ target: String, method: HTTPMethod) -> (path: String, query: String?)? {
+        let utf8 = target.utf8
+        if utf8.first == UInt8(ascii: "/") {
+            return splitQuery(target[...])
+        }
+        if target == "*" {
+            return method == .options ? (path: "*", query: nil) : nil
+        }
+        for scheme in ["http://", "https://"] where target.count > scheme.count
+            && target.prefix(scheme.count).lowercased() == scheme
+        {
+            // absolute-form: the authority is ignored for routing (RFC 9112 §3.2.2); an empty path means "/".
+            let rest = target.dropFirst(scheme.count)
+            guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
+                return rest.isEmpty || rest.contains("@") ? nil : (path: "/", query: nil)
+            }
+            let authority = rest[..<pathStart]
+            guard !authority.isEmpty, !authority.contains("@") else { return nil }
+            let split = splitQuery(rest[pathStart...])
+            return (path: split.path.isEmpty ? "/" : split.path, query: split.query)
+        }
+        if method == .connect, !target.contains("/") {
+            return (path: target, query: nil)
+        }
+        return nil
+    }
+
+    private static func splitQuery(_ text: Substring) -> (path: String, query: String?) {
+        guard let mark = text.firstIndex(of: "?") else { return (String(text), nil) }
+        return (String(text[..<mark]), String(text[text.index(after: mark)...]))
+    }
+
+    static func hasValidPercentEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < range.upperBound,
+                    PercentDecoding.hexValue(bytes[index + 1]) != nil,
+                    PercentDecoding.hexValue(bytes[index + 2]) != nil
+                else { return false }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return true
+    }
+
+    static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,216 @@
+import Glibc
+
+/// An incremental HTTP/1.1 request parser: a pure state machine over bytes, with no I/O.
+///
+/// Feed bytes with `append`, then call `next()` until it returns nil (more bytes needed). Each request yields
+/// `.head` and then `.complete`; between the two the owner may set `bodyLimit` for the route it resolved, and
+/// the limit is checked before any body byte is consumed. After `.failure` the parser stays failed.
+struct HTTPRequestParser {
+    enum State: Equatable {
+        case requestLine(emptyLinesSkipped: Int)
+        case fieldLines
+        case bodyPending
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers(bytes: Int, count: Int)
+        case failed
+    }
+
+    let limits: HTTPParserLimits
+    /// The decoded body size allowed for the current request; reset to the default after each request.
+    var bodyLimit: Int
+
+    private(set) var state: State = .requestLine(emptyLinesSkipped: 0)
+    var buffer: [UInt8] = []
+    /// Start of the bytes not yet consumed.
+    var readIndex = 0
+    /// Where the search for the next LF resumes, so drip-fed lines are scanned once.
+    var scanIndex = 0
+
+    var requestLine = RequestLine.empty
+    var fields = HTTPFields()
+    var framingFields = FramingFields()
+    var headerBytes = 0
+    var framing = BodyFraming.none
+    var body: [UInt8] = []
+    /// Chunk-size line bytes of the current message, capped so extensions cannot stream without end.
+    var chunkHeaderBytes = 0
+
+    init(limits: HTTPParserLimits = HTTPParserLimits()) {
+        self.limits = limits
+        self.bodyLimit = limits.defaultBodyLimit
+    }
+
+    /// True between messages with nothing buffered: the connection is idle.
+    var isIdle: Bool {
+        state == .requestLine(emptyLinesSkipped: 0) && readIndex == buffer.count
+    }
+
+    var hasFailed: Bool { state == .failed }
+
+    /// Bytes received but not yet consumed.
+    var bufferedByteCount: Int { buffer.count - readIndex }
+
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    mutating func next() -> HTTPParserEvent? {
+        while true {
+            switch state {
+            case .failed:
+                return nil
+            case .requestLine(let skipped):
+                switch takeLine(limit: limits.maxRequestLineBytes) {
+                case .incomplete: return nil
+                case .tooLong: return fail(.requestLineTooLong)
+                case .bareLineFeed: return fail(.invalidLineEnding)
+                case .line(let range):
+                    if range.isEmpty {
+                        guard skipped < limits.maxLeadingEmptyLines else { return fail(.malformedRequestLine) }
+                        state = .requestLine(emptyLinesSkipped: skipped + 1)
+                        continue
+                    }
+                    switch buffer.withUnsafeBufferPointer({ Self.parseRequestLine($0, range) }) {
+                    case .failure(let error): return fail(error)
+                    case .success(let line):
+                        requestLine = line
+                        fields = HTTPFields()
+                        fields.reserveCapacity(8)
+                        framingFields = FramingFields()
+                        headerBytes = 0
+                        state = .fieldLines
+                    }
+                }
+            case .fieldLines:
+                switch takeLine(limit: limits.maxHeaderBytes - headerBytes - 2) {
+                case .incomplete: return nil
+                case .tooLong: return fail(.headerBlockTooLarge)
+                case .bareLineFeed: return fail(.invalidLineEnding)
+                case .line(let range):
+                    headerBytes += range.count + 2
+                    if range.isEmpty {
+                        switch finishHead() {
+                        case .failure(let error): return fail(error)
+                        case .success(let head):
+                            state = .bodyPending
+                            return .head(head)
+                        }
+                    }
+                    guard fields.count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
+                    var noted = framingFields
+                    let parsed = buffer.withUnsafeBufferPointer { Self.parseHeaderField($0, range, &noted) }
+                    framingFields = noted
+                    switch parsed {
+                    case .failure(let error): return fail(error)
+                    case .success(let field): fields.append(name: field.name, value: field.value)
+                    }
+                }
+            case .bodyPending:
+                switch framing {
+                case .none:
+                    return complete()
+                case .contentLength(let length):
+                    guard length <= bodyLimit else { return fail(.bodyTooLarge) }
+                    if length == 0 { return complete() }
+                    body.reserveCapacity(length)
+                    state = .fixedBody(remaining: length)
+                case .chunked:
+                    state = .chunkSize
+                }
+            case .fixedBody(let remaining):
+                let taken = takeBodyBytes(upTo: remaining)
+                if taken == 0 { return nil }
+                if taken == remaining { return complete() }
+                state = .fixedBody(remaining: remaining - taken)
+            case .chunkSize:
+                switch takeLine(limit: limits.maxChunkHeaderBytes) {
+                case .incomplete: return nil
+                case .tooLong: return fail(.chunkHeaderTooLong)
+                case .bareLineFeed: return fail(.invalidLineEnding)
+                case .line(let range):
+                    chunkHeaderBytes += range.count + 2
+                    guard chunkHeaderBytes <= limits.maxChunkHeaderBytesPerMessage else {
+                        return fail(.chunkHeaderTooLong)
+                    }
+                    switch buffer.withUnsafeBufferPointer({ Self.parseChunkSizeLine($0, range) }) {
+                    case .failure(let error): return fail(error)
+                    case .success(let size):
+                        guard size <= bodyLimit - body.count else { return fail(.bodyTooLarge) }
+                        state = size == 0 ? .trailers(bytes: 0, count: 0) : .chunkData(remaining: size)
+                    }
+                }
+            case .chunkData(let remaining):
+                let taken = takeBodyBytes(upTo: remaining)
+                if taken == 0 { return nil }
+                state = taken == remaining ? .chunkDataEnd : .chunkData(remaining: remaining - taken)
+            case .chunkDataEnd:
+                let available = buffer.count - readIndex
+                if available >= 1 && buffer[readIndex] != ByteClass.cr { return fail(.invalidChunkTerminator) }
+                if available < 2 { return nil }
+                guard buffer[readIndex + 1] == ByteClass.lf else { return fail(.invalidChunkTerminator) }
+                readIndex += 2
+                scanIndex = readIndex
+                state = .chunkSize
+            case .trailers(let bytes, let count):
+                switch takeLine(limit: limits.maxHeaderBytes - bytes - 2) {
+                case .incomplete: return nil
+                case .tooLong: return fail(.headerBlockTooLarge)
+                case .bareLineFeed: return fail(.invalidLineEnding)
+                case .line(let range):
+                    if range.isEmpty { return complete() }
+                    guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
+                    // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
+                    if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {
+                        return fail(error)
+                    }
+                    state = .trailers(bytes: bytes + range.count + 2, count: count + 1)
+                }
+            }
+        }
+    }
+
+    private mutating func fail(_ error: HTTPParseError) -> HTTPParserEvent {
+        state = .failed
+        return .failure(error)
+    }
+
+    private mutating func complete() -> HTTPParserEvent {
+        let message = body
+        body = []
+        framing = .none
+        chunkHeaderBytes = 0
+        bodyLimit = limits.defaultBodyLimit
+        state = .requestLine(emptyLinesSkipped: 0)
+        return .complete(body: message)
+    }
+
+    private mutating func takeBodyBytes(upTo wanted: Int) -> Int {
+        let count = min(wanted, buffer.count - readIndex)
+        guard count > 0 else { return 0 }
+        body.append(contentsOf: buffer[readIndex..<(readIndex + count)])
+        readIndex += count
+        scanIndex = readIndex
+        return count
+    }
+
+    /// Drops consumed bytes once they are a large share of the buffer, so pipelined input does not grow it.
+    private mutating func compact() {
+        if readIndex == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+            scanIndex = 0
+        } else if readIndex > 4096 && readIndex * 2 > buffer.count {
+            buffer.removeSubrange(0..<readIndex)
+            scanIndex -= readIndex
+            readIndex = 0
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/// The outcome of looking a request up in the router, before its body is read.
+enum RouteResolution: Sendable {
+    case found(Router.Route, parameters: [String: String])
+    /// HEAD on a GET route: the GET handler runs and the body is dropped.
+    case headViaGet(Router.Route, parameters: [String: String])
+    /// OPTIONS on a path with no OPTIONS handler: answered by the server with `Allow`.
+    case automaticOptions(allow: String)
+    case methodNotAllowed(allow: String)
+    /// A method this server does not know at all (RFC 9110 §9.1 suggests 501 rather than 405).
+    case methodNotImplemented
+    case notFound
+}
+
+extension Router {
+    func resolve(method: HTTPMethod, path: String) -> RouteResolution {
+        if path == "*" {
+            return method == .options ? .automaticOptions(allow: "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH")
+                : .notFound
+        }
+        guard let (node, parameters) = lookup(path), !node.routes.isEmpty else { return .notFound }
+        if let route = node.routes[method] {
+            return .found(route, parameters: parameters)
+        }
+        if method == .head, let route = node.routes[.get] {
+            return .headViaGet(route, parameters: parameters)
+        }
+        let allow = Self.allowValue(node)
+        if method == .options { return .automaticOptions(allow: allow) }
+        return Self.standardMethods.contains(method) ? .methodNotAllowed(allow: allow) : .methodNotImplemented
+    }
+
+    /// The methods of RFC 9110 §9 and RFC 5789; any other token is unknown to this server.
+    static let standardMethods: Set<HTTPMethod> = [
+        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
+    ]
+
+    static func allowValue(_ node: Node) -> String {
+        var methods = node.methodOrder
+        if methods.contains(.get) && !methods.contains(.head) { methods.append(.head) }
+        if !methods.contains(.options) { methods.append(.options) }
+        return methods.map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// Walks the trie; literal segments win over a parameter at the same depth, with backtracking.
+    private func lookup(_ path: String) -> (Node, [String: String])? {
+        let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+        // A trailing slash is a different resource: "/a/" does not match "/a".
+        if path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") { return nil }
+        var parameters: [String: String] = [:]
+        guard let node = match(root, segments[...], &parameters) else { return nil }
+        return (node, parameters)
+    }
+
+    private func match(
+        _ node: Node, _ segments: ArraySlice<Substring.UTF8View.SubSequence>, _ parameters: inout [String: String]
+    ) -> Node? {
+        guard let segment = segments.first else { return node }
+        let text = String(Substring(segment))
+        if let child = node.literals[text], let found = match(child, segments.dropFirst(), &parameters),
+            !found.routes.isEmpty
+        {
+            return found
+        }
+        if let (name, child) = node.parameter, let found = match(child, segments.dropFirst(), &parameters),
+            !found.routes.isEmpty
+        {
+            parameters[name] = PercentDecoding.decode(text)
+            return found
+        }
+        return nil
+    }
+}

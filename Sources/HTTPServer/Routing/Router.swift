@@ -1,0 +1,68 @@
+/// Routes by method and path template, and holds the middleware chain that wraps every routed handler.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        let template: RouteTemplate
+        let options: RouteOptions
+        let handler: HTTPHandler
+    }
+
+    /// A node of the path trie: literal children first, then at most one parameter child.
+    final class Node: @unchecked Sendable {
+        // Mutated only while the router is built (before it is shared); read-only afterwards.
+        var literals: [String: Node] = [:]
+        var parameter: (name: String, node: Node)?
+        var routes: [HTTPMethod: Route] = [:]
+        var methodOrder: [HTTPMethod] = []
+
+        func copy() -> Node {
+            let clone = Node()
+            clone.literals = literals.mapValues { $0.copy() }
+            clone.parameter = parameter.map { (name: $0.name, node: $0.node.copy()) }
+            clone.routes = routes
+            clone.methodOrder = methodOrder
+            return clone
+        }
+    }
+
+    var root = Node()
+    private(set) var middlewares: [any HTTPMiddleware] = []
+
+    public init() {}
+
+    /// Registers `handler` for `method` on `template`; a later registration of the same pair replaces it.
+    public mutating func add(
+        _ method: HTTPMethod, _ template: String, options: RouteOptions = RouteOptions(),
+        handler: @escaping HTTPHandler
+    ) {
+        // Copy-on-write by hand: the trie is a class so that lookups do not copy, but a Router is a value.
+        if !isKnownUniquelyReferenced(&root) { root = root.copy() }
+        let parsed = RouteTemplate(template)
+        var node = root
+        for segment in parsed.segments {
+            switch segment {
+            case .literal(let text):
+                if let child = node.literals[text] {
+                    node = child
+                } else {
+                    let child = Node()
+                    node.literals[text] = child
+                    node = child
+                }
+            case .parameter(let name):
+                if let existing = node.parameter {
+                    node = existing.node
+                } else {
+                    let child = Node()
+                    node.parameter = (name: name, node: child)
+                    node = child
+                }
+            }
+        }
+        if node.routes[method] == nil { node.methodOrder.append(method) }
+        node.routes[method] = Route(template: parsed, options: options, handler: handler)
+    }
+
+    public mutating func use(_ middleware: any HTTPMiddleware) {
+        middlewares.append(middleware)
+    }
+}

@@ -1,0 +1,275 @@
+import CLinux
+import Glibc
+
+/// One thread, one epoll instance, one SO_REUSEPORT listener and the connections it accepted.
+final class EventLoop {
+    private static let listenerToken = UInt64.max - 1
+    private static let wakeToken = UInt64.max
+    private static let readChunk = 65536
+    private static let readInterest = UInt32(EPOLLIN.rawValue) | UInt32(EPOLLRDHUP.rawValue)
+    private static let writeInterest = UInt32(EPOLLOUT.rawValue)
+    /// How long accepting pauses after EMFILE/ENFILE or at the connection cap.
+    private static let acceptBackoff: UInt64 = 100_000_000
+
+    let shared: ServerShared
+    let services: LoopServices
+    let epoll: Int32
+    let wakeFD: Int32
+    private var listenFD: Int32
+    private var listenerArmed = true
+    private var acceptResumesAt: UInt64?
+    private var connections: [Int32: SocketConnection] = [:]
+    private var drainDeadline: UInt64?
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private var now: UInt64 = MonotonicClock.now()
+    private var nextTimerCheck: UInt64 = 0
+
+    init(shared: ServerShared, listenFD: Int32) throws(HTTPServerError) {
+        self.shared = shared
+        self.services = LoopServices(shared: shared)
+        self.listenFD = listenFD
+        epoll = clinux_epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw .socketFailure(operation: "epoll_create1", errno: errno) }
+        wakeFD = clinux_eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        guard wakeFD >= 0 else { throw .socketFailure(operation: "eventfd", errno: errno) }
+        readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, listenFD, UInt32(EPOLLIN.rawValue), Self.listenerToken)
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, UInt32(EPOLLIN.rawValue), Self.wakeToken)
+    }
+
+    deinit {
+        // wakeFD belongs to the server, which closes it once every loop has stopped.
+        readBuffer.deallocate()
+        close(epoll)
+    }
+
+    /// The loop body; returns when draining is over.
+    func run() {
+        let capacity = 256
+        var events = [UInt32](repeating: 0, count: capacity)
+        var tokens = [UInt64](repeating: 0, count: capacity)
+        while true {
+            let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil && drainDeadline == nil ? 1000 : 50
+            let count = clinux_epoll_wait(epoll, &events, &tokens, Int32(capacity), timeout)
+            now = MonotonicClock.now()
+            services.date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
+            if count < 0 && errno != EINTR { break }
+            for index in 0..<max(0, Int(count)) {
+                let token = tokens[index]
+                if token == Self.listenerToken {
+                    acceptConnections()
+                } else if token == Self.wakeToken {
+                    var value: UInt64 = 0
+                    _ = read(wakeFD, &value, 8)
+                    if shared.draining.load(ordering: .relaxed) { beginDraining() }
+                } else if let connection = connections[Int32(truncatingIfNeeded: token)] {
+                    handle(events[index], on: connection)
+                }
+            }
+            if now >= nextTimerCheck {
+                nextTimerCheck = now + 50_000_000
+                checkTimers()
+            }
+            if let drainDeadline {
+                if connections.isEmpty { break }
+                if now >= drainDeadline {
+                    for connection in Array(connections.values) { closeConnection(connection) }
+                    break
+                }
+            }
+        }
+        if listenFD >= 0 {
+            close(listenFD)
+            listenFD = -1
+        }
+    }
+
+    // MARK: accepting
+
+    private func acceptConnections() {
+        let configuration = shared.configuration
+        for _ in 0..<64 {
+            if shared.openConnections.load(ordering: .relaxed) >= configuration.maxConnections {
+                pauseAccepting()
+                return
+            }
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    clinux_accept4(listenFD, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
+                }
+            }
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
+                default: break
+                }
+                return
+            }
+            _ = clinux_set_tcp_nodelay(fd)
+            let session = ConnectionSession(services: services, remoteAddress: Listener.peerAddress(address), now: now)
+            let connection = SocketConnection(fd: fd, session: session, registeredEvents: Self.readInterest)
+            guard clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, fd, Self.readInterest, UInt64(fd)) == 0 else {
+                close(fd)
+                continue
+            }
+            connections[fd] = connection
+            shared.openConnections.add(1, ordering: .relaxed)
+            shared.openConnectionsGauge.increment()
+        }
+    }
+
+    /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.
+    private func pauseAccepting() {
+        guard listenerArmed, listenFD >= 0 else { return }
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, listenFD, 0, Self.listenerToken)
+        listenerArmed = false
+        acceptResumesAt = now + Self.acceptBackoff
+    }
+
+    private func resumeAcceptingIfDue() {
+        guard let resumesAt = acceptResumesAt, now >= resumesAt, listenFD >= 0 else { return }
+        acceptResumesAt = nil
+        listenerArmed = true
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, listenFD, UInt32(EPOLLIN.rawValue), Self.listenerToken)
+    }
+
+    // MARK: connection I/O
+
+    private func handle(_ events: UInt32, on connection: SocketConnection) {
+        if events & UInt32(EPOLLERR.rawValue) != 0 {
+            closeConnection(connection)
+            return
+        }
+        if events & (Self.readInterest | UInt32(EPOLLHUP.rawValue)) != 0 {
+            readable(connection)
+            guard connections[connection.fd] === connection else { return }
+        }
+        if events & Self.writeInterest != 0 {
+            flush(connection)
+            guard connections[connection.fd] === connection else { return }
+        }
+        updateInterest(connection)
+    }
+
+    private func readable(_ connection: SocketConnection) {
+        if connection.isLingering {
+            drainLingering(connection)
+            return
+        }
+        while connection.session.wantsRead {
+            let count = read(connection.fd, readBuffer.baseAddress, Self.readChunk)
+            if count > 0 {
+                connection.session.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now)
+                flush(connection)
+                guard connections[connection.fd] === connection else { return }
+                if count < Self.readChunk { return }
+            } else if count == 0 {
+                connection.peerClosed = true
+                if connection.session.output.isEmpty {
+                    closeConnection(connection)
+                }
+                return
+            } else {
+                switch errno {
+                case EINTR: continue
+                case EAGAIN, EWOULDBLOCK: return
+                default:
+                    closeConnection(connection)
+                    return
+                }
+            }
+        }
+    }
+
+    private func flush(_ connection: SocketConnection) {
+        let outcome = connection.session.flush(
+            to: connection.fd, now: now, peerClosed: connection.peerClosed, draining: drainDeadline != nil)
+        switch outcome {
+        case .open, .blocked: break
+        case .failed, .close: closeConnection(connection)
+        case .linger: startLingering(connection)
+        }
+    }
+
+    /// Half-close and keep reading for a while, so the peer's unread request bytes do not turn our close into
+    /// a reset that destroys the error response before the client reads it.
+    private func startLingering(_ connection: SocketConnection) {
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.isLingering = true
+        connection.session.deadlines.lingerStarted(at: now)
+        drainLingering(connection)
+    }
+
+    private func drainLingering(_ connection: SocketConnection) {
+        while true {
+            let count = read(connection.fd, readBuffer.baseAddress, Self.readChunk)
+            if count > 0 {
+                connection.lingerBytesDrained += count
+                if connection.lingerBytesDrained > shared.configuration.lingerMaxBytes {
+                    closeConnection(connection)
+                    return
+                }
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                return
+            } else {
+                closeConnection(connection)
+                return
+            }
+        }
+    }
+
+    private func updateInterest(_ connection: SocketConnection) {
+        var wanted: UInt32 = 0
+        if connection.isLingering || (connection.session.wantsRead && !connection.peerClosed) {
+            wanted |= Self.readInterest
+        }
+        if !connection.isLingering && !connection.session.output.isEmpty { wanted |= Self.writeInterest }
+        guard wanted != connection.registeredEvents else { return }
+        connection.registeredEvents = wanted
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, wanted, UInt64(connection.fd))
+    }
+
+    private func closeConnection(_ connection: SocketConnection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, 0, 0)
+        close(connection.fd)
+        shared.openConnections.subtract(1, ordering: .relaxed)
+        shared.openConnectionsGauge.decrement()
+    }
+
+    // MARK: timers and shutdown
+
+    private func checkTimers() {
+        resumeAcceptingIfDue()
+        for connection in Array(connections.values) {
+            guard let expiry = connection.session.deadlines.expiry(at: now) else { continue }
+            switch expiry {
+            case .request:
+                connection.session.requestTimedOut()
+                flush(connection)
+                if connections[connection.fd] === connection { updateInterest(connection) }
+            case .idle, .write, .linger:
+                closeConnection(connection)
+            }
+        }
+    }
+
+    private func beginDraining() {
+        guard drainDeadline == nil else { return }
+        drainDeadline = now + shared.configuration.shutdownGracePeriod.nanoseconds
+        if listenFD >= 0 {
+            _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, listenFD, 0, 0)
+            close(listenFD)
+            listenFD = -1
+        }
+        acceptResumesAt = nil
+        for connection in Array(connections.values) where connection.session.isIdle && !connection.isLingering {
+            closeConnection(connection)
+        }
+    }
+}

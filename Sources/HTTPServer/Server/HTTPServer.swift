@@ -1,0 +1,97 @@
+import Glibc
+import Synchronization
+
+/// The HTTP/1.1 server: `configuration.eventLoops` threads, each with an epoll loop and its own listener.
+public final class HTTPServer: Sendable {
+    private struct Lifecycle: Sendable {
+        var started = false
+        var boundPort = 0
+        var wakeFDs: [Int32] = []
+    }
+
+    public let configuration: HTTPServerConfiguration
+    private let shared: ServerShared
+    private let lifecycle = Mutex(Lifecycle())
+
+    public init(
+        configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry,
+        logSink: any LogSink = StandardErrorLogSink()
+    ) {
+        self.configuration = configuration
+        self.shared = ServerShared(configuration: configuration, router: router, metrics: metrics, logSink: logSink)
+    }
+
+    /// Binds and listens, starts the event loops, and returns. Throws `HTTPServerError.addressInUse` if the
+    /// port is taken.
+    public func start() throws(HTTPServerError) {
+        let alreadyStarted = lifecycle.withLock { state in
+            defer { state.started = true }
+            return state.started
+        }
+        if alreadyStarted { throw .alreadyStarted }
+        let port = try Listener.probe(host: configuration.host, port: configuration.port)
+        var listeners: [Int32] = []
+        var loops: [EventLoop] = []
+        do throws(HTTPServerError) {
+            for _ in 0..<max(1, configuration.eventLoops) {
+                let fd = try Listener.open(host: configuration.host, port: port, backlog: configuration.listenBacklog)
+                listeners.append(fd)
+                loops.append(try EventLoop(shared: shared, listenFD: fd))
+            }
+        } catch {
+            for fd in listeners { close(fd) }
+            for loop in loops { close(loop.wakeFD) }
+            throw error
+        }
+        lifecycle.withLock { state in
+            state.boundPort = port
+            state.wakeFDs = loops.map(\.wakeFD)
+        }
+        shared.runningLoops.store(loops.count, ordering: .sequentiallyConsistent)
+        for loop in loops {
+            let shared = shared
+            Threads.spawn {
+                loop.run()
+                shared.runningLoops.subtract(1, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
+    /// The port actually listened on (useful with port 0); 0 before `start()`.
+    public var boundPort: Int { lifecycle.withLock { $0.boundPort } }
+
+    public var isDraining: Bool { shared.draining.load(ordering: .relaxed) }
+
+    /// Connections open right now, across all loops.
+    public var openConnections: Int { shared.openConnections.load(ordering: .relaxed) }
+
+    /// Stops accepting, closes idle connections, lets in-flight requests finish (answered with
+    /// `Connection: close`), and closes everything left when the grace period ends. Returns at once.
+    public func beginShutdown() {
+        shared.draining.store(true, ordering: .sequentiallyConsistent)
+        // Under the lock: the eventfds are closed (and their numbers reusable) only once the loops are gone.
+        lifecycle.withLock { state in
+            for fd in state.wakeFDs {
+                var one: UInt64 = 1
+                _ = write(fd, &one, 8)
+            }
+        }
+    }
+
+    /// Waits until every event loop has finished; false if `deadline` came first.
+    public func waitUntilStopped(deadline: ContinuousClock.Instant) -> Bool {
+        while shared.runningLoops.load(ordering: .sequentiallyConsistent) > 0 {
+            if ContinuousClock.now >= deadline { return false }
+            usleep(2000)
+        }
+        lifecycle.withLock { state in
+            for fd in state.wakeFDs { close(fd) }
+            state.wakeFDs = []
+        }
+        return true
+    }
+
+    public func waitUntilStopped(timeout: Duration) -> Bool {
+        waitUntilStopped(deadline: ContinuousClock.now.advanced(by: timeout))
+    }
+}

@@ -1,0 +1,46 @@
+import Glibc
+
+/// Everything the server can be told. Defaults are the production values of the issue.
+public struct HTTPServerConfiguration: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    /// 0 asks the kernel for a free port; read it back from `HTTPServer.boundPort`.
+    public var port = 8080
+    /// Event loops, one thread and one SO_REUSEPORT listener each.
+    public var eventLoops = HTTPServerConfiguration.onlineProcessors
+    public var maxConnections = 10_000
+    public var maxRequestLineBytes = 8192
+    public var maxHeaderBytes = 16384
+    public var maxHeaderCount = 100
+    public var defaultBodyLimit = 65536
+    /// From a request's first byte to its last; trickling bytes does not extend it.
+    public var requestTimeout = Duration.seconds(10)
+    /// How long a keep-alive connection may sit between requests.
+    public var idleTimeout = Duration.seconds(60)
+    /// How long a response may take to drain to a slow reader.
+    public var writeTimeout = Duration.seconds(10)
+    public var shutdownGracePeriod = Duration.seconds(10)
+    /// After an error response, how long to keep reading (and discarding) so the client sees the response.
+    public var lingerTimeout = Duration.seconds(2)
+    public var lingerMaxBytes = 4 * 1024 * 1024
+    public var listenBacklog = 1024
+    public var accessLog = true
+
+    public init() {}
+
+    public static var onlineProcessors: Int {
+        max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    }
+
+    var parserLimits: HTTPParserLimits {
+        HTTPParserLimits(
+            maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes, maxHeaderCount: maxHeaderCount,
+            defaultBodyLimit: defaultBodyLimit)
+    }
+}
+
+extension Duration {
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+    }
+}

@@ -1,0 +1,67 @@
+/// Per-event-loop helpers that connections of that loop share without locks: request IDs, the Date line,
+/// and cached metric series so recording a request does not go through the registry's lock.
+final class LoopServices {
+    /// The metric series of one route template, so recording a request hashes the template once.
+    final class RouteSeries {
+        let duration: Histogram
+        var counters: [Int: Counter] = [:]
+
+        init(duration: Histogram) {
+            self.duration = duration
+        }
+    }
+
+    let shared: ServerShared
+    var requestIDs = RequestIDGenerator()
+    var date = DateCache()
+    private var routes: [String: RouteSeries] = [:]
+
+    init(shared: ServerShared) {
+        self.shared = shared
+        date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
+    }
+
+    var isDraining: Bool { shared.draining.load(ordering: .relaxed) }
+
+    /// Any token is a valid method: labels stay bounded by folding the unusual ones together.
+    private static let methodLabels = ["GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "other", "-"]
+
+    private static func methodIndex(_ method: String) -> Int {
+        switch method {
+        case "GET": 0
+        case "HEAD": 1
+        case "POST": 2
+        case "PUT": 3
+        case "DELETE": 4
+        case "OPTIONS": 5
+        case "PATCH": 6
+        case "-": 8
+        default: 7
+        }
+    }
+
+    func record(route: String, method: String, status: Int, durationNanoseconds: UInt64) {
+        let series: RouteSeries
+        if let cached = routes[route] {
+            series = cached
+        } else {
+            series = RouteSeries(
+                duration: shared.metrics.histogram(
+                    "http_request_duration_seconds", help: "Time from a request's first byte to its response.",
+                    labels: ["route": route]))
+            routes[route] = series
+        }
+        let methodIndex = Self.methodIndex(method)
+        let key = status << 4 | methodIndex
+        if let counter = series.counters[key] {
+            counter.increment()
+        } else {
+            let counter = shared.metrics.counter(
+                "http_requests_total", help: "Requests answered, by route template, method and status.",
+                labels: ["route": route, "method": Self.methodLabels[methodIndex], "status": String(status)])
+            series.counters[key] = counter
+            counter.increment()
+        }
+        series.duration.observe(Double(durationNanoseconds) / 1e9)
+    }
+}

@@ -1,0 +1,43 @@
+import InsightCrypto
+
+/// A presented or newly created API key secret: `ti_<environment>_<keyID>_<random>`.
+///
+/// The key ID lets the service find the record without comparing against every hash; the random part (256 bits)
+/// is checked against the stored SHA-256 in constant time. Printing this value never shows the secret.
+public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public let keyID: String
+    private let token: String
+
+    /// Creates a new random secret for a new key.
+    public static func generate(environment: DeploymentEnvironment) -> APIKeySecret {
+        let keyID = "k" + SecureRandom.hexToken(byteCount: 8)
+        let token = "ti_\(environment.rawValue)_\(keyID)_\(SecureRandom.base64URLToken(byteCount: 32))"
+        return APIKeySecret(keyID: keyID, token: token)
+    }
+
+    private init(keyID: String, token: String) {
+        self.keyID = keyID
+        self.token = token
+    }
+
+    /// Parses a presented token; nil when it is not of our shape (the caller answers 401 without saying why).
+    public init?(presented token: String) {
+        guard token.utf8.count <= 200 else { return nil }
+        let parts = token.split(separator: "_", maxSplits: 3, omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "ti", DeploymentEnvironment(rawValue: String(parts[1])) != nil,
+              parts[2].utf8.count == 17, parts[2].hasPrefix("k"), !parts[3].isEmpty
+        else { return nil }
+        self.keyID = String(parts[2])
+        self.token = token
+    }
+
+    /// What is stored: the SHA-256 of the whole token.
+    public var hash: [UInt8] { SHA256.hash(Array(token.utf8)) }
+
+    /// The token itself, for printing once at creation; never log it.
+    public var revealed: String { token }
+
+    public var description: String { "APIKeySecret(\(keyID), redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: ["keyID": keyID]) }
+}

@@ -1,0 +1,89 @@
+import InsightCrypto
+import Synchronization
+
+/// Where keys are kept; the SQLite store implements it.
+public protocol APIKeyStore: Sendable {
+    func allKeys() throws -> [APIKeyRecord]
+    /// A number that changes whenever any key changes, so servers can notice `keys revoke` from the CLI cheaply.
+    func keysGeneration() throws -> Int64
+}
+
+/// Why a request is not authenticated or not allowed; the service maps each to its status and problem type.
+public enum AccessError: Error, Equatable, Sendable {
+    /// No `Authorization: Bearer` header, an unknown key, a wrong secret or a revoked key: 401, no detail.
+    case unauthenticated
+    /// The key is suspended for sustained non-compliance with consumption reporting: 403 `access-revoked`.
+    case accessRevoked
+    /// The key's role may not use this route: 403.
+    case forbiddenRole(required: [KeyRole])
+}
+
+/// Checks bearer tokens against an in-memory copy of the key table, refreshed when the table changes.
+public final class Authenticator: Sendable {
+    private struct Snapshot {
+        var generation: Int64
+        var keys: [String: APIKeyRecord]
+        var checkedAt: Int64
+    }
+
+    private let store: any APIKeyStore
+    private let snapshot: Mutex<Snapshot>
+    private let refreshIntervalMilliseconds: Int64
+
+    public init(store: any APIKeyStore, refreshIntervalMilliseconds: Int64 = 1000) throws {
+        self.store = store
+        self.refreshIntervalMilliseconds = refreshIntervalMilliseconds
+        let generation = try store.keysGeneration()
+        let keys = Dictionary(try store.allKeys().map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+        self.snapshot = Mutex(Snapshot(generation: generation, keys: keys, checkedAt: 0))
+    }
+
+    /// Authenticates `Authorization` header value at `now` (milliseconds), allowing only `roles`.
+    public func authenticate(authorization: String?, roles: Set<KeyRole>, now: Int64) throws(AccessError) -> Principal {
+        guard let authorization, authorization.utf8.count > 7 else { throw .unauthenticated }
+        let scheme = authorization.prefix(7)
+        guard scheme.lowercased() == "bearer " else { throw .unauthenticated }
+        let token = authorization.dropFirst(7).drop(while: { $0 == " " })
+        guard let secret = APIKeySecret(presented: String(token)) else { throw .unauthenticated }
+        refreshIfDue(now: now)
+        guard let record = snapshot.withLock({ $0.keys[secret.keyID] }) ?? refreshedAfterMiss(keyID: secret.keyID, now: now) else {
+            throw .unauthenticated
+        }
+        guard ConstantTime.equals(secret.hash, record.secretHash) else { throw .unauthenticated }
+        switch record.status {
+        case .revoked: throw .unauthenticated
+        case .suspended: throw .accessRevoked
+        case .active: break
+        }
+        guard roles.contains(record.role) else { throw .forbiddenRole(required: KeyRole.allCases.filter { roles.contains($0) }) }
+        return Principal(
+            keyID: record.keyID, tenant: record.tenant, role: record.role, environment: record.environment,
+            rate: record.rate, burst: record.burst)
+    }
+
+    /// A key created a moment ago by `keys create` is found without waiting for the next refresh. A miss costs one
+    /// single-row read of the key table's generation; the table is reloaded only when that moved.
+    private func refreshedAfterMiss(keyID: String, now: Int64) -> APIKeyRecord? {
+        guard let generation = try? store.keysGeneration(), generation != snapshot.withLock({ $0.generation }) else { return nil }
+        refreshIfDue(now: now, force: true)
+        return snapshot.withLock { $0.keys[keyID] }
+    }
+
+    /// Reloads the key table when its generation moved; a failed check keeps the last good copy.
+    public func refreshIfDue(now: Int64, force: Bool = false) {
+        let due = snapshot.withLock { state in
+            if force || now - state.checkedAt >= refreshIntervalMilliseconds {
+                state.checkedAt = now
+                return true
+            }
+            return false
+        }
+        guard due, let generation = try? store.keysGeneration() else { return }
+        let changed = snapshot.withLock { $0.generation != generation }
+        guard changed || force, let keys = try? store.allKeys() else { return }
+        snapshot.withLock { state in
+            state.generation = generation
+            state.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+        }
+    }
+}

@@ -1,0 +1,23 @@
+/// What key management needs from the store.
+public protocol KeyIssuingStore: Sendable {
+    @discardableResult func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool
+    func insertKey(_ record: APIKeyRecord) throws
+}
+
+/// Creates keys: a fresh random secret, of which only the SHA-256 is stored.
+public struct KeyIssuer: Sendable {
+    public let store: any KeyIssuingStore
+
+    public init(store: any KeyIssuingStore) { self.store = store }
+
+    public func issue(
+        tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil, burst: Int? = nil, now: Int64
+    ) throws -> APIKeySecret {
+        try store.ensureTenant(tenant, now: now)
+        let secret = APIKeySecret.generate(environment: environment)
+        try store.insertKey(APIKeyRecord(
+            keyID: secret.keyID, tenant: tenant, role: role, environment: environment, secretHash: secret.hash,
+            status: .active, createdAt: now, rate: rate, burst: burst))
+        return secret
+    }
+}

@@ -1,0 +1,51 @@
+/// The person's choice for this app (`AuthorizationStatus` of the public API).
+public enum AuthorizationStatus: String, Sendable, CaseIterable {
+    case authorized
+    case denied
+    case deniedRequestable
+    case notDetermined
+
+    /// Whether evaluations for the subject fail with `denied`.
+    public var blocksEvaluation: Bool { self == .denied || self == .deniedRequestable }
+}
+
+/// A subject's stored state: the status in force, and a pending opt-out waiting for its cooldown.
+public struct AuthorizationState: Sendable, Equatable {
+    public var status: AuthorizationStatus
+    public var pendingStatus: AuthorizationStatus?
+    public var pendingEffectiveAt: Int64?
+    public var updatedAt: Int64
+
+    public init(status: AuthorizationStatus, pendingStatus: AuthorizationStatus? = nil, pendingEffectiveAt: Int64? = nil, updatedAt: Int64) {
+        self.status = status
+        self.pendingStatus = pendingStatus
+        self.pendingEffectiveAt = pendingEffectiveAt
+        self.updatedAt = updatedAt
+    }
+
+    /// The state as it stands at `now`: a pending change whose time has come is in force.
+    public func resolved(at now: Int64) -> AuthorizationState {
+        guard let pending = pendingStatus, let at = pendingEffectiveAt, now >= at else { return self }
+        return AuthorizationState(status: pending, updatedAt: at)
+    }
+
+    public static func initial(at now: Int64) -> AuthorizationState { AuthorizationState(status: .notDetermined, updatedAt: now) }
+
+    /// Applies a change asked for at `now`. Turning protection off (to denied or deniedRequestable) waits for the
+    /// cooldown, which protects someone coached into switching it off; turning it on, or any other change, is
+    /// immediate and cancels a pending opt-out.
+    public func changing(to requested: AuthorizationStatus, at now: Int64, cooldownMilliseconds: Int64) -> AuthorizationState {
+        let current = resolved(at: now)
+        if requested.blocksEvaluation && !current.status.blocksEvaluation && cooldownMilliseconds > 0 {
+            if current.pendingStatus == requested { return current }
+            return AuthorizationState(status: current.status, pendingStatus: requested, pendingEffectiveAt: now + cooldownMilliseconds, updatedAt: now)
+        }
+        return AuthorizationState(status: requested, updatedAt: now)
+    }
+}
+
+/// Where authorization states are kept.
+public protocol AuthorizationStore: Sendable {
+    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)]
+    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws
+}

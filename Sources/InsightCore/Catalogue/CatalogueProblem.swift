@@ -1,0 +1,51 @@
+/// What is wrong with a catalogue document itself (not with a request).
+public enum CatalogueProblem: Sendable, Hashable, CustomStringConvertible {
+    case missingField(String)
+    case unknownField(String)
+    case unknownType(String)
+    case unknownSource(String)
+    case unknownSubjectRef(String)
+    case unknownCategory(String)
+    /// The document's category differs from the one its file name promises.
+    case categoryMismatch(expected: OperationCategory, found: String)
+    case unsupportedSchemaVersion(Int)
+    case invalidName(String)
+    case duplicateName(String)
+    case minimumGreaterThanMaximum
+    case nonFiniteBound
+    /// A count must have integer bounds with a minimum of at least 0.
+    case invalidCountBounds
+    /// Flags and bands must not declare min/max; bands take their range from the codes.
+    case boundsNotAllowed(FeatureType)
+    case emptyBandList
+    case duplicateBandCode(Int)
+    case bandsOnNonBandFeature
+    case computedFeatureMustBeNumeric
+    case subjectRefBothRequiredAndOptional(String)
+    case noFeatures
+
+    public var description: String {
+        switch self {
+        case .missingField(let name): "missing field '\(name)'"
+        case .unknownField(let name): "unknown field '\(name)'"
+        case .unknownType(let name): "unknown feature type '\(name)' (expected number, count, flag or band)"
+        case .unknownSource(let name): "unknown source '\(name)' (expected client or computed)"
+        case .unknownSubjectRef(let name): "unknown subject ref '\(name)'"
+        case .unknownCategory(let name): "unknown operation category '\(name)'"
+        case .categoryMismatch(let expected, let found): "category '\(found)' does not match the file (expected '\(expected.rawValue)')"
+        case .unsupportedSchemaVersion(let version): "unsupported schemaVersion \(version) (expected 1)"
+        case .invalidName(let name): "feature name '\(name)' is not lowerCamelCase ASCII"
+        case .duplicateName(let name): "feature name '\(name)' is declared more than once"
+        case .minimumGreaterThanMaximum: "min is greater than max"
+        case .nonFiniteBound: "min and max must be finite"
+        case .invalidCountBounds: "a count needs integer bounds with min >= 0"
+        case .boundsNotAllowed(let type): "a \(type.rawValue) feature must not declare min or max"
+        case .emptyBandList: "a band feature needs at least one band"
+        case .duplicateBandCode(let code): "band code \(code) is declared more than once"
+        case .bandsOnNonBandFeature: "only band features may declare bands"
+        case .computedFeatureMustBeNumeric: "a computed feature must be a number or a count"
+        case .subjectRefBothRequiredAndOptional(let name): "subject ref '\(name)' is both required and optional"
+        case .noFeatures: "a catalogue needs at least one feature"
+        }
+    }
+}

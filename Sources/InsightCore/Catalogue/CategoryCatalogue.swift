@@ -1,0 +1,56 @@
+/// The features one operation category accepts, in a fixed order, and the subject refs it needs.
+public struct CategoryCatalogue: Sendable {
+    public let category: OperationCategory
+    /// The document's own version (e.g. "2026.11.1"); models record the catalogue version they were trained on.
+    public let version: String
+    public let requiredSubjectRefs: [SubjectRefKind]
+    public let optionalSubjectRefs: [SubjectRefKind]
+    /// Every feature, client-sent and computed, in catalogue order (the order of `FeatureVector`).
+    public let features: [FeatureDefinition]
+    public let layout: FeatureLayout
+
+    /// Builds a catalogue after checking it; `file` only labels errors.
+    public init(
+        category: OperationCategory,
+        version: String,
+        requiredSubjectRefs: [SubjectRefKind],
+        optionalSubjectRefs: [SubjectRefKind] = [],
+        features: [FeatureDefinition],
+        file: String = "<memory>"
+    ) throws(CatalogueError) {
+        try CatalogueChecks.check(features: features, file: file)
+        for ref in requiredSubjectRefs where optionalSubjectRefs.contains(ref) {
+            throw .invalid(file: file, pointer: "/subject", problem: .subjectRefBothRequiredAndOptional(ref.rawValue))
+        }
+        self.category = category
+        self.version = version
+        self.requiredSubjectRefs = requiredSubjectRefs
+        self.optionalSubjectRefs = optionalSubjectRefs
+        self.features = features
+        self.layout = FeatureLayout(category: category, definitions: features)
+    }
+
+    /// The definition of a named feature.
+    public func definition(named name: String) -> FeatureDefinition? {
+        layout.index(of: name).map { features[$0] }
+    }
+
+    /// Client-sent features, in catalogue order.
+    public var clientFeatures: [FeatureDefinition] { features.filter { $0.source == .client } }
+
+    /// Service-computed (velocity) features, in catalogue order.
+    public var computedFeatures: [FeatureDefinition] { features.filter { $0.source == .computed } }
+
+    /// Subject refs a request may carry for this category (required first).
+    public var allowedSubjectRefs: [SubjectRefKind] { requiredSubjectRefs + optionalSubjectRefs }
+
+    /// The required refs absent from a request, given which refs it carries.
+    public func missingSubjectRefs(present: Set<SubjectRefKind>) -> [SubjectRefKind] {
+        requiredSubjectRefs.filter { !present.contains($0) }
+    }
+
+    /// A vector with every feature missing, for callers that build one feature by feature.
+    public func emptyVector() -> FeatureVector {
+        FeatureVector(layout: layout, storage: [Double](repeating: .nan, count: features.count))
+    }
+}

@@ -1,0 +1,69 @@
+/// Why one feature of a request was rejected. Cases carry catalogue facts (types, ranges, codes), never the
+/// value the client sent.
+public enum FeatureViolationReason: Sendable, Hashable {
+    /// The name is not in this category's catalogue.
+    case unknownFeature
+    /// The JSON kind does not fit the feature's type; `received` is the JSON kind ("string", "boolean", ...).
+    case wrongType(expected: FeatureType, received: String)
+    /// The value lies outside the declared range.
+    case outOfRange(minimum: Double, maximum: Double, unit: String)
+    /// The number is NaN or infinite.
+    case notFinite
+    /// A count, flag or band code with a fractional part.
+    case notAnInteger
+    /// An integer that is not one of the band's codes.
+    case notAllowedBand(allowed: [Int])
+    /// A required client feature is absent or null.
+    case missingRequired
+    /// The feature is computed by the service; clients must not send it.
+    case computedByService
+    /// The same name appears more than once.
+    case duplicateFeature
+
+    /// A stable machine-readable code for problem documents.
+    public var code: String {
+        switch self {
+        case .unknownFeature: "unknownFeature"
+        case .wrongType: "wrongType"
+        case .outOfRange: "outOfRange"
+        case .notFinite: "notFinite"
+        case .notAnInteger: "notAnInteger"
+        case .notAllowedBand: "notAllowedBand"
+        case .missingRequired: "missingRequired"
+        case .computedByService: "computedByService"
+        case .duplicateFeature: "duplicateFeature"
+        }
+    }
+
+    /// A human sentence built from catalogue facts only, so that it can be returned and logged safely.
+    public var message: String {
+        switch self {
+        case .unknownFeature:
+            return "is not a feature of this operation category"
+        case .wrongType(let expected, let received):
+            let wanted: String
+            switch expected {
+            case .number: wanted = "a number"
+            case .count: wanted = "a non-negative integer"
+            case .flag: wanted = "true, false, 0 or 1"
+            case .band: wanted = "an integer band code"
+            }
+            return "expected \(wanted), received \(received == "null" ? "null" : "a value of type \(received)")"
+        case .outOfRange(let minimum, let maximum, let unit):
+            let suffix = unit.isEmpty || unit == "boolean" || unit == "count" ? "" : " \(unit)"
+            return "must be between \(NumberText.render(minimum)) and \(NumberText.render(maximum))\(suffix)"
+        case .notFinite:
+            return "must be a finite number"
+        case .notAnInteger:
+            return "must be an integer"
+        case .notAllowedBand(let allowed):
+            return "must be one of the band codes \(allowed.map(String.init).joined(separator: ", "))"
+        case .missingRequired:
+            return "is required for this operation category"
+        case .computedByService:
+            return "is computed by the service and must not be sent"
+        case .duplicateFeature:
+            return "appears more than once"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// What a report is checked against: the evaluation's creation time and insights, and any report already stored.
+public struct ConsumptionTarget: Sendable, Equatable {
+    public var createdAt: Int64
+    public var insightIDs: [String]
+    public var existing: ConsumptionRecord?
+
+    public init(createdAt: Int64, insightIDs: [String], existing: ConsumptionRecord?) {
+        self.createdAt = createdAt
+        self.insightIDs = insightIDs
+        self.existing = existing
+    }
+}
+
+/// Where consumption reports are kept.
+public protocol ConsumptionStore: Sendable {
+    /// The tenant's evaluation with this ID; nil when unknown or another tenant's (one query for both).
+    func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget?
+    /// Stores `record` unless its evaluation already has a report, durably; returns the report that is stored.
+    func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord
+}

@@ -1,0 +1,71 @@
+/// Evaluation-level errors: the whole request fails (`EvaluationError` of the public API).
+public enum EvaluationError: Error, Sendable, Equatable {
+    /// The context is invalid; `violations` name each offending field by JSON Pointer, never echoing values.
+    case contextInvalid([ContextViolation])
+    /// The person has turned the feature off for this app (after any cooldown).
+    case denied
+    /// Too many requests for the app on one device, or for the app as a whole.
+    case rateLimitExceeded(retryAfterSeconds: Int, scope: String)
+    /// Something failed on our side; a retry may work.
+    case serverError
+    /// The service cannot evaluate now (e.g. no model can be loaded for the category).
+    case notAvailable
+
+    /// The wire name of the public API.
+    public var code: String {
+        switch self {
+        case .contextInvalid: "contextInvalid"
+        case .denied: "denied"
+        case .rateLimitExceeded: "rateLimitExceeded"
+        case .serverError: "serverError"
+        case .notAvailable: "notAvailable"
+        }
+    }
+}
+
+/// One reason a request's context is invalid: where (a JSON Pointer into the request body), a stable code, and a
+/// sentence built from catalogue facts only, never from the value sent.
+public struct ContextViolation: Sendable, Equatable {
+    public var pointer: String
+    public var code: String
+    public var detail: String
+
+    public init(pointer: String, code: String, detail: String) {
+        self.pointer = pointer
+        self.code = code
+        self.detail = detail
+    }
+
+    public init(_ violation: FeatureViolation) {
+        self.init(pointer: violation.pointer, code: violation.reason.code, detail: violation.reason.message)
+    }
+}
+
+/// Insight-level errors: inside one insight's outcome, while the other insights of the evaluation still succeed.
+public enum InsightErrorCode: String, Sendable, Equatable, CaseIterable {
+    case rateLimitError
+    case insightVersionUnavailable
+    case insightVersionIncompatible
+    case insightEvaluationFailed
+    case insightUnavailable
+}
+
+/// The evaluation-level errors a sandbox key may force.
+public enum ForcedEvaluationError: String, Sendable, CaseIterable {
+    case contextInvalid, denied, rateLimitExceeded, serverError, notAvailable
+}
+
+/// Sandbox-only overrides that force outcomes or errors so apps can test their decision logic and UX.
+public struct SandboxOverrides: Sendable, Equatable {
+    public var outcome: RiskLevel?
+    public var insightError: InsightErrorCode?
+    public var evaluationError: ForcedEvaluationError?
+
+    public init(outcome: RiskLevel? = nil, insightError: InsightErrorCode? = nil, evaluationError: ForcedEvaluationError? = nil) {
+        self.outcome = outcome
+        self.insightError = insightError
+        self.evaluationError = evaluationError
+    }
+
+    public var isEmpty: Bool { outcome == nil && insightError == nil && evaluationError == nil }
+}

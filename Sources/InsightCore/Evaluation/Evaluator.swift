@@ -1,0 +1,238 @@
+import InsightCrypto
+
+/// Evaluates one operation: checks the context against the category's catalogue, honours the person's choice,
+/// derives velocity counters, scores every requested insight with its model, lets velocity rules raise (never
+/// lower) each outcome, and records the evaluation durably before returning.
+public final class Evaluator: Sendable {
+    public struct Dependencies: Sendable {
+        public var catalogue: FeatureCatalogue
+        public var models: any ModelProvider
+        public var velocity: VelocityTracker
+        public var hasher: SubjectHasher
+        public var authorizations: AuthorizationRegistry
+        public var recorder: any EvaluationRecorder
+        /// Feature names per insight reported as reason codes.
+        public var maximumReasonFeatures: Int
+
+        public init(
+            catalogue: FeatureCatalogue, models: any ModelProvider, velocity: VelocityTracker, hasher: SubjectHasher,
+            authorizations: AuthorizationRegistry, recorder: any EvaluationRecorder, maximumReasonFeatures: Int = 3
+        ) {
+            self.catalogue = catalogue
+            self.models = models
+            self.velocity = velocity
+            self.hasher = hasher
+            self.authorizations = authorizations
+            self.recorder = recorder
+            self.maximumReasonFeatures = maximumReasonFeatures
+        }
+    }
+
+    public static let maximumInsights = 8
+
+    private let dependencies: Dependencies
+    /// Per category, where each velocity counter lands in the feature vector (nil: the category does not use it).
+    private let computedSlots: [OperationCategory: [Int?]]
+
+    public init(_ dependencies: Dependencies) {
+        self.dependencies = dependencies
+        var slots: [OperationCategory: [Int?]] = [:]
+        for category in OperationCategory.allCases {
+            let catalogue = dependencies.catalogue.catalogue(for: category)
+            slots[category] = dependencies.velocity.configuration.counters.map { counter in
+                catalogue.features.firstIndex { $0.name == counter.name && $0.source == .computed }
+            }
+        }
+        self.computedSlots = slots
+    }
+
+    public func evaluate(
+        _ request: EvaluationRequest, principal: Principal, overrides: SandboxOverrides = SandboxOverrides(), now: Int64
+    ) throws(EvaluationError) -> EvaluationResult {
+        if let forced = overrides.evaluationError { throw Self.error(forcing: forced) }
+
+        // 1. Context: insights, subject refs and features, with every problem reported at once.
+        let catalogue = dependencies.catalogue.catalogue(for: request.category)
+        var violations: [ContextViolation] = []
+        if request.insights.isEmpty || request.insights.count > Self.maximumInsights {
+            violations.append(ContextViolation(
+                pointer: "/requestedInsights", code: "invalidCount",
+                detail: "must hold 1 to \(Self.maximumInsights) insight requests"))
+        }
+        let present = request.subject.presentKinds
+        for kind in catalogue.missingSubjectRefs(present: present) {
+            violations.append(ContextViolation(
+                pointer: "/subject/\(kind.rawValue)", code: "missingRequired",
+                detail: "is required for the \(request.category.rawValue) category"))
+        }
+        for kind in SubjectRefKind.allCases where present.contains(kind) && !catalogue.allowedSubjectRefs.contains(kind) {
+            violations.append(ContextViolation(
+                pointer: "/subject/\(kind.rawValue)", code: "notAllowed",
+                detail: "is not used by the \(request.category.rawValue) category"))
+        }
+        var features: FeatureVector
+        switch catalogue.validate(request.features) {
+        case .success(let vector):
+            features = vector
+        case .failure(let failure):
+            violations.append(contentsOf: failure.violations.map(ContextViolation.init))
+            features = catalogue.emptyVector()
+        }
+        if !violations.isEmpty { throw .contextInvalid(violations) }
+
+        // 2. Subjects, as keyed hashes only.
+        let account: SubjectKey?
+        let device: SubjectKey?
+        let counterparty: SubjectKey?
+        do {
+            account = try hash(request.subject.accountRef, .accountRef, principal)
+            device = try hash(request.subject.deviceRef, .deviceRef, principal)
+            counterparty = try hash(request.subject.counterpartyRef, .counterpartyRef, principal)
+        } catch {
+            throw .serverError
+        }
+
+        // 3. The person's choice.
+        if let account, dependencies.authorizations.state(tenant: principal.tenant, subject: account, now: now).status.blocksEvaluation {
+            throw .denied
+        }
+        // 4. Velocity counters feed the model as computed features, and their rules set a floor.
+        var counts: VelocityCounts?
+        if let account {
+            let observed = dependencies.velocity.observe(.init(account: account, device: device, counterparty: counterparty, time: now))
+            counts = observed
+            let slots = computedSlots[request.category] ?? []
+            for (index, slot) in slots.enumerated() {
+                if let slot { features.setComputed(at: slot, to: Double(observed.values[index])) }
+            }
+        }
+        let floor = counts?.floor ?? .unknown
+        let firedRules = counts?.firedRules.map(\.name) ?? []
+
+        // 5. Every requested insight, each with its own outcome or error.
+        let snapshot = dependencies.models.currentSnapshot()
+        var insights: [InsightResult] = []
+        var records: [EvaluationRecord.Insight] = []
+        insights.reserveCapacity(request.insights.count)
+        for (position, insightRequest) in request.insights.enumerated() {
+            let result = evaluateInsight(insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules, overrides: overrides)
+            insights.append(result)
+            var outcome: RiskLevel?
+            var error: InsightErrorCode?
+            switch result.outcome {
+            case .value(let level): outcome = level
+            case .error(let code): error = code
+            }
+            records.append(.init(
+                insightID: result.insightID, position: position, insightType: insightRequest.insightType,
+                modelVersion: result.modelVersion, outcome: outcome, error: error))
+        }
+
+        // 6. Durable before answering.
+        let record = EvaluationRecord(
+            evaluationID: Identifier.make(), tenant: principal.tenant, environment: principal.environment,
+            keyID: principal.keyID, category: request.category, createdAt: now, account: account, device: device,
+            counterparty: counterparty, insights: records)
+        do {
+            try dependencies.recorder.record(record)
+        } catch {
+            throw .serverError
+        }
+        if let account, record.hasHighOutcome {
+            dependencies.velocity.recordHighOutcome(account: account, at: now)
+        }
+        return EvaluationResult(
+            evaluationID: record.evaluationID, requestID: request.requestID, category: request.category,
+            generationTimestamp: now, serverTimestamp: now, environment: principal.environment,
+            additionalInfo: [("catalogueVersion", catalogue.version)], insights: insights)
+    }
+
+    private func evaluateInsight(
+        _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
+        firedRules: [String], overrides: SandboxOverrides
+    ) -> InsightResult {
+        let insightID = Identifier.make()
+        func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
+            InsightResult(
+                insightID: insightID, insightType: request.insightType, modelVersion: version, newestModelVersion: current,
+                isUsingCurrentModel: version != nil && version == current, outcome: .error(code), reasonCodes: [])
+        }
+        guard request.schema == InsightType.supportedSchema else {
+            return failure(.insightVersionIncompatible)
+        }
+        let model: any ScoringModel
+        let current: String?
+        switch snapshot.lookup(insightType: request.insightType, category: features.category, version: request.modelVersion) {
+        case .insightUnavailable: return failure(.insightUnavailable)
+        case .versionUnavailable(let currentVersion): return failure(.insightVersionUnavailable, current: currentVersion)
+        case .versionIncompatible(let currentVersion): return failure(.insightVersionIncompatible, current: currentVersion)
+        case .found(let found, let currentVersion):
+            model = found
+            current = currentVersion
+        }
+        if let forced = overrides.insightError { return failure(forced, version: model.version, current: current) }
+        let probability: Double
+        do {
+            probability = try model.probability(for: features)
+        } catch {
+            return failure(.insightEvaluationFailed, version: model.version, current: current)
+        }
+        guard probability.isFinite else { return failure(.insightEvaluationFailed, version: model.version, current: current) }
+        let scored: RiskLevel = probability >= model.highThreshold ? .high : (probability >= model.mediumThreshold ? .medium : .unknown)
+        var level = max(scored, floor)
+        if let forced = overrides.outcome { level = forced }
+        var reasons: [String] = []
+        if scored > .unknown { reasons = model.reasonFeatures(for: features, limit: dependencies.maximumReasonFeatures) }
+        reasons.append(contentsOf: firedRules)
+        return InsightResult(
+            insightID: insightID, insightType: request.insightType, modelVersion: model.version, newestModelVersion: current,
+            isUsingCurrentModel: model.version == current, outcome: .value(level), reasonCodes: reasons)
+    }
+
+    private func hash(_ ref: String?, _ kind: SubjectRefKind, _ principal: Principal) throws -> SubjectKey? {
+        guard let ref else { return nil }
+        return try dependencies.hasher.key(for: ref, kind: kind, tenant: principal.tenant, environment: principal.environment)
+    }
+
+    private static func error(forcing forced: ForcedEvaluationError) -> EvaluationError {
+        switch forced {
+        case .contextInvalid: .contextInvalid([ContextViolation(pointer: "", code: "sandboxOverride", detail: "forced by a sandbox override")])
+        case .denied: .denied
+        case .rateLimitExceeded: .rateLimitExceeded(retryAfterSeconds: 1, scope: "sandboxOverride")
+        case .serverError: .serverError
+        case .notAvailable: .notAvailable
+        }
+    }
+}
+
+/// Unguessable identifiers for evaluations and insights: 122 random bits as a lowercase UUID (version 4).
+public enum Identifier {
+    public static func make() -> String {
+        var bytes = SecureRandom.bytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
+            out.append(hex[Int(byte >> 4)])
+            out.append(hex[Int(byte & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// True for the shape `make` produces; cheap filter before a lookup.
+    public static func isWellFormed(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            if index == 8 || index == 13 || index == 18 || index == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if !((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)) {
+                return false
+            }
+        }
+        return true
+    }
+}

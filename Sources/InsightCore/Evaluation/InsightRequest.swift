@@ -1,0 +1,75 @@
+/// The insight types this service offers; the wire name of the only one today.
+public enum InsightType {
+    public static let isLikelyBeingCoached = "isLikelyBeingCoached"
+    public static let supportedSchema = "version1"
+}
+
+/// Which model version an insight request asks for.
+public enum ModelVersionRequest: Sendable, Equatable {
+    case current
+    case specific(String)
+}
+
+/// One requested insight of an evaluation.
+public struct InsightRequest: Sendable, Equatable {
+    public var insightType: String
+    public var schema: String
+    public var modelVersion: ModelVersionRequest
+
+    public init(insightType: String, schema: String, modelVersion: ModelVersionRequest) {
+        self.insightType = insightType
+        self.schema = schema
+        self.modelVersion = modelVersion
+    }
+}
+
+/// The raw subject refs of one request. They live only for the request: the evaluator hashes them with the
+/// tenant's key, and nothing prints them.
+public struct SubjectReferences: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var accountRef: String?
+    public var deviceRef: String?
+    public var counterpartyRef: String?
+
+    public init(accountRef: String? = nil, deviceRef: String? = nil, counterpartyRef: String? = nil) {
+        self.accountRef = accountRef
+        self.deviceRef = deviceRef
+        self.counterpartyRef = counterpartyRef
+    }
+
+    public func value(of kind: SubjectRefKind) -> String? {
+        switch kind {
+        case .accountRef: accountRef
+        case .deviceRef: deviceRef
+        case .counterpartyRef: counterpartyRef
+        }
+    }
+
+    public var presentKinds: Set<SubjectRefKind> {
+        Set(SubjectRefKind.allCases.filter { value(of: $0) != nil })
+    }
+
+    public var description: String { "SubjectReferences(redacted)" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: []) }
+}
+
+/// A decoded evaluation request, before its features are checked against the category's catalogue.
+public struct EvaluationRequest: Sendable {
+    public var requestID: String?
+    public var category: OperationCategory
+    public var insights: [InsightRequest]
+    public var subject: SubjectReferences
+    /// As sent: names with their JSON kinds and values. Never printed.
+    public var features: [(name: String, value: FeatureInput)]
+
+    public init(
+        requestID: String?, category: OperationCategory, insights: [InsightRequest], subject: SubjectReferences,
+        features: [(name: String, value: FeatureInput)]
+    ) {
+        self.requestID = requestID
+        self.category = category
+        self.insights = insights
+        self.subject = subject
+        self.features = features
+    }
+}

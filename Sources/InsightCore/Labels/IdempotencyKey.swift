@@ -1,0 +1,44 @@
+import InsightCrypto
+
+/// The `Idempotency-Key` header: 1 to 128 visible ASCII characters chosen by the client.
+public struct IdempotencyKey: Hashable, Sendable {
+    public static let maximumLength = 128
+
+    public let rawValue: String
+
+    public init?(_ rawValue: String) {
+        guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maximumLength,
+              rawValue.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else { return nil }
+        self.rawValue = rawValue
+    }
+}
+
+/// A request made under an idempotency key: the key, and the SHA-256 of the exact body, so that a retry can be
+/// told from a different request reusing the key.
+public struct IdempotentRequest: Sendable, Equatable {
+    public var key: IdempotencyKey
+    public var bodyHash: [UInt8]
+
+    public init(key: IdempotencyKey, body: [UInt8]) {
+        self.key = key
+        self.bodyHash = SHA256.hash(body)
+    }
+}
+
+/// The answer kept for a key, to be given again to a retry.
+public struct IdempotencyRecord: Sendable, Equatable {
+    public var tenant: TenantID
+    public var key: IdempotencyKey
+    public var bodyHash: [UInt8]
+    public var response: [UInt8]
+    public var createdAt: Int64
+
+    public init(tenant: TenantID, key: IdempotencyKey, bodyHash: [UInt8], response: [UInt8], createdAt: Int64) {
+        self.tenant = tenant
+        self.key = key
+        self.bodyHash = bodyHash
+        self.response = response
+        self.createdAt = createdAt
+    }
+}

@@ -1,0 +1,66 @@
+/// An item that passed every check that needs no stored data.
+struct ValidLabel: Sendable, Equatable {
+    var insightID: String
+    var content: LabelContent
+    var occurredOnDay: Int64
+}
+
+extension LabelDraft {
+    /// The insight ID if it has the shape the service issues; only such an ID is repeated in the answer.
+    var wellFormedInsightID: String? {
+        guard let insightID, Identifier.isWellFormed(insightID) else { return nil }
+        return insightID
+    }
+
+    /// Checks the item's values against the vocabularies and the calendar: required fields, known values, a real
+    /// date no later than `today` (days since the epoch, UTC). Messages name fields and allowed values, never the
+    /// value sent.
+    func validated(today: Int64) -> Result<ValidLabel, LabelRejection> {
+        var violations = self.violations
+        func require(_ value: String?, _ field: String) -> String? {
+            let fieldPointer = pointer + "/" + field
+            if value == nil && !violations.contains(where: { $0.pointer == fieldPointer }) {
+                violations.append(ContextViolation(pointer: fieldPointer, code: "missingRequired", detail: "is required"))
+            }
+            return value
+        }
+        func invalid(_ field: String, _ detail: String) {
+            violations.append(ContextViolation(pointer: pointer + "/" + field, code: "invalidValue", detail: detail))
+        }
+        var insightID: String?
+        if let text = require(self.insightID, "insightID") {
+            if Identifier.isWellFormed(text) { insightID = text } else { invalid("insightID", "must be an insightID from an evaluation") }
+        }
+        var verdict: LabelVerdict?
+        if let text = require(label, "label") {
+            verdict = LabelVerdict(rawValue: text)
+            if verdict == nil { invalid("label", "must be one of \(LabelVerdict.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        var fraudType: FraudType?
+        if let text = require(self.fraudType, "fraudType") {
+            fraudType = FraudType(rawValue: text)
+            if fraudType == nil { invalid("fraudType", "must be one of \(FraudType.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        var day: Int64?
+        if let text = require(occurredOn, "occurredOn") {
+            day = Timestamp.days(fromDate: text)
+            if let known = day, known > today {
+                invalid("occurredOn", "is in the future")
+                day = nil
+            } else if day == nil {
+                invalid("occurredOn", "must be a date as YYYY-MM-DD")
+            }
+        }
+        var band: AmountBand?
+        if let text = amountBand {
+            band = AmountBand(rawValue: text)
+            if band == nil { invalid("amountBand", "must be one of \(AmountBand.allCases.map(\.rawValue).joined(separator: ", "))") }
+        }
+        guard violations.isEmpty, let insightID, let verdict, let fraudType, let day, let occurredOn else {
+            return .failure(LabelRejection(violations))
+        }
+        return .success(ValidLabel(
+            insightID: insightID, content: LabelContent(verdict: verdict, fraudType: fraudType, occurredOn: occurredOn, amountBand: band),
+            occurredOnDay: day))
+    }
+}

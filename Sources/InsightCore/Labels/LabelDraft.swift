@@ -1,0 +1,25 @@
+/// One item of a label batch as the wire decoder found it: the known fields' text, and the shape problems (unknown,
+/// duplicate or mistyped fields) already recorded by pointer. Values of unknown fields are never kept.
+public struct LabelDraft: Sendable, Equatable {
+    /// The item's JSON Pointer, such as `/items/3`.
+    public var pointer: String
+    public var insightID: String?
+    public var label: String?
+    public var fraudType: String?
+    public var occurredOn: String?
+    public var amountBand: String?
+    public var violations: [ContextViolation]
+
+    public init(
+        pointer: String, insightID: String? = nil, label: String? = nil, fraudType: String? = nil,
+        occurredOn: String? = nil, amountBand: String? = nil, violations: [ContextViolation] = []
+    ) {
+        self.pointer = pointer
+        self.insightID = insightID
+        self.label = label
+        self.fraudType = fraudType
+        self.occurredOn = occurredOn
+        self.amountBand = amountBand
+        self.violations = violations
+    }
+}

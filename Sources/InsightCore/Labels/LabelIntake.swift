@@ -1,0 +1,84 @@
+/// The answer to a batch: freshly processed, or the stored answer to an earlier request with the same key and body.
+public enum LabelSubmission: Sendable, Equatable {
+    case processed(results: [LabelItemResult], response: [UInt8])
+    case replayed(response: [UInt8])
+
+    public var response: [UInt8] {
+        switch self {
+        case .processed(_, let response), .replayed(let response): response
+        }
+    }
+}
+
+/// The rules of offline labels: each item is checked on its own (a bad item never sinks the batch), matched to the
+/// tenant's insights, compared with the insight's latest label, and every new version of the batch is written in
+/// one transaction together with the idempotency record, before the answer exists.
+public struct LabelIntake: Sendable {
+    public static let maximumItems = 1000
+
+    private let store: any LabelStore
+
+    public init(store: any LabelStore) { self.store = store }
+
+    /// `encode` turns the results into the response body, which is what a retry under the same key gets again.
+    public func submit(
+        _ drafts: [LabelDraft], tenant: TenantID, idempotency: IdempotentRequest?, now: Int64,
+        encode: @escaping ([LabelItemResult]) -> [UInt8]
+    ) throws(LabelError) -> LabelSubmission {
+        let today = now.floorDividedWithRemainder(86_400_000).0
+        let checked = drafts.map { $0.validated(today: today) }
+        let insightIDs = checked.compactMap { check -> String? in
+            if case .success(let label) = check { return label.insightID }
+            return nil
+        }
+        do {
+            return try store.inLabelTransaction { transaction throws -> LabelSubmission in
+                if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, key: idempotency.key) {
+                    guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
+                    return .replayed(response: earlier.response)
+                }
+                let evaluationTimes = try transaction.evaluationTimes(ofInsights: insightIDs, tenant: tenant)
+                var latest = try transaction.latestLabels(ofInsights: insightIDs, tenant: tenant)
+                var versions: [LabelVersion] = []
+                var results: [LabelItemResult] = []
+                results.reserveCapacity(drafts.count)
+                for (draft, check) in zip(drafts, checked) {
+                    switch check {
+                    case .failure(let rejection):
+                        results.append(LabelItemResult(insightID: draft.wellFormedInsightID, outcome: .rejected, reason: rejection.reason))
+                    case .success(let label):
+                        let result = Self.decide(label, draft: draft, evaluationTime: evaluationTimes[label.insightID], latest: latest[label.insightID])
+                        results.append(result)
+                        if result.outcome == .accepted || result.outcome == .revised {
+                            versions.append(LabelVersion(insightID: label.insightID, tenant: tenant, content: label.content, receivedAt: now))
+                            latest[label.insightID] = label.content
+                        }
+                    }
+                }
+                if !versions.isEmpty { try transaction.appendLabels(versions) }
+                let response = encode(results)
+                if let idempotency {
+                    try transaction.saveIdempotencyRecord(IdempotencyRecord(
+                        tenant: tenant, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
+                }
+                return .processed(results: results, response: response)
+            }
+        } catch let error as LabelError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    /// One valid item against the stored facts. A later item of the same batch sees the earlier ones as latest.
+    static func decide(_ label: ValidLabel, draft: LabelDraft, evaluationTime: Int64?, latest: LabelContent?) -> LabelItemResult {
+        guard let evaluationTime else { return LabelItemResult(insightID: label.insightID, outcome: .notFound) }
+        if label.occurredOnDay < evaluationTime.floorDividedWithRemainder(86_400_000).0 {
+            let rejection = LabelRejection([ContextViolation(
+                pointer: draft.pointer + "/occurredOn", code: "beforeEvaluation", detail: "is before the UTC day of the evaluation")])
+            return LabelItemResult(insightID: label.insightID, outcome: .rejected, reason: rejection.reason)
+        }
+        guard let latest else { return LabelItemResult(insightID: label.insightID, outcome: .accepted) }
+        return LabelItemResult(insightID: label.insightID, outcome: latest == label.content ? .duplicate : .revised)
+    }
+}

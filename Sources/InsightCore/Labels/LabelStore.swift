@@ -1,0 +1,17 @@
+/// The reads and writes of one label batch, all inside one transaction.
+public protocol LabelTransaction {
+    /// The creation time of the evaluation of each of `insightIDs` that belongs to `tenant`; others are absent.
+    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64]
+    /// The latest label of each of `insightIDs` that has one (the tenant's only).
+    func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent]
+    func appendLabels(_ versions: [LabelVersion]) throws
+    func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord?
+    func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
+}
+
+/// Where labels are kept.
+public protocol LabelStore: Sendable {
+    /// Runs `body` in one transaction that is durable when this returns; if `body` throws, none of its writes is
+    /// kept and its error is rethrown as is.
+    func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T
+}

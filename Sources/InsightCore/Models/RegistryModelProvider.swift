@@ -1,0 +1,68 @@
+import InsightModel
+import Synchronization
+
+/// Serves the model registry's snapshots to the evaluator, bound to the catalogue. A reload builds a whole new
+/// bound snapshot and swaps it in; requests keep the one they started with.
+public final class RegistryModelProvider: ModelProvider {
+    public let registry: ModelRegistry
+    private let catalogue: FeatureCatalogue
+    private let current: Mutex<BoundSnapshot>
+
+    public init(registry: ModelRegistry, catalogue: FeatureCatalogue) {
+        self.registry = registry
+        self.catalogue = catalogue
+        self.current = Mutex(BoundSnapshot(registry.snapshot, catalogue: catalogue))
+    }
+
+    public func currentSnapshot() -> any ModelSnapshot { current.withLock { $0 } }
+
+    /// Re-reads the manifest and models; on failure the old snapshot stays in service and the error says why.
+    public func reload() throws(ModelRegistryError) {
+        let fresh = try registry.reload()
+        let bound = BoundSnapshot(fresh, catalogue: catalogue)
+        current.withLock { $0 = bound }
+    }
+
+    public var generation: Int { current.withLock { $0.snapshot.generation } }
+}
+
+final class BoundSnapshot: ModelSnapshot {
+    struct Key: Hashable {
+        var insightType: String
+        var category: OperationCategory
+    }
+
+    let snapshot: RegistrySnapshot
+    private let models: [Key: [String: CatalogueBoundModel]]
+    let listing: [ModelListing]
+
+    init(_ snapshot: RegistrySnapshot, catalogue: FeatureCatalogue) {
+        self.snapshot = snapshot
+        var models: [Key: [String: CatalogueBoundModel]] = [:]
+        var listing: [ModelListing] = []
+        for loaded in snapshot.allModels {
+            guard let category = OperationCategory(rawValue: loaded.entry.category),
+                  let bound = CatalogueBoundModel(loaded: loaded, catalogue: catalogue.catalogue(for: category))
+            else { continue }
+            models[Key(insightType: loaded.entry.insightType, category: category), default: [:]][loaded.version] = bound
+            listing.append(ModelListing(
+                insightType: loaded.entry.insightType, category: category, version: loaded.version,
+                status: loaded.status.rawValue, features: loaded.scorer.featureNames))
+        }
+        self.models = models
+        self.listing = listing
+    }
+
+    func lookup(insightType: String, category: OperationCategory, version: ModelVersionRequest) -> ModelLookup {
+        let key = Key(insightType: insightType, category: category)
+        guard let versions = models[key], !versions.isEmpty else { return .insightUnavailable }
+        let currentVersion = snapshot.currentVersion(insightType: insightType, category: category.rawValue)
+        let wanted: String?
+        switch version {
+        case .current: wanted = currentVersion
+        case .specific(let text): wanted = text
+        }
+        guard let wanted, let model = versions[wanted] else { return .versionUnavailable(currentVersion: currentVersion) }
+        return .found(model, currentVersion: currentVersion)
+    }
+}

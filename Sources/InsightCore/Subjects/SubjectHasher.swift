@@ -1,0 +1,41 @@
+import InsightCrypto
+import Synchronization
+
+/// Where each tenant's subject key comes from.
+public protocol SubjectKeySource: Sendable {
+    func subjectKey(for tenant: TenantID) throws -> HMACKey?
+}
+
+/// Turns raw subject refs into keyed hashes: HMAC-SHA-256 with the tenant's secret key over the environment, the
+/// kind of ref and the ref, truncated to 128 bits. The environment is mixed in so sandbox traffic never touches
+/// production velocity; the kind, so an account and a device with the same ref text do not collide.
+public final class SubjectHasher: Sendable {
+    private let source: any SubjectKeySource
+    private let macs = Mutex<[TenantID: HMACSHA256]>([:])
+
+    public init(source: any SubjectKeySource) { self.source = source }
+
+    public func key(for ref: String, kind: SubjectRefKind, tenant: TenantID, environment: DeploymentEnvironment) throws -> SubjectKey {
+        let mac = try mac(for: tenant)
+        var message: [UInt8] = []
+        message.reserveCapacity(ref.utf8.count + 32)
+        message.append(contentsOf: environment.rawValue.utf8)
+        message.append(0)
+        message.append(contentsOf: kind.rawValue.utf8)
+        message.append(0)
+        message.append(contentsOf: ref.utf8)
+        return SubjectKey(macBytes: mac.authenticationCode(for: message))
+    }
+
+    private func mac(for tenant: TenantID) throws -> HMACSHA256 {
+        if let cached = macs.withLock({ $0[tenant] }) { return cached }
+        guard let key = try source.subjectKey(for: tenant) else { throw SubjectHasherError.unknownTenant }
+        let mac = HMACSHA256(key: key)
+        macs.withLock { $0[tenant] = mac }
+        return mac
+    }
+}
+
+public enum SubjectHasherError: Error, Equatable {
+    case unknownTenant
+}

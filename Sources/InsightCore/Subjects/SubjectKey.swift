@@ -1,0 +1,60 @@
+/// A keyed hash of one subject reference (an account, device or counterparty ref), truncated to 128 bits.
+///
+/// Raw refs never leave the request: the evaluation layer turns each into a `SubjectKey` with the tenant's HMAC key
+/// first, and only keys are kept in memory for velocity or written to the database.
+public struct SubjectKey: Hashable, Sendable, CustomStringConvertible {
+    public var high: UInt64
+    public var low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// Takes the first 16 bytes of a MAC.
+    public init(macBytes bytes: some Collection<UInt8>) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (offset, byte) in bytes.prefix(16).enumerated() {
+            if offset < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// 32 lowercase hex digits: how keys are stored.
+    public var hex: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var bytes = [UInt8](repeating: 0, count: 32)
+        for index in 0..<16 {
+            let word = index < 8 ? high : low
+            let byte = UInt8(truncatingIfNeeded: word >> UInt64(8 * (7 - index % 8)))
+            bytes[2 * index] = digits[Int(byte >> 4)]
+            bytes[2 * index + 1] = digits[Int(byte & 0xF)]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public init?(hex: String) {
+        let utf8 = Array(hex.utf8)
+        guard utf8.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var index = 0
+        while index < 32 {
+            guard let upper = Self.nibble(utf8[index]), let lower = Self.nibble(utf8[index + 1]) else { return nil }
+            bytes.append(upper << 4 | lower)
+            index += 2
+        }
+        self.init(macBytes: bytes)
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - 48
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - 87
+        default: nil
+        }
+    }
+
+    public var description: String { "SubjectKey(\(hex.prefix(8))…)" }
+}

@@ -1,0 +1,129 @@
+import JSONStream
+
+/// Reads `config/velocity.json`. Unknown keys, unknown kinds, duplicate names and rules over missing counters are
+/// errors naming the JSON path, so a typo cannot silently disable a rule.
+extension VelocityConfiguration {
+    public struct LoadError: Error, Equatable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "velocity configuration \(path): \(message)" }
+    }
+
+    public static func load(json bytes: [UInt8]) throws -> VelocityConfiguration {
+        var reader = JSONReader(bytes)
+        var counters: [Counter] = []
+        var rules: [Rule] = []
+        var limits = Limits()
+        var formatVersion: Int?
+        do {
+            try reader.readObject { key, reader in
+                switch key {
+                case "formatVersion": formatVersion = try readInteger(&reader, path: "/formatVersion", range: 1...1)
+                case "counters":
+                    try reader.readArray { index, reader in counters.append(try readCounter(&reader, path: "/counters/\(index)")) }
+                case "rules":
+                    try reader.readArray { index, reader in rules.append(try readRule(&reader, path: "/rules/\(index)")) }
+                case "limits": limits = try readLimits(&reader)
+                default: throw LoadError(path: "/\(key)", message: "unknown key")
+                }
+            }
+            try reader.finish()
+        } catch let error as JSONSyntaxError {
+            throw LoadError(path: "", message: "not valid JSON: \(error)")
+        }
+        guard formatVersion != nil else { throw LoadError(path: "/formatVersion", message: "required (1)") }
+        var names = Set<String>()
+        for (index, counter) in counters.enumerated() where !names.insert(counter.name).inserted {
+            throw LoadError(path: "/counters/\(index)/name", message: "duplicate counter name")
+        }
+        for (index, rule) in rules.enumerated() where !names.contains(rule.counter) {
+            throw LoadError(path: "/rules/\(index)/counter", message: "no counter of that name")
+        }
+        return VelocityConfiguration(counters: counters, rules: rules, limits: limits)
+    }
+
+    private static func readCounter(_ reader: inout JSONReader, path: String) throws -> Counter {
+        var name: String?
+        var kind: CounterKind?
+        var window: Int?
+        try reader.readObject { key, reader in
+            switch key {
+            case "name": name = try readName(&reader, path: path + "/name")
+            case "kind":
+                let text = try readString(&reader, path: path + "/kind")
+                guard let value = CounterKind(rawValue: text) else {
+                    throw LoadError(path: path + "/kind", message: "expected one of \(CounterKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                kind = value
+            case "windowSeconds": window = try readInteger(&reader, path: path + "/windowSeconds", range: 1...31_536_000)
+            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            }
+        }
+        guard let name else { throw LoadError(path: path + "/name", message: "required") }
+        guard let kind else { throw LoadError(path: path + "/kind", message: "required") }
+        guard let window else { throw LoadError(path: path + "/windowSeconds", message: "required") }
+        return Counter(name: name, kind: kind, windowSeconds: window)
+    }
+
+    private static func readRule(_ reader: inout JSONReader, path: String) throws -> Rule {
+        var name: String?
+        var counter: String?
+        var atLeast: Int?
+        var raiseTo: RiskLevel?
+        try reader.readObject { key, reader in
+            switch key {
+            case "name": name = try readName(&reader, path: path + "/name")
+            case "counter": counter = try readString(&reader, path: path + "/counter")
+            case "atLeast": atLeast = try readInteger(&reader, path: path + "/atLeast", range: 1...1_000_000)
+            case "raiseTo":
+                let text = try readString(&reader, path: path + "/raiseTo")
+                guard let level = RiskLevel(rawValue: text), level != .unknown else {
+                    throw LoadError(path: path + "/raiseTo", message: "expected medium or high")
+                }
+                raiseTo = level
+            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            }
+        }
+        guard let name, let counter, let atLeast, let raiseTo else {
+            throw LoadError(path: path, message: "name, counter, atLeast and raiseTo are required")
+        }
+        return Rule(name: name, counter: counter, atLeast: atLeast, raiseTo: raiseTo)
+    }
+
+    private static func readLimits(_ reader: inout JSONReader) throws -> Limits {
+        var limits = Limits()
+        try reader.readObject { key, reader in
+            let path = "/limits/" + key
+            switch key {
+            case "maxTrackedAccounts": limits.maxTrackedAccounts = try readInteger(&reader, path: path, range: 16...100_000_000)
+            case "maxTrackedCounterparties": limits.maxTrackedCounterparties = try readInteger(&reader, path: path, range: 16...100_000_000)
+            case "maxEventsPerSubject": limits.maxEventsPerSubject = try readInteger(&reader, path: path, range: 1...1_000_000)
+            case "maxDistinctPerSubject": limits.maxDistinctPerSubject = try readInteger(&reader, path: path, range: 1...100_000)
+            default: throw LoadError(path: path, message: "unknown key")
+            }
+        }
+        return limits
+    }
+
+    private static func readString(_ reader: inout JSONReader, path: String) throws -> String {
+        guard try reader.peekKind() == .string else { throw LoadError(path: path, message: "expected a string") }
+        return try reader.readString()
+    }
+
+    private static func readName(_ reader: inout JSONReader, path: String) throws -> String {
+        let name = try readString(&reader, path: path)
+        guard !name.isEmpty, name.utf8.count <= 64, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw LoadError(path: path, message: "expected 1 to 64 ASCII letters and digits")
+        }
+        return name
+    }
+
+    private static func readInteger(_ reader: inout JSONReader, path: String, range: ClosedRange<Int>) throws -> Int {
+        guard try reader.peekKind() == .number else { throw LoadError(path: path, message: "expected an integer") }
+        let number = try reader.readNumber()
+        guard number == number.rounded(), number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+            throw LoadError(path: path, message: "expected an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return Int(number)
+    }
+}

@@ -1,0 +1,47 @@
+/// Failures of InsightCrypto. Associated values carry libcrypto's reason strings, paths and modes, never key
+/// material, secrets or the bytes being signed.
+public enum CryptoError: Error, Equatable, Sendable {
+    /// A libcrypto call failed; `operation` names the call, `reason` is libcrypto's reason string if it gave one.
+    case libcrypto(operation: String, reason: String)
+    /// The PEM or DER text did not decode to a key of the expected kind.
+    case invalidKeyEncoding(reason: String)
+    /// The key decoded but is not an EC key on P-256 (ES256 needs exactly that curve).
+    case unsupportedKey(reason: String)
+    /// A signature was not 64 raw bytes (r || s) or not a valid DER ECDSA-Sig-Value.
+    case invalidSignatureEncoding
+    /// A key file or directory has permissions that let other users read or replace keys.
+    case insecurePermissions(path: String, mode: UInt32, reason: String)
+    /// A file-system call on the key directory failed; `errno` is the C error number.
+    case keyStorage(path: String, operation: String, errno: Int32)
+    /// A key file's name does not match the key it holds (the kid in the name is derived from the key).
+    case keyFileMismatch(path: String)
+    /// No key with this kid exists in the key directory.
+    case unknownKeyID(String)
+    /// The active signing key cannot be removed; rotate first.
+    case cannotRemoveActiveKey(String)
+}
+
+extension CryptoError: CustomStringConvertible {
+    public var description: String {
+        switch self {
+        case let .libcrypto(operation, reason):
+            return "libcrypto \(operation) failed: \(reason)"
+        case let .invalidKeyEncoding(reason):
+            return "invalid key encoding: \(reason)"
+        case let .unsupportedKey(reason):
+            return "unsupported key: \(reason)"
+        case .invalidSignatureEncoding:
+            return "invalid ECDSA signature encoding"
+        case let .insecurePermissions(path, mode, reason):
+            return "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) \(reason)"
+        case let .keyStorage(path, operation, errno):
+            return "\(operation) \(path) failed: errno \(errno)"
+        case let .keyFileMismatch(path):
+            return "key file \(path) does not hold the key its name promises"
+        case let .unknownKeyID(kid):
+            return "no signing key with kid \(kid)"
+        case let .cannotRemoveActiveKey(kid):
+            return "signing key \(kid) is active; rotate before removing it"
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import FoundationEssentials
+import Glibc
+
+/// POSIX file operations on the key directory, written against file descriptors so that the permission check
+/// and the read see the same file, and so that a key file is complete and 0600 before its name appears.
+struct KeyDirectory {
+    let path: String
+
+    /// Creates the directory (0700) if absent; refuses one that other users could write to, since they could
+    /// then plant or swap key files.
+    func prepare() throws {
+        if mkdir(path, 0o700) != 0 {
+            var error = errno
+            if error == ENOENT {
+                // Parents (e.g. the data folder) get ordinary permissions; only the key directory itself is 0700.
+                try createParents()
+                error = mkdir(path, 0o700) == 0 ? EEXIST : errno
+            }
+            guard error == EEXIST else { throw CryptoError.keyStorage(path: path, operation: "mkdir", errno: error) }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw CryptoError.keyStorage(path: path, operation: "stat", errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw CryptoError.keyStorage(path: path, operation: "opendir", errno: ENOTDIR)
+        }
+        guard status.st_mode & 0o022 == 0 else {
+            throw CryptoError.insecurePermissions(
+                path: path, mode: status.st_mode, reason: "is writable by group or others; chmod 700 it")
+        }
+    }
+
+    private func createParents() throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw CryptoError.keyStorage(path: parent.path, operation: "mkdir", errno: ENOENT)
+        }
+    }
+
+    func fileNames() throws -> [String] {
+        guard let directory = opendir(path) else {
+            throw CryptoError.keyStorage(path: path, operation: "opendir", errno: errno)
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Reads a private key file, refusing it unless it is a regular file with no group or other permissions.
+    func readPrivateFile(named name: String) throws -> String {
+        let filePath = path + "/" + name
+        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else {
+            throw CryptoError.keyStorage(path: filePath, operation: "open", errno: errno)
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            throw CryptoError.keyStorage(path: filePath, operation: "fstat", errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CryptoError.keyStorage(path: filePath, operation: "open", errno: EINVAL)
+        }
+        guard status.st_mode & 0o077 == 0 else {
+            throw CryptoError.insecurePermissions(
+                path: filePath, mode: status.st_mode,
+                reason: "private key file is accessible by group or others; chmod 600 it")
+        }
+        // A PEM P-256 key is a few hundred bytes; the cap keeps a wrong file from being read whole.
+        let limit = 64 * 1024
+        var content = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let count = content.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + total, limit - total)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CryptoError.keyStorage(path: filePath, operation: "read", errno: errno)
+            }
+            if count == 0 { break }
+            total += count
+        }
+        return String(decoding: content.prefix(total), as: UTF8.self)
+    }
+
+    /// Writes `content` as `name` atomically: a temporary file created 0600, synced, then renamed into place,
+    /// then the directory synced so the new name survives a crash.
+    func writePrivateFileAtomically(named name: String, content: String) throws {
+        let finalPath = path + "/" + name
+        let temporaryPath = path + "/.tmp-" + SecureRandom.hexToken(byteCount: 8)
+        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw CryptoError.keyStorage(path: temporaryPath, operation: "open", errno: errno)
+        }
+        var renamed = false
+        defer { if !renamed { unlink(temporaryPath) } }
+        do {
+            defer { close(descriptor) }
+            // The umask can only remove bits, but set the mode explicitly so the intent does not depend on it.
+            guard fchmod(descriptor, 0o600) == 0 else {
+                throw CryptoError.keyStorage(path: temporaryPath, operation: "fchmod", errno: errno)
+            }
+            let bytes = Array(content.utf8)
+            var written = 0
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { buffer in
+                    write(descriptor, buffer.baseAddress! + written, bytes.count - written)
+                }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw CryptoError.keyStorage(path: temporaryPath, operation: "write", errno: errno)
+                }
+                written += count
+            }
+            guard fsync(descriptor) == 0 else {
+                throw CryptoError.keyStorage(path: temporaryPath, operation: "fsync", errno: errno)
+            }
+        }
+        guard rename(temporaryPath, finalPath) == 0 else {
+            throw CryptoError.keyStorage(path: finalPath, operation: "rename", errno: errno)
+        }
+        renamed = true
+        syncDirectory()
+    }
+
+    func remove(named name: String) throws {
+        let filePath = path + "/" + name
+        guard unlink(filePath) == 0 else {
+            throw CryptoError.keyStorage(path: filePath, operation: "unlink", errno: errno)
+        }
+        syncDirectory()
+    }
+
+    private func syncDirectory() {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        // Best effort: some file systems refuse fsync on directories, and the rename itself has happened.
+        _ = fsync(descriptor)
+        close(descriptor)
+    }
+}

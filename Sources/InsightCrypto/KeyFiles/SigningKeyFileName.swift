@@ -1,0 +1,33 @@
+/// Key files are named `es256-<createdAt, Unix milliseconds>-<kid>.pem`, so the directory listing alone tells
+/// which keys exist, when each was made, and which is newest (the active one). No separate index file can then
+/// disagree with the keys, and rotation is a single atomic rename.
+struct SigningKeyFileName: Equatable {
+    let createdAtMilliseconds: Int64
+    let kid: String
+
+    private static let prefix = "es256-"
+    private static let suffix = ".pem"
+
+    var fileName: String {
+        "\(Self.prefix)\(createdAtMilliseconds)-\(kid)\(Self.suffix)"
+    }
+
+    init(createdAtMilliseconds: Int64, kid: String) {
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.kid = kid
+    }
+
+    /// Nil for names that are not key files (temporary files, anything an operator left there).
+    init?(fileName: String) {
+        guard fileName.hasPrefix(Self.prefix), fileName.hasSuffix(Self.suffix) else { return nil }
+        let middle = fileName.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
+        let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let milliseconds = Int64(parts[0]), milliseconds >= 0,
+              parts[1].count == 16, parts[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+        else {
+            return nil
+        }
+        createdAtMilliseconds = milliseconds
+        kid = String(parts[1])
+    }
+}

@@ -1,0 +1,102 @@
+import FoundationEssentials
+import Glibc
+
+/// The service's ES256 signing keys, one PKCS#8 PEM file per key in a directory of their own.
+///
+/// - The directory is created 0700 and refused if group or others can write to it.
+/// - Each key file is written 0600 to a temporary name and renamed into place, and is refused at load time if
+///   group or others have any permission on it.
+/// - The newest key (by the creation time in its file name) is the active signing key; older keys stay so that
+///   payloads signed before a rotation still verify, until `remove(kid:)` deletes them.
+/// - kid: `ES256PublicKey.keyID`, the first 16 hex characters of SHA-256 over the SubjectPublicKeyInfo DER.
+public struct SigningKeyFiles: Sendable {
+    public let directory: String
+
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    public init(directory: URL) {
+        self.init(directory: directory.path)
+    }
+
+    /// The active key and every key's public half, oldest first; creates the directory and a first key when
+    /// there is none.
+    public func loadOrCreate(
+        now: Date = Date()
+    ) throws -> (active: (kid: String, key: ES256PrivateKey),
+                 all: [(kid: String, publicKey: ES256PublicKey, createdAt: Date)]) {
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare()
+        var keys = try loadKeys(storage)
+        if keys.isEmpty {
+            _ = try createKey(storage, now: now, after: nil)
+            keys = try loadKeys(storage)
+        }
+        guard let newest = keys.last else {
+            // Unreachable unless another process empties the directory between our write and our read.
+            throw CryptoError.keyStorage(path: directory, operation: "load", errno: ENOENT)
+        }
+        let all = keys.map { entry in
+            (kid: entry.name.kid, publicKey: entry.key.publicKey,
+             createdAt: Date(millisecondsSince1970: entry.name.createdAtMilliseconds))
+        }
+        return (active: (kid: newest.name.kid, key: newest.key), all: all)
+    }
+
+    /// Creates a new key, which becomes the active one, and returns its kid. Older keys remain for verification.
+    @discardableResult
+    public func rotate(now: Date = Date()) throws -> String {
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare()
+        let existing = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
+        let newest = existing.max { $0.createdAtMilliseconds < $1.createdAtMilliseconds }
+        return try createKey(storage, now: now, after: newest)
+    }
+
+    /// Deletes a retired key. The active key cannot be removed.
+    public func remove(kid: String) throws {
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare()
+        let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
+            .sorted { $0.createdAtMilliseconds < $1.createdAtMilliseconds }
+        guard let target = names.first(where: { $0.kid == kid }) else { throw CryptoError.unknownKeyID(kid) }
+        guard target != names.last else { throw CryptoError.cannotRemoveActiveKey(kid) }
+        try storage.remove(named: target.fileName)
+    }
+
+    private func loadKeys(_ storage: KeyDirectory) throws -> [(name: SigningKeyFileName, key: ES256PrivateKey)] {
+        let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
+            .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
+        return try names.map { name in
+            let key = try ES256PrivateKey(pemRepresentation: storage.readPrivateFile(named: name.fileName))
+            guard key.publicKey.keyID == name.kid else {
+                throw CryptoError.keyFileMismatch(path: directory + "/" + name.fileName)
+            }
+            return (name, key)
+        }
+    }
+
+    private func createKey(_ storage: KeyDirectory, now: Date, after newest: SigningKeyFileName?) throws -> String {
+        let key = try ES256PrivateKey.generate()
+        let kid = key.publicKey.keyID
+        // Creation times order the keys, so a new key must be strictly newer than the newest, whatever the clock.
+        var milliseconds = now.millisecondsSince1970
+        if let newest, milliseconds <= newest.createdAtMilliseconds {
+            milliseconds = newest.createdAtMilliseconds + 1
+        }
+        let name = SigningKeyFileName(createdAtMilliseconds: milliseconds, kid: kid)
+        try storage.writePrivateFileAtomically(named: name.fileName, content: key.pemRepresentation)
+        return kid
+    }
+}
+
+extension Date {
+    fileprivate init(millisecondsSince1970 milliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    fileprivate var millisecondsSince1970: Int64 {
+        Int64((timeIntervalSince1970 * 1000).rounded(.down))
+    }
+}

@@ -1,0 +1,44 @@
+import CCrypto
+
+/// Owns one `EVP_PKEY`. The key is never mutated after construction, and libcrypto's reference counting is atomic,
+/// so one instance may be used for signing and verifying from several threads, each with its own operation context.
+final class EVPKey: @unchecked Sendable {
+    let pointer: OpaquePointer
+
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        EVP_PKEY_free(pointer)
+    }
+
+    /// Checks that the key is EC on P-256, the only curve ES256 allows.
+    func requireP256() throws {
+        guard EVP_PKEY_is_a(pointer, "EC") == 1 else {
+            throw CryptoError.unsupportedKey(reason: "not an EC key")
+        }
+        var name = [CChar](repeating: 0, count: 64)
+        var length = 0
+        guard EVP_PKEY_get_group_name(pointer, &name, name.count, &length) == 1 else {
+            throw CryptoError.unsupportedKey(reason: "EC key without a named curve")
+        }
+        let curve = String(decoding: name.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard curve == "prime256v1" || curve == "P-256" else {
+            throw CryptoError.unsupportedKey(reason: "curve \(curve), ES256 needs P-256")
+        }
+    }
+
+    /// SubjectPublicKeyInfo DER of the public half.
+    func subjectPublicKeyInfoDER() throws -> [UInt8] {
+        let length = i2d_PUBKEY(pointer, nil)
+        guard length > 0 else { throw LibCryptoErrorQueue.error("i2d_PUBKEY") }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_PUBKEY(pointer, &cursor)
+        }
+        guard written == length else { throw LibCryptoErrorQueue.error("i2d_PUBKEY") }
+        return der
+    }
+}

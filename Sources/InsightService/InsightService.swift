@@ -1,1 +1,0 @@
-// InsightService module

@@ -1,0 +1,150 @@
+import HTTPServer
+import InsightCore
+
+/// Every error the API answers with, mapped to its status and RFC 9457 problem document in this one place.
+/// Details are built from field paths and catalogue facts only; no request value is ever echoed.
+public enum ServiceProblem: Error, HTTPResponseError, Equatable {
+    /// The body is not JSON.
+    case malformedJSON(offset: Int)
+    /// The body is JSON of the wrong shape: unknown or duplicate fields, wrong types, missing fields.
+    case invalidRequest([ContextViolation])
+    /// An evaluation-level error of the public API.
+    case evaluation(EvaluationError)
+    case unauthenticated
+    case forbiddenRole([KeyRole])
+    case accessRevoked
+    /// A sandbox override header sent with a production key.
+    case overrideInProduction(header: String)
+    /// A sandbox override header with a value that is not one of the allowed ones.
+    case invalidOverride(header: String, allowed: [String])
+    case notFound(String)
+    case conflict(String)
+    /// A consumption report different from the one already stored for the evaluation.
+    case consumptionConflict
+    /// An `Idempotency-Key` used before with a different body.
+    case idempotencyKeyReused
+    /// A request header with a value outside its syntax (the value is not echoed).
+    case invalidHeader(name: String, detail: String)
+    case invalidParameter(name: String, detail: String)
+    case storageUnavailable
+
+    public var status: HTTPStatus {
+        switch self {
+        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameter, .invalidHeader: .badRequest
+        case .evaluation(let error):
+            switch error {
+            case .contextInvalid: .badRequest
+            case .denied: .forbidden
+            case .rateLimitExceeded: .tooManyRequests
+            case .serverError, .notAvailable: .serviceUnavailable
+            }
+        case .unauthenticated: .unauthorized
+        case .forbiddenRole, .accessRevoked: .forbidden
+        case .notFound: .notFound
+        case .conflict, .consumptionConflict: .conflict
+        case .idempotencyKeyReused: .unprocessableContent
+        case .storageUnavailable: .serviceUnavailable
+        }
+    }
+
+    public var problem: ProblemDetails {
+        switch self {
+        case .malformedJSON(let offset):
+            return ProblemDetails(slug: "malformed-json", status: status, title: "Malformed JSON", detail: "The body is not valid JSON (at byte \(offset)).")
+        case .invalidRequest(let violations):
+            var problem = ProblemDetails(slug: "invalid-request", status: status, title: "Invalid request", detail: summary(violations))
+            problem.errors = violations.map { .init(pointer: $0.pointer, detail: $0.detail) }
+            return problem
+        case .evaluation(let error):
+            var problem: ProblemDetails
+            switch error {
+            case .contextInvalid(let violations):
+                problem = ProblemDetails(slug: "context-invalid", status: status, title: "Context invalid", detail: summary(violations))
+                problem.errors = violations.map { .init(pointer: $0.pointer, detail: $0.detail) }
+            case .denied:
+                problem = ProblemDetails(slug: "denied", status: status, title: "Denied", detail: "The person has turned this protection off for this app.")
+            case .rateLimitExceeded(let retryAfter, let scope):
+                problem = ProblemDetails(slug: "rate-limit-exceeded", status: status, title: "Rate limit exceeded", detail: "Too many requests (\(scope)); retry after \(retryAfter) s.")
+            case .serverError:
+                problem = ProblemDetails(slug: "server-error", status: status, title: "Server error", detail: "The evaluation could not be completed; a retry may work.")
+            case .notAvailable:
+                problem = ProblemDetails(slug: "not-available", status: status, title: "Not available", detail: "The service cannot evaluate this operation now.")
+            }
+            problem.extensions = ["evaluationError": error.code]
+            return problem
+        case .unauthenticated:
+            return ProblemDetails(slug: "unauthenticated", status: status, title: "Unauthenticated", detail: "Send a valid key as 'Authorization: Bearer <secret>'.")
+        case .forbiddenRole(let roles):
+            return ProblemDetails(slug: "forbidden", status: status, title: "Forbidden", detail: "This route needs a key with role \(roles.map(\.rawValue).joined(separator: " or ")).")
+        case .accessRevoked:
+            return ProblemDetails(slug: "access-revoked", status: status, title: "Access revoked", detail: "This key was suspended for not reporting consumption; an operator must reinstate it.")
+        case .overrideInProduction(let header):
+            return ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "The header \(header) is honoured only for sandbox keys.")
+        case .invalidOverride(let header, let allowed):
+            return ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) must be one of: \(allowed.joined(separator: ", ")).")
+        case .notFound(let what):
+            return ProblemDetails(slug: "not-found", status: status, title: "Not found", detail: "\(what) was not found.")
+        case .conflict(let detail):
+            return ProblemDetails(slug: "conflict", status: status, title: "Conflict", detail: detail)
+        case .consumptionConflict:
+            return ProblemDetails(slug: "consumption-conflict", status: status, title: "Consumption already reported", detail: "A different consumption report is already stored for this evaluation; only one is allowed.")
+        case .idempotencyKeyReused:
+            return ProblemDetails(slug: "idempotency-key-reused", status: status, title: "Idempotency key reused", detail: "This Idempotency-Key was used before with a different body; use a new key for a new request.")
+        case .invalidHeader(let name, let detail):
+            return ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
+        case .invalidParameter(let name, let detail):
+            var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: "\(name) \(detail)")
+            problem.errors = [.init(pointer: name, detail: detail)]
+            return problem
+        case .storageUnavailable:
+            return ProblemDetails(slug: "storage-unavailable", status: status, title: "Storage unavailable", detail: "The record could not be stored; retry later.")
+        }
+    }
+
+    public var headers: HTTPFields {
+        var fields = HTTPFields()
+        switch self {
+        case .unauthenticated:
+            fields.set("WWW-Authenticate", "Bearer realm=\"trust-insights\"")
+        case .evaluation(.rateLimitExceeded(let retryAfter, _)):
+            fields.set("Retry-After", String(retryAfter))
+        case .evaluation(.serverError), .evaluation(.notAvailable), .storageUnavailable:
+            fields.set("Retry-After", "1")
+        default:
+            break
+        }
+        return fields
+    }
+
+    private func summary(_ violations: [ContextViolation]) -> String {
+        guard let first = violations.first else { return "The request is invalid." }
+        let location = first.pointer.isEmpty ? "the body" : first.pointer
+        return violations.count == 1 ? "\(location) \(first.detail)" : "\(location) \(first.detail) (and \(violations.count - 1) more)"
+    }
+}
+
+extension ServiceProblem {
+    init(_ error: ConsumptionError) {
+        switch error {
+        case .evaluationNotFound: self = .notFound("The evaluation")
+        case .invalid(let violations): self = .invalidRequest(violations)
+        case .conflict: self = .consumptionConflict
+        case .storageFailed: self = .storageUnavailable
+        }
+    }
+
+    init(_ error: LabelError) {
+        switch error {
+        case .idempotencyKeyReused: self = .idempotencyKeyReused
+        case .storageFailed: self = .storageUnavailable
+        }
+    }
+
+    init(_ error: AccessError) {
+        switch error {
+        case .unauthenticated: self = .unauthenticated
+        case .accessRevoked: self = .accessRevoked
+        case .forbiddenRole(let roles): self = .forbiddenRole(roles)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import HTTPServer
+import InsightCore
+import JSONStream
+
+/// `GET` and `PUT /v1/authorization/{subjectRef}`: the person's choice for this app. The ref in the path is the
+/// account ref; it is hashed with the tenant's key at once and never kept.
+struct AuthorizationRoutes: Sendable {
+    let access: RouteAccess
+    let registry: AuthorizationRegistry
+    let hasher: SubjectHasher
+
+    func register(in router: inout Router) {
+        let routes = self
+        router.add(.get, "/v1/authorization/{subjectRef}") { request, context in
+            try routes.get(request, context)
+        }
+        router.add(.put, "/v1/authorization/{subjectRef}", options: RouteOptions(acceptedContentTypes: MediaType.json)) { request, context in
+            try routes.put(request, context)
+        }
+    }
+
+    private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
+        guard let ref = context.parameters["subjectRef"], !ref.isEmpty, ref.utf8.count <= EvaluationRequestDecoder.maximumRefBytes else {
+            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefBytes) bytes long")
+        }
+        do {
+            return try hasher.key(for: ref, kind: .accountRef, tenant: principal.tenant, environment: principal.environment)
+        } catch {
+            throw ServiceProblem.storageUnavailable
+        }
+    }
+
+    func get(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let now = Clock.nowMilliseconds()
+        let principal = try access.principal(request, roles: [.client], now: now)
+        let state = registry.state(tenant: principal.tenant, subject: try subject(context, principal), now: now)
+        return .json(.ok, encode(state))
+    }
+
+    func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let now = Clock.nowMilliseconds()
+        let principal = try access.principal(request, roles: [.client], now: now)
+        let requested = try decodeStatus(request.body)
+        let key = try subject(context, principal)
+        let state: AuthorizationState
+        do {
+            state = try registry.change(tenant: principal.tenant, subject: key, to: requested, now: now)
+        } catch {
+            throw ServiceProblem.storageUnavailable
+        }
+        return .json(.ok, encode(state))
+    }
+
+    private func decodeStatus(_ body: [UInt8]) throws(ServiceProblem) -> AuthorizationStatus {
+        var reader = JSONReader(body, maximumDepth: 4)
+        var violations: [ContextViolation] = []
+        var status: AuthorizationStatus?
+        var seen = Set<String>()
+        do {
+            let kind = try reader.peekKind()
+            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
+            try reader.readObject { key, reader in
+                let pointer = Wire.pointer("", key)
+                guard seen.insert(key).inserted else {
+                    violations.append(Wire.duplicateField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                guard key == "status" else {
+                    violations.append(Wire.unknownField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                    status = AuthorizationStatus(rawValue: text)
+                    if status == nil {
+                        violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    }
+                }
+            }
+            try reader.finish()
+        } catch let problem as ServiceProblem {
+            throw problem
+        } catch let error as JSONSyntaxError {
+            throw .malformedJSON(offset: error.offset)
+        } catch {
+            throw .malformedJSON(offset: 0)
+        }
+        if !seen.contains("status") { violations.append(Wire.missing("/status")) }
+        guard violations.isEmpty, let status else { throw .invalidRequest(violations) }
+        return status
+    }
+
+    private func encode(_ state: AuthorizationState) -> [UInt8] {
+        var writer = JSONWriter(capacity: 160)
+        writer.beginObject()
+        writer.member("status", state.status.rawValue)
+        writer.member("pendingStatus", state.pendingStatus?.rawValue)
+        writer.member("pendingEffectiveAt", state.pendingEffectiveAt.map { Timestamp.iso8601(milliseconds: $0) })
+        writer.member("cooldownSeconds", Int(registry.cooldownMilliseconds / 1000))
+        writer.endObject()
+        return writer.bytes
+    }
+}

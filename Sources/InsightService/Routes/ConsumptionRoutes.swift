@@ -1,0 +1,36 @@
+import HTTPServer
+import InsightCore
+
+/// `POST /v1/evaluations/{evaluationID}/consumption`: the app's mandatory report of how it used an evaluation.
+/// 201 for the first report, 200 for the same report again; stored durably before the answer.
+struct ConsumptionRoutes: Sendable {
+    let access: RouteAccess
+    let intake: ConsumptionIntake
+    let readiness: Readiness
+
+    func register(in router: inout Router) {
+        let routes = self
+        router.add(
+            .post, "/v1/evaluations/{evaluationID}/consumption", options: RouteOptions(acceptedContentTypes: MediaType.json)
+        ) { request, context in
+            try routes.report(request, context)
+        }
+    }
+
+    func report(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
+        let now = Clock.nowMilliseconds()
+        let principal = try access.principal(request, roles: [.client], now: now)
+        let report = try ConsumptionRequestDecoder.decode(request.body)
+        let outcome: ConsumptionOutcome
+        do {
+            outcome = try intake.submit(report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant, now: now)
+        } catch {
+            if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: now) }
+            throw ServiceProblem(error)
+        }
+        switch outcome {
+        case .recorded(let record): return .json(.created, FeedbackEncoders.consumption(record))
+        case .repeated(let record): return .json(.ok, FeedbackEncoders.consumption(record))
+        }
+    }
+}

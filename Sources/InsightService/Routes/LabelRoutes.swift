@@ -1,0 +1,44 @@
+import HTTPServer
+import InsightCore
+
+/// `POST /v1/labels`: a partner's batch of offline labels, answered item by item. Every new label of the batch is
+/// committed in one transaction before the answer; `Idempotency-Key` makes a retry give the same answer again.
+struct LabelRoutes: Sendable {
+    static let bodyLimit = 8 * 1024 * 1024
+    static let idempotencyHeader = "Idempotency-Key"
+
+    let access: RouteAccess
+    let intake: LabelIntake
+    let readiness: Readiness
+
+    func register(in router: inout Router) {
+        let routes = self
+        router.add(.post, "/v1/labels", options: RouteOptions(bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json)) { request, _ in
+            try routes.submit(request)
+        }
+    }
+
+    func submit(_ request: HTTPRequest) throws -> HTTPResponse {
+        let now = Clock.nowMilliseconds()
+        let principal = try access.principal(request, roles: [.partner], now: now)
+        var idempotency: IdempotentRequest?
+        if let value = request.headers[Self.idempotencyHeader] {
+            guard let key = IdempotencyKey(value) else {
+                throw ServiceProblem.invalidHeader(
+                    name: Self.idempotencyHeader, detail: "must be 1 to \(IdempotencyKey.maximumLength) visible ASCII characters")
+            }
+            idempotency = IdempotentRequest(key: key, body: request.body)
+        }
+        let drafts = try LabelBatchDecoder.decode(request.body)
+        let submission: LabelSubmission
+        do {
+            submission = try intake.submit(drafts, tenant: principal.tenant, idempotency: idempotency, now: now, encode: FeedbackEncoders.labelResults)
+        } catch {
+            if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: now) }
+            throw ServiceProblem(error)
+        }
+        var headers = HTTPFields()
+        if case .replayed = submission { headers.set("Idempotent-Replayed", "true") }
+        return .json(.ok, submission.response, headers: headers)
+    }
+}

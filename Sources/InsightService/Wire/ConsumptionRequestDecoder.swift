@@ -1,0 +1,77 @@
+import InsightCore
+import JSONStream
+
+/// Decodes `POST /v1/evaluations/{evaluationID}/consumption` bodies: exactly `status` and `insightIDsUsed`.
+/// Unknown, duplicate, mistyped and missing fields are `invalid-request` with their pointers; no value is echoed.
+enum ConsumptionRequestDecoder {
+    static let maximumInsightIDBytes = 64
+
+    static func decode(_ body: [UInt8]) throws(ServiceProblem) -> ConsumptionReport {
+        var reader = JSONReader(body, maximumDepth: 4)
+        var violations: [ContextViolation] = []
+        var status: ConsumptionStatus?
+        var insightIDs: [String]?
+        var seen = Set<String>()
+        do {
+            let kind = try reader.peekKind()
+            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
+            try reader.readObject { key, reader in
+                let pointer = Wire.pointer("", key)
+                guard seen.insert(key).inserted else {
+                    violations.append(Wire.duplicateField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                switch key {
+                case "status":
+                    if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                        status = ConsumptionStatus(rawValue: text)
+                        if status == nil {
+                            violations.append(Wire.invalidValue(pointer, "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        }
+                    }
+                case "insightIDsUsed":
+                    insightIDs = try decodeInsightIDs(&reader, pointer: pointer, violations: &violations)
+                default:
+                    violations.append(Wire.unknownField(pointer))
+                    try reader.skipValue()
+                }
+            }
+            try reader.finish()
+        } catch let problem as ServiceProblem {
+            throw problem
+        } catch let error as JSONSyntaxError {
+            throw .malformedJSON(offset: error.offset)
+        } catch {
+            throw .malformedJSON(offset: 0)
+        }
+        if !seen.contains("status") { violations.append(Wire.missing("/status")) }
+        if !seen.contains("insightIDsUsed") { violations.append(Wire.missing("/insightIDsUsed")) }
+        guard violations.isEmpty, let status, let insightIDs else { throw .invalidRequest(violations) }
+        return ConsumptionReport(status: status, insightIDsUsed: insightIDs)
+    }
+
+    private static func decodeInsightIDs(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> [String]? {
+        let kind = try reader.peekKind()
+        guard kind == .array else {
+            violations.append(Wire.wrongType(pointer, expected: "an array of insightIDs", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        var result: [String] = []
+        var tooMany = false
+        try reader.readArray { index, reader in
+            // An evaluation has at most this many insights, so a longer list cannot be valid.
+            guard index < Evaluator.maximumInsights else {
+                tooMany = true
+                try reader.skipValue()
+                return
+            }
+            if let id = try Wire.readString(&reader, at: pointer + "/" + String(index), maximumBytes: maximumInsightIDBytes, violations: &violations) {
+                result.append(id)
+            }
+        }
+        if tooMany { violations.append(Wire.invalidValue(pointer, "must hold at most \(Evaluator.maximumInsights) insightIDs")) }
+        return result
+    }
+}

@@ -1,0 +1,243 @@
+import InsightCore
+import JSONStream
+
+/// Decodes `POST /v1/evaluations` bodies in one pass over the bytes, for the known shape only: unknown fields,
+/// duplicate fields, wrong types and missing fields are `contextInvalid` with the field's JSON Pointer. Feature
+/// values pass through as `FeatureInput` for the catalogue to check; string, array and object values keep only
+/// their kind, so no value can reach an error message.
+enum EvaluationRequestDecoder {
+    static let maximumFeatures = 256
+    static let maximumRefBytes = 256
+    static let maximumRequestIDBytes = 128
+
+    static func decode(_ body: [UInt8]) throws(ServiceProblem) -> EvaluationRequest {
+        var reader = JSONReader(body, maximumDepth: 8)
+        var violations: [ContextViolation] = []
+        var requestID: String?
+        var category: OperationCategory?
+        var categoryPresent = false
+        var insights: [InsightRequest]?
+        var subject = SubjectReferences()
+        var features: [(name: String, value: FeatureInput)]?
+        do {
+            let kind = try reader.peekKind()
+            guard kind == .object else {
+                throw ServiceProblem.evaluation(.contextInvalid([Wire.wrongType("", expected: "an object", received: kind)]))
+            }
+            var seen = Set<String>()
+            try reader.readObject { key, reader in
+                let pointer = Wire.pointer("", key)
+                guard seen.insert(key).inserted else {
+                    violations.append(Wire.duplicateField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                switch key {
+                case "requestID":
+                    if try reader.peekKind() == .null {
+                        try reader.readNull()
+                    } else {
+                        requestID = try Wire.readString(&reader, at: pointer, maximumBytes: maximumRequestIDBytes, violations: &violations)
+                    }
+                case "operationCategory":
+                    categoryPresent = true
+                    if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                        category = OperationCategory(rawValue: text)
+                        if category == nil {
+                            violations.append(Wire.invalidValue(pointer, "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        }
+                    }
+                case "requestedInsights":
+                    insights = try decodeInsights(&reader, pointer: pointer, violations: &violations)
+                case "subject":
+                    subject = try decodeSubject(&reader, pointer: pointer, violations: &violations)
+                case "features":
+                    features = try decodeFeatures(&reader, pointer: pointer, violations: &violations)
+                default:
+                    violations.append(Wire.unknownField(pointer))
+                    try reader.skipValue()
+                }
+            }
+            try reader.finish()
+        } catch let problem as ServiceProblem {
+            throw problem
+        } catch let error as JSONSyntaxError {
+            throw .malformedJSON(offset: error.offset)
+        } catch {
+            throw .malformedJSON(offset: 0)
+        }
+        if !categoryPresent { violations.append(Wire.missing("/operationCategory")) }
+        if insights == nil { violations.append(Wire.missing("/requestedInsights")) }
+        if features == nil { violations.append(Wire.missing("/features")) }
+        guard violations.isEmpty, let category, let insights, let features else {
+            throw .evaluation(.contextInvalid(violations))
+        }
+        return EvaluationRequest(requestID: requestID, category: category, insights: insights, subject: subject, features: features)
+    }
+
+    private static func decodeInsights(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> [InsightRequest]? {
+        let kind = try reader.peekKind()
+        guard kind == .array else {
+            violations.append(Wire.wrongType(pointer, expected: "an array of insight requests", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        var result: [InsightRequest] = []
+        var tooMany = false
+        try reader.readArray { index, reader in
+            let itemPointer = pointer + "/" + String(index)
+            if index >= Evaluator.maximumInsights {
+                tooMany = true
+                try reader.skipValue()
+                return
+            }
+            if let insight = try decodeInsight(&reader, pointer: itemPointer, violations: &violations) { result.append(insight) }
+        }
+        if tooMany || result.isEmpty && violations.isEmpty {
+            violations.append(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"))
+        }
+        return result
+    }
+
+    private static func decodeInsight(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> InsightRequest? {
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        var insightType: String?
+        var schema: String?
+        var version: ModelVersionRequest? = .current
+        var seen = Set<String>()
+        let before = violations.count
+        try reader.readObject { key, reader in
+            let fieldPointer = Wire.pointer(pointer, key)
+            guard seen.insert(key).inserted else {
+                violations.append(Wire.duplicateField(fieldPointer))
+                try reader.skipValue()
+                return
+            }
+            switch key {
+            case "insightType": insightType = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
+            case "schema": schema = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
+            case "modelVersion": version = try decodeModelVersion(&reader, pointer: fieldPointer, violations: &violations)
+            default:
+                violations.append(Wire.unknownField(fieldPointer))
+                try reader.skipValue()
+            }
+        }
+        if !seen.contains("insightType") { violations.append(Wire.missing(pointer + "/insightType")) }
+        if !seen.contains("schema") { violations.append(Wire.missing(pointer + "/schema")) }
+        guard violations.count == before, let insightType, let schema, let version else { return nil }
+        return InsightRequest(insightType: insightType, schema: schema, modelVersion: version)
+    }
+
+    /// `"current"` or `{"specific": "2026.09.1"}`.
+    private static func decodeModelVersion(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> ModelVersionRequest? {
+        switch try reader.peekKind() {
+        case .string:
+            let text = try reader.readString()
+            guard text == "current" else {
+                violations.append(Wire.invalidValue(pointer, "must be \"current\" or {\"specific\": \"<version>\"}"))
+                return nil
+            }
+            return .current
+        case .object:
+            var specific: String?
+            var count = 0
+            try reader.readObject { key, reader in
+                count += 1
+                let fieldPointer = Wire.pointer(pointer, key)
+                if key == "specific", count == 1 {
+                    specific = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
+                } else {
+                    violations.append(key == "specific" ? Wire.duplicateField(fieldPointer) : Wire.unknownField(fieldPointer))
+                    try reader.skipValue()
+                }
+            }
+            guard let specific else {
+                if count == 0 { violations.append(Wire.missing(pointer + "/specific")) }
+                return nil
+            }
+            return .specific(specific)
+        default:
+            let kind = try reader.peekKind()
+            violations.append(Wire.wrongType(pointer, expected: "\"current\" or {\"specific\": \"<version>\"}", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+    }
+
+    private static func decodeSubject(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> SubjectReferences {
+        var subject = SubjectReferences()
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
+            try reader.skipValue()
+            return subject
+        }
+        var seen = Set<String>()
+        try reader.readObject { key, reader in
+            let fieldPointer = Wire.pointer(pointer, key)
+            guard seen.insert(key).inserted else {
+                violations.append(Wire.duplicateField(fieldPointer))
+                try reader.skipValue()
+                return
+            }
+            guard let kind = SubjectRefKind(rawValue: key) else {
+                violations.append(Wire.unknownField(fieldPointer))
+                try reader.skipValue()
+                return
+            }
+            if try reader.peekKind() == .null {
+                try reader.readNull()
+                return
+            }
+            let value = try Wire.readString(&reader, at: fieldPointer, maximumBytes: maximumRefBytes, violations: &violations)
+            switch kind {
+            case .accountRef: subject.accountRef = value
+            case .deviceRef: subject.deviceRef = value
+            case .counterpartyRef: subject.counterpartyRef = value
+            }
+        }
+        return subject
+    }
+
+    private static func decodeFeatures(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> [(name: String, value: FeatureInput)]? {
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            violations.append(Wire.wrongType(pointer, expected: "an object of feature names to values", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        var features: [(name: String, value: FeatureInput)] = []
+        features.reserveCapacity(24)
+        var tooMany = false
+        try reader.readObject { name, reader in
+            if features.count >= maximumFeatures {
+                tooMany = true
+                try reader.skipValue()
+                return
+            }
+            switch try reader.peekKind() {
+            case .number: features.append((name, .number(try reader.readNumber())))
+            case .boolean: features.append((name, .boolean(try reader.readBool())))
+            case .null:
+                try reader.readNull()
+                features.append((name, .null))
+            case .string:
+                _ = try reader.readString()
+                features.append((name, .wrongType("string")))
+            case .array:
+                try reader.skipValue()
+                features.append((name, .wrongType("array")))
+            case .object:
+                try reader.skipValue()
+                features.append((name, .wrongType("object")))
+            }
+        }
+        if tooMany { violations.append(Wire.invalidValue(pointer, "must hold at most \(maximumFeatures) features")) }
+        return features
+    }
+}

@@ -1,0 +1,115 @@
+import InsightCore
+import JSONStream
+
+/// Decodes `POST /v1/labels` bodies: `{"items": [...]}` with 1 to 1000 items. The batch's own shape is checked
+/// here (a wrong shape is `invalid-request` for the whole batch); each item becomes a `LabelDraft` whose shape
+/// problems stay with that item, so one bad item never sinks the others. Unknown fields' values are skipped unread.
+enum LabelBatchDecoder {
+    static let maximumFieldBytes = 64
+
+    static func decode(_ body: [UInt8]) throws(ServiceProblem) -> [LabelDraft] {
+        var reader = JSONReader(body)
+        var violations: [ContextViolation] = []
+        var drafts: [LabelDraft]?
+        var seen = Set<String>()
+        do {
+            let kind = try reader.peekKind()
+            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
+            try reader.readObject { key, reader in
+                let pointer = Wire.pointer("", key)
+                guard seen.insert(key).inserted else {
+                    violations.append(Wire.duplicateField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                guard key == "items" else {
+                    violations.append(Wire.unknownField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                drafts = try decodeItems(&reader, violations: &violations)
+            }
+            try reader.finish()
+        } catch let problem as ServiceProblem {
+            throw problem
+        } catch let error as JSONSyntaxError {
+            throw .malformedJSON(offset: error.offset)
+        } catch {
+            throw .malformedJSON(offset: 0)
+        }
+        if !seen.contains("items") { violations.append(Wire.missing("/items")) }
+        guard violations.isEmpty, let drafts else { throw .invalidRequest(violations) }
+        return drafts
+    }
+
+    private static func decodeItems(_ reader: inout JSONReader, violations: inout [ContextViolation]) throws -> [LabelDraft]? {
+        let kind = try reader.peekKind()
+        guard kind == .array else {
+            violations.append(Wire.wrongType("/items", expected: "an array of labels", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        var drafts: [LabelDraft] = []
+        drafts.reserveCapacity(64)
+        var count = 0
+        try reader.readArray { index, reader in
+            count += 1
+            guard index < LabelIntake.maximumItems else {
+                try reader.skipValue()
+                return
+            }
+            drafts.append(try decodeItem(&reader, pointer: "/items/" + String(index)))
+        }
+        guard (1...LabelIntake.maximumItems).contains(count) else {
+            violations.append(Wire.invalidValue("/items", "must hold 1 to \(LabelIntake.maximumItems) labels"))
+            return nil
+        }
+        return drafts
+    }
+
+    private static func decodeItem(_ reader: inout JSONReader, pointer: String) throws -> LabelDraft {
+        var draft = LabelDraft(pointer: pointer)
+        let kind = try reader.peekKind()
+        guard kind == .object else {
+            draft.violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
+            try reader.skipValue()
+            return draft
+        }
+        // Fields seen so far, as bits, to catch duplicates without a set per item.
+        var seen: UInt8 = 0
+        try reader.readObject { key, reader in
+            let bit: UInt8
+            switch key {
+            case "insightID": bit = 1
+            case "label": bit = 2
+            case "fraudType": bit = 4
+            case "occurredOn": bit = 8
+            case "amountBand": bit = 16
+            default:
+                draft.violations.append(Wire.unknownField(Wire.pointer(pointer, key)))
+                try reader.skipValue()
+                return
+            }
+            let fieldPointer = pointer + "/" + key
+            guard seen & bit == 0 else {
+                draft.violations.append(Wire.duplicateField(fieldPointer))
+                try reader.skipValue()
+                return
+            }
+            seen |= bit
+            if bit == 16, try reader.peekKind() == .null {
+                try reader.readNull()
+                return
+            }
+            let text = try Wire.readString(&reader, at: fieldPointer, maximumBytes: maximumFieldBytes, violations: &draft.violations)
+            switch bit {
+            case 1: draft.insightID = text
+            case 2: draft.label = text
+            case 4: draft.fraudType = text
+            case 8: draft.occurredOn = text
+            default: draft.amountBand = text
+            }
+        }
+        return draft
+    }
+}

@@ -1,1 +1,0 @@
-// InsightSimulation module

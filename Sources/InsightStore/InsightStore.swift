@@ -1,1 +1,0 @@
-// InsightStore module

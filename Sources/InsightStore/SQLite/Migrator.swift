@@ -1,0 +1,61 @@
+/// Versioned schema changes, applied in order at start-up inside one transaction each. The schema version is
+/// SQLite's `user_version`, so a database newer than the binary is refused instead of being misread.
+public struct Migrator: Sendable {
+    public struct Migration: Sendable {
+        public var version: Int
+        public var description: String
+        public var sql: String
+
+        public init(version: Int, description: String, sql: String) {
+            self.version = version
+            self.description = description
+            self.sql = sql
+        }
+    }
+
+    public enum MigrationError: Error, Equatable, CustomStringConvertible {
+        case databaseNewerThanBinary(database: Int, binary: Int)
+        case migrationsOutOfOrder(Int)
+
+        public var description: String {
+            switch self {
+            case .databaseNewerThanBinary(let database, let binary):
+                "the database schema is version \(database) but this binary knows only up to \(binary); refusing to touch it"
+            case .migrationsOutOfOrder(let version):
+                "migration \(version) is out of order"
+            }
+        }
+    }
+
+    public var migrations: [Migration]
+
+    public init(_ migrations: [Migration]) { self.migrations = migrations }
+
+    /// Brings the database up to the newest version; returns the versions applied.
+    @discardableResult
+    public func migrate(_ connection: SQLiteConnection) throws -> [Int] {
+        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
+            throw MigrationError.migrationsOutOfOrder(migration.version)
+        }
+        let current = try currentVersion(connection)
+        let newest = migrations.last?.version ?? 0
+        if current > newest { throw MigrationError.databaseNewerThanBinary(database: current, binary: newest) }
+        var applied: [Int] = []
+        for migration in migrations where migration.version > current {
+            try connection.transaction {
+                try connection.execute(migration.sql)
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+            applied.append(migration.version)
+        }
+        return applied
+    }
+
+    public func currentVersion(_ connection: SQLiteConnection) throws -> Int {
+        let statement = try connection.statement("PRAGMA user_version")
+        _ = try statement.step()
+        let version = statement.int(0)
+        statement.reset()
+        return version
+    }
+}

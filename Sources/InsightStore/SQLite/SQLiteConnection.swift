@@ -1,0 +1,89 @@
+import CSQLite
+
+/// One SQLite connection, opened with SQLITE_OPEN_NOMUTEX: it must be used by one thread at a time, which its
+/// owners guarantee (the group committer's lock, or a reader pool's checkout). Hence `@unchecked Sendable`.
+public final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    public enum Mode: Sendable { case readWrite, readOnly }
+
+    /// Opens (creating if needed) the database at `path` in WAL mode.
+    ///
+    /// `synchronous=NORMAL` in WAL mode makes a committed transaction survive the process being killed (the WAL
+    /// frames are in the kernel's page cache once `COMMIT` returns); `fullSync` adds an fsync per commit, which is
+    /// what surviving a power cut takes.
+    public init(path: String, mode: Mode = .readWrite, fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        var pointer: OpaquePointer?
+        let flags = (mode == .readWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY)
+            | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        guard code == SQLITE_OK, let pointer else {
+            let error = SQLiteError(connection: pointer, code: code, context: "open \(path)")
+            sqlite3_close_v2(pointer)
+            throw error
+        }
+        handle = pointer
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        if mode == .readWrite {
+            try execute("PRAGMA journal_mode=WAL")
+        }
+        try execute(fullSync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
+        try execute("PRAGMA foreign_keys=ON")
+    }
+
+    deinit {
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs one or more statements that take no parameters and return no rows.
+    public func execute(_ sql: String) throws(SQLiteError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(connection: handle, code: code, context: "execute") }
+    }
+
+    /// A prepared statement, cached per SQL text: hot paths prepare once and rebind.
+    public func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Resets every statement still part-way through its rows. A statement left stepping keeps its read transaction
+    /// open, so a pooled reader would go on seeing the database as it was then (keys issued later unknown, new
+    /// evaluations not found).
+    func resetActiveStatements() {
+        var statement = sqlite3_next_stmt(handle, nil)
+        while let current = statement {
+            if sqlite3_stmt_busy(current) != 0 { sqlite3_reset(current) }
+            statement = sqlite3_next_stmt(handle, current)
+        }
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Writes the WAL back into the main database file (used at shutdown so the folder is compact).
+    public func checkpoint() throws(SQLiteError) {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+}

@@ -1,0 +1,60 @@
+import InsightCore
+
+extension SQLiteStore: ConsumptionStore {
+    /// One query shape for unknown and foreign evaluations alike: both are simply no row.
+    public func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget? {
+        try read { connection in
+            let evaluation = try connection.statement("""
+                SELECT e.created_at, c.status, c.insight_ids, c.received_at, c.late
+                FROM evaluation AS e LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
+                WHERE e.evaluation_id = ? AND e.tenant_id = ?
+                """).bind(1, evaluationID).bind(2, tenant.rawValue)
+            guard try evaluation.step() else { return nil }
+            let createdAt = evaluation.int64(0)
+            let existing = Self.consumptionRecord(evaluation, firstColumn: 1, evaluationID: evaluationID, tenant: tenant)
+            evaluation.reset()
+            let insights = try connection.statement(
+                "SELECT insight_id FROM insight WHERE evaluation_id = ? AND tenant_id = ? ORDER BY position")
+                .bind(1, evaluationID).bind(2, tenant.rawValue)
+            var insightIDs: [String] = []
+            while try insights.step() { insightIDs.append(insights.string(0)) }
+            return ConsumptionTarget(createdAt: createdAt, insightIDs: insightIDs, existing: existing)
+        }
+    }
+
+    /// Inserts unless a report exists (a concurrent first report may have won); returns the stored one.
+    public func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord {
+        var stored = record
+        try write { connection in
+            try connection.statement("""
+                INSERT INTO consumption (evaluation_id, tenant_id, status, insight_ids, received_at, late)
+                VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (evaluation_id) DO NOTHING
+                """)
+                .bind(1, record.evaluationID).bind(2, record.tenant.rawValue).bind(3, record.report.status.rawValue)
+                .bind(4, record.report.insightIDsUsed.joined(separator: ",")).bind(5, record.receivedAt)
+                .bind(6, record.late ? 1 : 0)
+                .run()
+            guard connection.changes == 0 else { return }
+            let existing = try connection.statement(
+                "SELECT status, insight_ids, received_at, late FROM consumption WHERE evaluation_id = ?")
+                .bind(1, record.evaluationID)
+            if try existing.step(), let found = Self.consumptionRecord(existing, firstColumn: 0, evaluationID: record.evaluationID, tenant: record.tenant) {
+                stored = found
+            }
+            existing.reset()
+        }
+        return stored
+    }
+
+    /// Reads status, insight_ids, received_at and late from four consecutive columns; nil when they are NULL.
+    private static func consumptionRecord(
+        _ statement: SQLiteStatement, firstColumn: Int32, evaluationID: String, tenant: TenantID
+    ) -> ConsumptionRecord? {
+        guard !statement.isNull(firstColumn), let status = ConsumptionStatus(rawValue: statement.string(firstColumn)) else { return nil }
+        let ids = statement.string(firstColumn + 1)
+        let report = ConsumptionReport(status: status, insightIDsUsed: ids.isEmpty ? [] : ids.split(separator: ",").map(String.init))
+        return ConsumptionRecord(
+            evaluationID: evaluationID, tenant: tenant, report: report, receivedAt: statement.int64(firstColumn + 2),
+            late: statement.int(firstColumn + 3) != 0)
+    }
+}

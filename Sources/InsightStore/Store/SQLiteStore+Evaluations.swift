@@ -1,0 +1,80 @@
+import InsightCore
+import InsightCrypto
+
+extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore {
+    /// Writes the evaluation and its insights in the next group commit; returns once durable.
+    public func record(_ evaluation: EvaluationRecord) throws {
+        try write { connection in
+            try connection.statement("""
+                INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at,
+                    account_hash, device_hash, counterparty_hash, high_outcome)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+                .bind(1, evaluation.evaluationID).bind(2, evaluation.tenant.rawValue)
+                .bind(3, evaluation.environment.rawValue).bind(4, evaluation.keyID)
+                .bind(5, evaluation.category.rawValue).bind(6, evaluation.createdAt)
+                .bind(7, evaluation.account?.hex).bind(8, evaluation.device?.hex).bind(9, evaluation.counterparty?.hex)
+                .bind(10, evaluation.hasHighOutcome ? 1 : 0)
+                .run()
+            let insert = try connection.statement("""
+                INSERT INTO insight (insight_id, evaluation_id, tenant_id, position, insight_type, model_version, outcome, error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for insight in evaluation.insights {
+                try insert.bind(1, insight.insightID).bind(2, evaluation.evaluationID).bind(3, evaluation.tenant.rawValue)
+                    .bind(4, insight.position).bind(5, insight.insightType).bind(6, insight.modelVersion)
+                    .bind(7, insight.outcome?.rawValue).bind(8, insight.error?.rawValue)
+                    .run()
+            }
+        }
+    }
+
+    /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker.
+    public func forEachRecentEvaluation(
+        since: Int64, _ body: (_ tenant: String, _ account: SubjectKey, _ device: SubjectKey?, _ counterparty: SubjectKey?, _ time: Int64, _ high: Bool) -> Void
+    ) throws {
+        try read { connection in
+            let statement = try connection.statement("""
+                SELECT tenant_id, account_hash, device_hash, counterparty_hash, created_at, high_outcome
+                FROM evaluation WHERE created_at >= ? AND account_hash IS NOT NULL ORDER BY created_at
+                """).bind(1, since)
+            while try statement.step() {
+                guard let account = SubjectKey(hex: statement.string(1)) else { continue }
+                body(statement.string(0), account, statement.optionalString(2).flatMap(SubjectKey.init(hex:)),
+                     statement.optionalString(3).flatMap(SubjectKey.init(hex:)), statement.int64(4), statement.int(5) != 0)
+            }
+        }
+    }
+
+    public func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
+        try read { connection in
+            let statement = try connection.statement(
+                "SELECT tenant_id, subject_hash, status, pending_status, pending_effective_at, updated_at FROM authorization_state")
+            var result: [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] = []
+            while try statement.step() {
+                guard let tenant = TenantID(statement.string(0)), let subject = SubjectKey(hex: statement.string(1)),
+                      let status = AuthorizationStatus(rawValue: statement.string(2)) else { continue }
+                let state = AuthorizationState(
+                    status: status, pendingStatus: statement.optionalString(3).flatMap(AuthorizationStatus.init(rawValue:)),
+                    pendingEffectiveAt: statement.optionalInt64(4), updatedAt: statement.int64(5))
+                result.append((tenant, subject, state))
+            }
+            return result
+        }
+    }
+
+    public func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
+        try write { connection in
+            try connection.statement("""
+                INSERT INTO authorization_state (tenant_id, subject_hash, status, pending_status, pending_effective_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant_id, subject_hash) DO UPDATE SET status = excluded.status,
+                    pending_status = excluded.pending_status, pending_effective_at = excluded.pending_effective_at,
+                    updated_at = excluded.updated_at
+                """)
+                .bind(1, tenant.rawValue).bind(2, subject.hex).bind(3, state.status.rawValue)
+                .bind(4, state.pendingStatus?.rawValue).bind(5, state.pendingEffectiveAt).bind(6, state.updatedAt)
+                .run()
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import InsightCore
+import InsightCrypto
+
+extension SQLiteStore: APIKeyStore, KeyIssuingStore {
+    public func allKeys() throws -> [APIKeyRecord] {
+        try read { connection in
+            let statement = try connection.statement(
+                "SELECT key_id, tenant_id, role, environment, secret_hash, status, created_at, rate, burst FROM api_key ORDER BY created_at, key_id")
+            var keys: [APIKeyRecord] = []
+            while try statement.step() {
+                guard let tenant = TenantID(statement.string(1)), let role = KeyRole(rawValue: statement.string(2)),
+                      let environment = DeploymentEnvironment(rawValue: statement.string(3)),
+                      let status = KeyStatus(rawValue: statement.string(5))
+                else { continue }
+                keys.append(APIKeyRecord(
+                    keyID: statement.string(0), tenant: tenant, role: role, environment: environment,
+                    secretHash: statement.blob(4), status: status, createdAt: statement.int64(6),
+                    rate: statement.isNull(7) ? nil : statement.double(7),
+                    burst: statement.isNull(8) ? nil : statement.int(8)))
+            }
+            return keys
+        }
+    }
+
+    public func keysGeneration() throws -> Int64 {
+        try read { connection in
+            let statement = try connection.statement("SELECT value FROM generation WHERE name = 'keys'")
+            guard try statement.step() else { return 0 }
+            return statement.int64(0)
+        }
+    }
+
+    /// Creates the tenant (with a fresh subject HMAC key) if it does not exist yet; true if created.
+    @discardableResult
+    public func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool {
+        var created = false
+        try write { connection in
+            try connection.statement("INSERT OR IGNORE INTO tenant (tenant_id, subject_key, created_at) VALUES (?, ?, ?)")
+                .bind(1, tenant.rawValue).bind(2, blob: SecureRandom.bytes(32)).bind(3, now).run()
+            created = connection.changes > 0
+        }
+        return created
+    }
+
+    public func tenants() throws -> [TenantID] {
+        try read { connection in
+            let statement = try connection.statement("SELECT tenant_id FROM tenant ORDER BY tenant_id")
+            var result: [TenantID] = []
+            while try statement.step() { if let id = TenantID(statement.string(0)) { result.append(id) } }
+            return result
+        }
+    }
+
+    /// The tenant's key for hashing subject refs; nil for an unknown tenant.
+    public func subjectKey(for tenant: TenantID) throws -> HMACKey? {
+        try read { connection in
+            let statement = try connection.statement("SELECT subject_key FROM tenant WHERE tenant_id = ?").bind(1, tenant.rawValue)
+            guard try statement.step() else { return nil }
+            return HMACKey(bytes: statement.blob(0))
+        }
+    }
+
+    public func insertKey(_ record: APIKeyRecord) throws {
+        try write { connection in
+            try connection.statement("""
+                INSERT INTO api_key (key_id, tenant_id, role, environment, secret_hash, status, rate, burst, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+                .bind(1, record.keyID).bind(2, record.tenant.rawValue).bind(3, record.role.rawValue)
+                .bind(4, record.environment.rawValue).bind(5, blob: record.secretHash).bind(6, record.status.rawValue)
+                .bind(7, record.rate).bind(8, record.burst.map(Int64.init)).bind(9, record.createdAt).bind(10, record.createdAt)
+                .run()
+            try Self.bumpKeysGeneration(connection)
+        }
+    }
+
+    /// Sets a key's status; throws `StoreError.notFound` for an unknown key ID.
+    public func setKeyStatus(keyID: String, to status: KeyStatus, now: Int64) throws {
+        try write { connection in
+            try connection.statement("UPDATE api_key SET status = ?, updated_at = ? WHERE key_id = ?")
+                .bind(1, status.rawValue).bind(2, now).bind(3, keyID).run()
+            guard connection.changes == 1 else { throw StoreError.notFound }
+            try Self.bumpKeysGeneration(connection)
+        }
+    }
+
+    static func bumpKeysGeneration(_ connection: SQLiteConnection) throws {
+        try connection.execute("UPDATE generation SET value = value + 1 WHERE name = 'keys'")
+    }
+}
+
+extension SQLiteStatement {
+    @discardableResult
+    func bind(_ index: Int32, _ value: Double?) -> SQLiteStatement {
+        if let value { return bind(index, value) }
+        return bind(index, nil as Int64?)
+    }
+}

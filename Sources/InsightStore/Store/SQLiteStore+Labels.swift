@@ -1,0 +1,100 @@
+import InsightCore
+
+extension SQLiteStore: LabelStore {
+    /// The batch runs as one write of the next group commit: its own savepoint, so it is kept whole or not at all.
+    public func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T {
+        var result: T?
+        try write { connection in
+            result = try body(SQLiteLabelTransaction(connection: connection))
+        }
+        guard let result else { throw StoreError.notFound }
+        return result
+    }
+}
+
+/// Label reads and writes on the writer connection, inside the group commit's transaction. Insight IDs are looked
+/// up in one statement per batch through `json_each`, so a batch of 1000 costs one query, not 1000.
+struct SQLiteLabelTransaction: LabelTransaction {
+    let connection: SQLiteConnection
+
+    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64] {
+        guard !insightIDs.isEmpty else { return [:] }
+        let statement = try connection.statement("""
+            SELECT i.insight_id, e.created_at FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            WHERE i.insight_id IN (SELECT value FROM json_each(?)) AND i.tenant_id = ?
+            """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue)
+        var times: [String: Int64] = [:]
+        times.reserveCapacity(insightIDs.count)
+        while try statement.step() { times[statement.string(0)] = statement.int64(1) }
+        return times
+    }
+
+    func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent] {
+        guard !insightIDs.isEmpty else { return [:] }
+        let statement = try connection.statement("""
+            SELECT insight_id, label, fraud_type, occurred_on, amount_band FROM label
+            WHERE insight_id IN (SELECT value FROM json_each(?)) AND tenant_id = ? ORDER BY insight_id, label_id
+            """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue)
+        var latest: [String: LabelContent] = [:]
+        while try statement.step() {
+            guard let verdict = LabelVerdict(rawValue: statement.string(1)), let fraudType = FraudType(rawValue: statement.string(2)) else { continue }
+            // Rows come oldest first per insight, so the last one written to the dictionary is the newest.
+            latest[statement.string(0)] = LabelContent(
+                verdict: verdict, fraudType: fraudType, occurredOn: statement.string(3),
+                amountBand: statement.optionalString(4).flatMap(AmountBand.init(rawValue:)))
+        }
+        return latest
+    }
+
+    func appendLabels(_ versions: [LabelVersion]) throws {
+        let insert = try connection.statement("""
+            INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, amount_band, received_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for version in versions {
+            try insert.bind(1, version.insightID).bind(2, version.tenant.rawValue).bind(3, version.content.verdict.rawValue)
+                .bind(4, version.content.fraudType.rawValue).bind(5, version.content.occurredOn)
+                .bind(6, version.content.amountBand?.rawValue).bind(7, version.receivedAt)
+                .run()
+        }
+    }
+
+    func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord? {
+        let statement = try connection.statement(
+            "SELECT body_sha256, response, created_at FROM idempotency WHERE tenant_id = ? AND idempotency_key = ?")
+            .bind(1, tenant.rawValue).bind(2, key.rawValue)
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
+        return IdempotencyRecord(
+            tenant: tenant, key: key, bodyHash: statement.blob(0), response: statement.blob(1), createdAt: statement.int64(2))
+    }
+
+    func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
+        try connection.statement("""
+            INSERT INTO idempotency (tenant_id, idempotency_key, body_sha256, response, created_at) VALUES (?, ?, ?, ?, ?)
+            """)
+            .bind(1, record.tenant.rawValue).bind(2, record.key.rawValue).bind(3, blob: record.bodyHash)
+            .bind(4, blob: record.response).bind(5, record.createdAt)
+            .run()
+    }
+
+    /// A JSON array of the IDs for `json_each`; they are issued identifiers, but are escaped all the same.
+    static func jsonArray(_ values: [String]) -> String {
+        var text = "["
+        text.reserveCapacity(values.count * 40 + 2)
+        for (index, value) in values.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                default:
+                    if scalar.value < 0x20 { text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16) } else { text.unicodeScalars.append(scalar) }
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
+    }
+}

@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The embedded store: one SQLite database in WAL mode under the data folder. Writes go through one group-commit
+/// writer and return only once committed; reads use a pool of read-only connections.
+public final class SQLiteStore: Sendable {
+    public static let fileName = "trust-insights.sqlite"
+
+    public let path: String
+    let writer: GroupCommitter
+    let readers: ReaderPool
+
+    /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
+    public init(directory: String, fullSync: Bool = false) throws {
+        try Self.createPrivateDirectory(directory)
+        path = directory + "/" + Self.fileName
+        // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.
+        let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd) }
+        let connection = try SQLiteConnection(path: path, fullSync: fullSync)
+        try Schema.migrator.migrate(connection)
+        writer = GroupCommitter(connection: connection)
+        readers = ReaderPool(path: path)
+    }
+
+    /// Runs `write` in the next group commit and returns once it is durable.
+    public func write(_ write: @escaping GroupCommitter.Write) throws {
+        try writer.perform(write)
+    }
+
+    public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try readers.withReader(body)
+    }
+
+    /// True when a trivial write commits: what readiness reports.
+    public func isWritable() -> Bool {
+        (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
+    }
+
+    /// Folds the WAL into the database file; called at shutdown.
+    public func checkpoint() {
+        writer.withConnection { try? $0.checkpoint() }
+    }
+
+    /// Creates the folder and any missing parents; the ones it creates are 0700 (the data is the tenants').
+    static func createPrivateDirectory(_ directory: String) throws {
+        var path = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") where component != "." {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0 && errno != EEXIST {
+                throw StoreError.cannotCreateDirectory(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+    }
+}
+
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    case cannotCreateDirectory(path: String, reason: String)
+    case notFound
+    case conflict(String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateDirectory(let path, let reason): "cannot create \(path): \(reason)"
+        case .notFound: "not found"
+        case .conflict(let message): message
+        }
+    }
+}

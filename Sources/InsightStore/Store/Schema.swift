@@ -1,0 +1,100 @@
+/// The database schema, one migration per version. Never edit a shipped migration: add the next one.
+///
+/// Nothing here holds a feature value, a raw subject ref, an IP address or a user agent: subjects appear only as
+/// keyed hashes (HMAC with the tenant's key), and keys only as SHA-256 of their secret.
+enum Schema {
+    static let migrator = Migrator([
+        .init(version: 1, description: "tenants, keys, evaluations, insights, authorization state", sql: """
+            CREATE TABLE tenant (
+                tenant_id TEXT PRIMARY KEY,
+                subject_key BLOB NOT NULL,
+                created_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE TABLE api_key (
+                key_id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL REFERENCES tenant (tenant_id),
+                role TEXT NOT NULL CHECK (role IN ('client', 'partner', 'analyst')),
+                environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                secret_hash BLOB NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('active', 'revoked', 'suspended')),
+                rate REAL,
+                burst INTEGER,
+                created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE TABLE generation (
+                name TEXT PRIMARY KEY,
+                value INTEGER NOT NULL
+            ) STRICT;
+            INSERT INTO generation (name, value) VALUES ('keys', 0);
+            CREATE TABLE evaluation (
+                evaluation_id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                environment TEXT NOT NULL,
+                key_id TEXT NOT NULL,
+                category TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                account_hash TEXT,
+                device_hash TEXT,
+                counterparty_hash TEXT,
+                high_outcome INTEGER NOT NULL DEFAULT 0
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX evaluation_by_time ON evaluation (created_at);
+            CREATE TABLE insight (
+                insight_id TEXT PRIMARY KEY,
+                evaluation_id TEXT NOT NULL,
+                tenant_id TEXT NOT NULL,
+                position INTEGER NOT NULL,
+                insight_type TEXT NOT NULL,
+                model_version TEXT,
+                outcome TEXT,
+                error TEXT
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX insight_by_evaluation ON insight (evaluation_id);
+            CREATE TABLE authorization_state (
+                tenant_id TEXT NOT NULL,
+                subject_hash TEXT NOT NULL,
+                status TEXT NOT NULL,
+                pending_status TEXT,
+                pending_effective_at INTEGER,
+                updated_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, subject_hash)
+            ) STRICT, WITHOUT ROWID;
+            """),
+        .init(version: 2, description: "consumption reports, label history, idempotency records", sql: """
+            CREATE INDEX insight_by_evaluation_tenant ON insight (evaluation_id, tenant_id);
+            CREATE TABLE consumption (
+                evaluation_id TEXT PRIMARY KEY,
+                tenant_id TEXT NOT NULL,
+                status TEXT NOT NULL CHECK (status IN ('usedReducedFriction', 'usedUnchangedFriction',
+                    'usedIncreasedFriction', 'notUsedNotNeeded', 'notUsedError', 'usedEvaluationOnly')),
+                insight_ids TEXT NOT NULL,
+                received_at INTEGER NOT NULL,
+                late INTEGER NOT NULL CHECK (late IN (0, 1))
+            ) STRICT, WITHOUT ROWID;
+            CREATE INDEX consumption_by_tenant_time ON consumption (tenant_id, received_at);
+            CREATE TABLE label (
+                label_id INTEGER PRIMARY KEY,
+                insight_id TEXT NOT NULL,
+                tenant_id TEXT NOT NULL,
+                label TEXT NOT NULL CHECK (label IN ('confirmedFraud', 'confirmedLegitimate')),
+                fraud_type TEXT NOT NULL,
+                occurred_on TEXT NOT NULL,
+                amount_band TEXT,
+                received_at INTEGER NOT NULL
+            ) STRICT;
+            CREATE INDEX label_by_insight ON label (insight_id, label_id);
+            CREATE VIEW label_latest AS
+                SELECT * FROM label AS newest
+                WHERE newest.label_id = (SELECT max(label_id) FROM label AS other WHERE other.insight_id = newest.insight_id);
+            CREATE TABLE idempotency (
+                tenant_id TEXT NOT NULL,
+                idempotency_key TEXT NOT NULL,
+                body_sha256 BLOB NOT NULL,
+                response BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, idempotency_key)
+            ) STRICT, WITHOUT ROWID;
+            """),
+    ])
+}

@@ -1,0 +1,67 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Histogram-based gradient boosting for binary log loss (docs/TRAINING.md).
+///
+///     let model = try GBDTTrainer(parameters: parameters).train(train: trainSet, valid: validSet)
+///
+/// Deterministic: the same data, parameters and seed give the same model bits on every run and for any thread
+/// count.
+public struct GBDTTrainer: Sendable {
+    public var parameters: TrainingParameters
+    public var thresholdRule: ThresholdRule
+
+    public init(parameters: TrainingParameters = TrainingParameters(), thresholdRule: ThresholdRule = ThresholdRule()) {
+        self.parameters = parameters
+        self.thresholdRule = thresholdRule
+    }
+
+    public func train(
+        train: Dataset, valid: Dataset, progress: TrainingProgressReporter? = nil
+    ) throws(TrainingError) -> TrainedModel {
+        let parameters = try parameters.validated()
+        guard train.rowCount > 0 else { throw .emptyData(set: "training") }
+        guard valid.rowCount > 0 else { throw .emptyData(set: "validation") }
+        guard train.featureNames == valid.featureNames else { throw .featuresDiffer }
+        let trainPositives = train.positiveCount
+        let validPositives = valid.positiveCount
+        guard trainPositives > 0, trainPositives < train.rowCount else { throw .singleClass(set: "training") }
+        guard validPositives > 0, validPositives < valid.rowCount else { throw .singleClass(set: "validation") }
+
+        let (binning, binned) = FeatureBinning.fitAndBin(train, maxBins: parameters.maxBins)
+        let baseMargin = Float(Logistic.logit(Double(trainPositives) / Double(train.rowCount)))
+        let rounds = BoostingRounds(
+            parameters: parameters, binning: binning, train: train, valid: valid, baseMargin: baseMargin)
+        let columns = Self.transpose(binned, rows: train.rowCount, columns: train.featureCount)
+        let result = binned.withUnsafeBufferPointer { bins in
+            columns.withUnsafeBufferPointer { columns in
+                rounds.run(bins: bins.baseAddress!, columns: columns.baseAddress!, progress: progress)
+            }
+        }
+
+        // The loop's validation margins are the reference walk's (same float32 sums, in order).
+        let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
+        return TrainedModel(
+            featureNames: train.featureNames, baseMargin: baseMargin,
+            trees: Array(result.trees[0...result.bestIteration]), parameters: parameters,
+            bestIteration: result.bestIteration, roundsTrained: result.trees.count,
+            validationLogLossHistory: result.validationLogLoss,
+            trainingRows: train.rowCount, trainingPositives: trainPositives,
+            validationRows: valid.rowCount, validationPositives: validPositives,
+            thresholds: thresholdRule.select(probabilities: probabilities, labels: valid.labels),
+            validationMetrics: BinaryMetrics(probabilities: probabilities, labels: valid.labels))
+    }
+
+    static func transpose(_ matrix: [UInt8], rows: Int, columns: Int) -> [UInt8] {
+        var transposed = [UInt8](repeating: 0, count: matrix.count)
+        matrix.withUnsafeBufferPointer { matrix in
+            transposed.withUnsafeMutableBufferPointer { transposed in
+                for row in 0..<rows {
+                    for column in 0..<columns { transposed[column * rows + row] = matrix[row * columns + column] }
+                }
+            }
+        }
+        return transposed
+    }
+}

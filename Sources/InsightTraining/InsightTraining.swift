@@ -1,1 +1,0 @@
-// InsightTraining module

@@ -1,0 +1,17 @@
+/// Why training could not produce a model.
+public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidParameter(name: String, rule: String)
+    case featuresDiffer
+    /// Log loss and thresholds need both classes.
+    case singleClass(set: String)
+    case emptyData(set: String)
+
+    public var description: String {
+        switch self {
+        case .invalidParameter(let name, let rule): "parameter \(name) must be \(rule)"
+        case .featuresDiffer: "training and validation data have different feature columns"
+        case .singleClass(let set): "the \(set) data must contain both labels 0 and 1"
+        case .emptyData(let set): "the \(set) data has no rows"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import FoundationEssentials
+import InsightModel
+import InsightTraining
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `trust-insights train`: fits a gradient-boosted model on a labelled CSV, picks the medium and high thresholds
+/// on the validation CSV, and writes the model document.
+enum TrainCommand {
+    static var spec: CommandSpec {
+        let defaults = TrainingParameters()
+        let rule = ThresholdRule()
+        return CommandSpec(
+            name: "train",
+            abstract: "Train a gradient-boosted model for binary log loss from labelled CSV files.",
+            discussion: """
+                Input files have the header 'label,<feature names>', labels 0 or 1, and an empty field for a \
+                missing value. See docs/TRAINING.md for the algorithm and the threshold rule.
+                """,
+            options: [
+                .value("train", "file", help: "Training CSV.", required: true),
+                .value("valid", "file", help: "Validation CSV: early stopping, thresholds and metrics.", required: true),
+                .value("out", "model.json", help: "Where to write the model.", required: true),
+                .value("trees", "n", help: "Maximum boosting rounds.", default: "\(defaults.trees)"),
+                .value("max-depth", "d", help: "Maximum tree depth.", default: "\(defaults.maxDepth)"),
+                .value("learning-rate", "eta", help: "Shrinkage of each tree.", default: "\(defaults.learningRate)"),
+                .value("min-child-weight", "w", help: "Minimum hessian sum in a child.", default: "\(defaults.minChildWeight)"),
+                .value("lambda", "l", help: "L2 regularisation of leaf weights.", default: "\(defaults.lambda)"),
+                .value("min-split-gain", "g", help: "Minimum loss reduction of a split.", default: "\(defaults.minSplitGain)"),
+                .value("subsample", "r", help: "Fraction of rows per tree.", default: "\(defaults.subsample)"),
+                .value("colsample", "c", help: "Fraction of features per tree.", default: "\(defaults.columnSample)"),
+                .value(
+                    "early-stopping-rounds", "k", help: "Stop after k rounds without validation improvement; 0 disables.",
+                    default: "\(defaults.earlyStoppingRounds)"),
+                .value("seed", "s", help: "Seed of row and column sampling.", default: "\(defaults.seed)"),
+                .value("bins", "b", help: "Histogram bins per feature, missing included (2...256).", default: "\(defaults.maxBins)"),
+                .value("threads", "t", help: "Threads for histograms; the model does not depend on it.", default: "\(defaults.threads)"),
+                .value("high-precision", "p", help: "Validation precision the high threshold must reach.", default: "\(rule.highPrecision)"),
+                .value("medium-recall", "r", help: "Validation recall the medium threshold must reach.", default: "\(rule.mediumRecall)"),
+                .value("insight", "type", help: "Insight the model answers.", default: "isLikelyBeingCoached"),
+                .value("category", "name", help: "Operation category.", default: "payment"),
+                .value("version", "version", help: "Model version.", default: "0.0.0"),
+                .value("created-at", "time", help: "RFC 3339 creation time to record (for reproducible output).", default: "now"),
+            ],
+            body: { arguments, environment in try run(arguments, environment: environment) })
+    }
+
+    static func parameters(from arguments: ParsedArguments) throws(CommandLineError) -> (TrainingParameters, ThresholdRule) {
+        var parameters = TrainingParameters()
+        if let value = try arguments.int("trees", in: 1...100_000) { parameters.trees = value }
+        if let value = try arguments.int("max-depth", in: 1...TrainingParameters.maximumDepth) { parameters.maxDepth = value }
+        if let value = try arguments.double("learning-rate") {
+            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--learning-rate': expected (0, 1]") }
+            parameters.learningRate = value
+        }
+        if let value = try arguments.double("min-child-weight", in: 0...1e12) { parameters.minChildWeight = value }
+        if let value = try arguments.double("lambda", in: 0...1e12) { parameters.lambda = value }
+        if let value = try arguments.double("min-split-gain", in: 0...1e12) { parameters.minSplitGain = value }
+        if let value = try arguments.double("subsample") {
+            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--subsample': expected (0, 1]") }
+            parameters.subsample = value
+        }
+        if let value = try arguments.double("colsample") {
+            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--colsample': expected (0, 1]") }
+            parameters.columnSample = value
+        }
+        if let value = try arguments.int("early-stopping-rounds", in: 0...100_000) { parameters.earlyStoppingRounds = value }
+        if let text = arguments.value("seed") {
+            guard let seed = UInt64(text) else { throw .usage("The value '\(text)' is invalid for '--seed': expected a non-negative integer") }
+            parameters.seed = seed
+        }
+        if let value = try arguments.int("bins", in: 2...256) { parameters.maxBins = value }
+        if let value = try arguments.int("threads", in: 1...64) { parameters.threads = value }
+        var rule = ThresholdRule()
+        if let value = try arguments.double("high-precision", in: 0...1) { rule.highPrecision = value }
+        if let value = try arguments.double("medium-recall", in: 0...1) { rule.mediumRecall = value }
+        return (parameters, rule)
+    }
+
+    static func run(_ arguments: ParsedArguments, environment: CommandEnvironment) throws(CommandLineError) -> Int32 {
+        let (parameters, rule) = try parameters(from: arguments)
+        let trainPath = try arguments.required("train")
+        let validPath = try arguments.required("valid")
+        let outPath = try arguments.required("out")
+        let createdAt = try createdAt(arguments.value("created-at"))
+
+        let loader = CSVDatasetLoader()
+        let train: Dataset
+        let valid: Dataset
+        do {
+            train = try loader.load(path: trainPath)
+            valid = try loader.load(path: validPath).reordered(toMatch: train.featureNames)
+        } catch {
+            throw .failure(error.description)
+        }
+
+        let reporter: TrainingProgressReporter? =
+            environment.isInteractive
+            ? TrainingProgressReporter { progress in environment.standardError(progressLine(progress)) }
+            : nil
+        let clock = ContinuousClock()
+        let started = clock.now
+        let startedCPU = processCPUSeconds()
+        let model: TrainedModel
+        do {
+            model = try GBDTTrainer(parameters: parameters, thresholdRule: rule).train(
+                train: train, valid: valid, progress: reporter)
+        } catch {
+            throw .failure(error.description)
+        }
+        let elapsed = clock.now - started
+        let cpuSeconds = processCPUSeconds() - startedCPU
+        if environment.isInteractive { environment.standardError("\n") }
+
+        let document = model.modelDocument(
+            ModelExportContext(
+                insightType: arguments.value("insight") ?? "isLikelyBeingCoached",
+                category: arguments.value("category") ?? "payment",
+                version: arguments.value("version") ?? "0.0.0",
+                createdAt: createdAt,
+                trainingFileName: fileName(trainPath), validationFileName: fileName(validPath),
+                toolVersion: RootCommand.version))
+        do {
+            try ModelValidator.validate(document, file: outPath)
+        } catch {
+            throw .failure("the trained model failed validation: \(error)")
+        }
+        do {
+            var data = try document.jsonData(prettyPrinted: true)
+            data.append(UInt8(ascii: "\n"))
+            try data.write(to: URL(fileURLWithPath: outPath), options: .atomic)
+        } catch {
+            throw .failure("cannot write \(outPath): \(error)")
+        }
+        let metrics = model.validationMetrics
+        environment.print(
+            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds) "
+                + "in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
+        environment.print(
+            "validation: AUC \(formatted(metrics.auc)), PR-AUC \(formatted(metrics.averagePrecision)), "
+                + "log loss \(formatted(metrics.logLoss)) on \(metrics.rows) rows")
+        let thresholds = model.thresholds
+        environment.print(
+            "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
+                + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
+                + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
+        environment.print("wrote \(outPath)")
+        return 0
+    }
+
+    static func progressLine(_ progress: TrainingProgress) -> String {
+        "\r[\(progress.iteration + 1)/\(progress.totalIterations)] train log loss \(formatted(progress.trainLogLoss)) "
+            + "valid log loss \(formatted(progress.validationLogLoss)) valid AUC \(formatted(progress.validationAUC)) "
+            + "best \(progress.bestIteration + 1)   "
+    }
+
+    /// CPU time of the whole process: on a shared machine a fairer clock than the wall for benchmarks.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    static func createdAt(_ text: String?) throws(CommandLineError) -> String {
+        guard let text, text != "now" else { return rfc3339(time(nil)) }
+        let shape = text.count >= 20 && text.hasSuffix("Z") && text.dropFirst(4).first == "-" && text.dropFirst(10).first == "T"
+        guard shape else { throw .usage("The value '\(text)' is invalid for '--created-at': expected e.g. 2026-11-21T00:00:00Z") }
+        return text
+    }
+
+    static func rfc3339(_ seconds: time_t) -> String {
+        var seconds = seconds
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    static func fileName(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    static func formatted(_ value: Double) -> String {
+        guard value.isFinite else { return "\(value)" }
+        let scaled = (value * 10_000).rounded() / 10_000
+        return "\(scaled)"
+    }
+
+    static func formatted(seconds duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        return formatted(Double(seconds) + Double(attoseconds) * 1e-18)
+    }
+}

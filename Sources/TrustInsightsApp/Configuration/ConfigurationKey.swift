@@ -1,0 +1,86 @@
+/// One setting: its name in the JSON file, the environment variable and the flag derived from that name, and how
+/// to parse and check a value. The table below is the single source of truth, also for the docs.
+struct ConfigurationKey: Sendable {
+    enum Value: Sendable {
+        case integer(WritableKeyPath<ServiceConfiguration, Int> & Sendable, ClosedRange<Int>)
+        case seconds(WritableKeyPath<ServiceConfiguration, Double> & Sendable, ClosedRange<Double>)
+        case text(WritableKeyPath<ServiceConfiguration, String> & Sendable)
+        case boolean(WritableKeyPath<ServiceConfiguration, Bool> & Sendable)
+    }
+
+    var name: String
+    var value: Value
+    var help: String
+
+    /// `dataDir` -> `TRUST_INSIGHTS_DATA_DIR`.
+    var environmentVariable: String {
+        "TRUST_INSIGHTS_" + words.map { $0.uppercased() }.joined(separator: "_")
+    }
+
+    /// `dataDir` -> `data-dir`.
+    var flag: String { words.joined(separator: "-") }
+
+    private var words: [String] {
+        var words: [String] = []
+        var current = ""
+        for character in name {
+            if character.isUppercase, !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+            current.append(Character(character.lowercased()))
+        }
+        words.append(current)
+        return words
+    }
+
+    static let all: [ConfigurationKey] = [
+        .init(name: "host", value: .text(\.host), help: "Address to listen on."),
+        .init(name: "port", value: .integer(\.port, 0...65535), help: "TCP port (0 picks a free one)."),
+        .init(name: "dataDir", value: .text(\.dataDir), help: "Folder for the SQLite database and signing keys."),
+        .init(name: "modelsDir", value: .text(\.modelsDir), help: "Folder holding manifest.json and the models."),
+        .init(name: "configDir", value: .text(\.configDir), help: "Folder holding features/ and velocity.json."),
+        .init(name: "eventLoops", value: .integer(\.eventLoops, 0...256), help: "Event loop threads (0 = one per core)."),
+        .init(name: "maxConnections", value: .integer(\.maxConnections, 1...1_000_000), help: "Open connection cap."),
+        .init(name: "maxRequestLineBytes", value: .integer(\.maxRequestLineBytes, 64...1_048_576), help: "Longest request line (414 above)."),
+        .init(name: "maxHeaderBytes", value: .integer(\.maxHeaderBytes, 256...1_048_576), help: "Largest header block (431 above)."),
+        .init(name: "maxHeaderCount", value: .integer(\.maxHeaderCount, 1...10_000), help: "Most header fields (431 above)."),
+        .init(name: "maxBodyBytes", value: .integer(\.maxBodyBytes, 0...1_073_741_824), help: "Default body limit of a route (413 above)."),
+        .init(name: "requestTimeoutSeconds", value: .seconds(\.requestTimeoutSeconds, 0.01...3600), help: "From a request's first byte to its last (408 after)."),
+        .init(name: "idleTimeoutSeconds", value: .seconds(\.idleTimeoutSeconds, 0.01...86400), help: "Idle keep-alive connections close after this."),
+        .init(name: "writeTimeoutSeconds", value: .seconds(\.writeTimeoutSeconds, 0.01...3600), help: "A stalled reader is dropped after this."),
+        .init(name: "shutdownGraceSeconds", value: .seconds(\.shutdownGraceSeconds, 0...3600), help: "How long SIGTERM waits for in-flight requests."),
+        .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
+        .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
+        .init(name: "consumptionDeadlineSeconds", value: .seconds(\.consumptionDeadlineSeconds, 0...31_536_000), help: "A consumption report later than this after its evaluation is flagged late."),
+    ]
+
+    /// Parses a textual value (from the environment or a flag) into the configuration.
+    func apply(text: String, to configuration: inout ServiceConfiguration, source: String) throws(CommandLineError) {
+        switch value {
+        case .integer(let path, let range):
+            guard let number = Int(text) else { throw .configuration(key: source, message: "expected an integer") }
+            try Self.check(number, in: range, source: source)
+            configuration[keyPath: path] = number
+        case .seconds(let path, let range):
+            guard let number = Double(text), number.isFinite else { throw .configuration(key: source, message: "expected a number of seconds") }
+            try Self.check(number, in: range, source: source)
+            configuration[keyPath: path] = number
+        case .text(let path):
+            guard !text.isEmpty else { throw .configuration(key: source, message: "must not be empty") }
+            configuration[keyPath: path] = text
+        case .boolean(let path):
+            switch text.lowercased() {
+            case "true", "1", "yes", "on": configuration[keyPath: path] = true
+            case "false", "0", "no", "off": configuration[keyPath: path] = false
+            default: throw .configuration(key: source, message: "expected true or false")
+            }
+        }
+    }
+
+    static func check<T: Comparable>(_ number: T, in range: ClosedRange<T>, source: String) throws(CommandLineError) {
+        guard range.contains(number) else {
+            throw .configuration(key: source, message: "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+    }
+}

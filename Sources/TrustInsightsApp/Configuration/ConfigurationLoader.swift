@@ -1,0 +1,99 @@
+import JSONStream
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Layers the configuration: built-in defaults, then the JSON file, then `TRUST_INSIGHTS_*` variables, then flags.
+/// Any invalid or unknown key stops start-up with a message naming it (exit status 2).
+struct ConfigurationLoader {
+    static let defaultFile = "config/default.json"
+
+    /// The flags `serve` accepts: `--config` plus one per configuration key.
+    static var options: [OptionSpec] {
+        [.value("config", "file", help: "Configuration file.", default: defaultFile)]
+            + ConfigurationKey.all.map { .value($0.flag, "value", help: "\($0.help) Env: \($0.environmentVariable).") }
+    }
+
+    /// - Parameter fileReader: returns a file's bytes, or nil if it does not exist.
+    static func load(
+        arguments: ParsedArguments,
+        variables: [String: String],
+        fileReader: (String) throws -> [UInt8]?
+    ) throws(CommandLineError) -> ServiceConfiguration {
+        var configuration = ServiceConfiguration()
+        let explicitFile = arguments.value("config") ?? variables["TRUST_INSIGHTS_CONFIG"]
+        let path = explicitFile ?? defaultFile
+        let bytes: [UInt8]?
+        do {
+            bytes = try fileReader(path)
+        } catch {
+            throw .configuration(key: path, message: "cannot be read")
+        }
+        if let bytes {
+            try applyFile(bytes, path: path, to: &configuration)
+        } else if explicitFile != nil {
+            throw .configuration(key: path, message: "file not found")
+        }
+        for key in ConfigurationKey.all {
+            if let text = variables[key.environmentVariable] {
+                try key.apply(text: text, to: &configuration, source: key.environmentVariable)
+            }
+        }
+        for key in ConfigurationKey.all {
+            if let text = arguments.value(key.flag) {
+                try key.apply(text: text, to: &configuration, source: "--\(key.flag)")
+            }
+        }
+        return configuration
+    }
+
+    static func applyFile(_ bytes: [UInt8], path: String, to configuration: inout ServiceConfiguration) throws(CommandLineError) {
+        var reader = JSONReader(bytes)
+        do {
+            guard try reader.peekKind() == .object else { throw CommandLineError.configuration(key: path, message: "must be a JSON object") }
+            var seen = Set<String>()
+            try reader.readObject { name, reader in
+                guard seen.insert(name).inserted else { throw CommandLineError.configuration(key: "\(path): \(name)", message: "appears twice") }
+                guard let key = ConfigurationKey.all.first(where: { $0.name == name }) else {
+                    throw CommandLineError.configuration(key: "\(path): \(name)", message: "unknown key")
+                }
+                try applyJSONValue(of: key, from: &reader, to: &configuration, source: "\(path): \(name)")
+            }
+            try reader.finish()
+        } catch let error as CommandLineError {
+            throw error
+        } catch {
+            throw .configuration(key: path, message: "not valid JSON (\(error))")
+        }
+    }
+
+    private static func applyJSONValue(
+        of key: ConfigurationKey, from reader: inout JSONReader, to configuration: inout ServiceConfiguration, source: String
+    ) throws {
+        let kind = try reader.peekKind()
+        switch key.value {
+        case .integer(let path, let range):
+            guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected an integer") }
+            let number = try reader.readNumber()
+            guard number == number.rounded(), abs(number) < 1e15 else {
+                throw CommandLineError.configuration(key: source, message: "expected an integer")
+            }
+            try ConfigurationKey.check(Int(number), in: range, source: source)
+            configuration[keyPath: path] = Int(number)
+        case .seconds(let path, let range):
+            guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected a number of seconds") }
+            let number = try reader.readNumber()
+            try ConfigurationKey.check(number, in: range, source: source)
+            configuration[keyPath: path] = number
+        case .text(let path):
+            guard kind == .string else { throw CommandLineError.configuration(key: source, message: "expected a string") }
+            let text = try reader.readString()
+            guard !text.isEmpty else { throw CommandLineError.configuration(key: source, message: "must not be empty") }
+            configuration[keyPath: path] = text
+        case .boolean(let path):
+            guard kind == .boolean else { throw CommandLineError.configuration(key: source, message: "expected true or false") }
+            configuration[keyPath: path] = try reader.readBool()
+        }
+    }
+}

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Small file helpers over POSIX calls, so the app layer does not need Foundation for them.
+enum FileSystem {
+    /// The file's bytes, or nil if it does not exist; other failures throw.
+    static func readFile(atPath path: String) throws(FileSystemError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return nil }
+            throw FileSystemError(path: path, code: errno)
+        }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileSystemError(path: path, code: errno)
+            }
+            if count == 0 { break }
+            result.append(contentsOf: chunk[0..<count])
+        }
+        return result
+    }
+}
+
+struct FileSystemError: Error, CustomStringConvertible {
+    var path: String
+    var code: Int32
+    var description: String { "\(path): \(String(cString: strerror(code)))" }
+}

@@ -1,0 +1,24 @@
+/// Everything `serve` needs to start, after defaults, `config/default.json`, `TRUST_INSIGHTS_*` variables and
+/// command-line flags have been layered in that order.
+public struct ServiceConfiguration: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var dataDir = "./data"
+    public var modelsDir = "./models"
+    public var configDir = "./config"
+    public var eventLoops = 0
+    public var maxConnections = 10_000
+    public var maxRequestLineBytes = 8192
+    public var maxHeaderBytes = 16384
+    public var maxHeaderCount = 100
+    public var maxBodyBytes = 65536
+    public var requestTimeoutSeconds = 10.0
+    public var idleTimeoutSeconds = 60.0
+    public var writeTimeoutSeconds = 10.0
+    public var shutdownGraceSeconds = 10.0
+    public var accessLog = true
+    public var authorizationCooldownSeconds = 86400.0
+    public var consumptionDeadlineSeconds = 600.0
+
+    public init() {}
+}

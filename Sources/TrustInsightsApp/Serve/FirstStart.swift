@@ -1,0 +1,39 @@
+import InsightCore
+import InsightStore
+
+/// On the first start of an empty data folder: a `demo` tenant with one sandbox key per role, printed with a
+/// working curl example, so a newcomer can call the service straight away.
+enum FirstStart {
+    /// Returns the demo client key's secret when it provisioned, for the curl example printed once listening.
+    static func provisionIfEmpty(store: SQLiteStore, environment: CommandEnvironment) throws -> APIKeySecret? {
+        guard try store.tenants().isEmpty else { return nil }
+        let tenant = TenantID("demo")!
+        let issuer = KeyIssuer(store: store)
+        let now = Clock.nowMilliseconds()
+        var secrets: [(KeyRole, APIKeySecret)] = []
+        for role in KeyRole.allCases {
+            secrets.append((role, try issuer.issue(tenant: tenant, role: role, environment: .sandbox, now: now)))
+        }
+        environment.print("First start: created tenant 'demo' with sandbox keys (shown only now; 'trust-insights keys list' shows their IDs).")
+        for (role, secret) in secrets {
+            environment.print("\(role.rawValue) key \(secret.keyID):")
+            environment.print(secret.revealed)
+        }
+        return secrets.first { $0.0 == .client }!.1
+    }
+
+    static func printExample(client: APIKeySecret, host: String, port: Int, environment: CommandEnvironment) {
+        let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        environment.print("""
+            Try it:
+              curl -s http://\(reachable):\(port)/v1/evaluations \\
+                -H 'Authorization: Bearer \(client.revealed)' -H 'Content-Type: application/json' \\
+                -d '\(DemoRequest.json)'
+            """)
+    }
+}
+
+/// The example request printed at first start and used in the README.
+enum DemoRequest {
+    static let json = #"{"requestID":"demo-1","operationCategory":"payment","requestedInsights":[{"insightType":"isLikelyBeingCoached","schema":"version1","modelVersion":"current"}],"subject":{"accountRef":"acct-123","deviceRef":"device-9","counterpartyRef":"payee-42"},"features":{"activeCall":1,"callDurationSeconds":640,"screenSharingActive":0,"sessionDurationSeconds":95,"timeOfDayBand":2,"amountBandRelativeToUsual":3}}"#
+}

@@ -1,0 +1,20 @@
+import HTTPServer
+
+extension HTTPServerConfiguration {
+    init(_ service: ServiceConfiguration) {
+        self.init()
+        host = service.host
+        port = service.port
+        eventLoops = service.eventLoops == 0 ? HTTPServerConfiguration.onlineProcessors : service.eventLoops
+        maxConnections = service.maxConnections
+        maxRequestLineBytes = service.maxRequestLineBytes
+        maxHeaderBytes = service.maxHeaderBytes
+        maxHeaderCount = service.maxHeaderCount
+        defaultBodyLimit = service.maxBodyBytes
+        requestTimeout = .milliseconds(Int64(service.requestTimeoutSeconds * 1000))
+        idleTimeout = .milliseconds(Int64(service.idleTimeoutSeconds * 1000))
+        writeTimeout = .milliseconds(Int64(service.writeTimeoutSeconds * 1000))
+        shutdownGracePeriod = .milliseconds(Int64(service.shutdownGraceSeconds * 1000))
+        accessLog = service.accessLog
+    }
+}

@@ -1,0 +1,146 @@
+import HTTPServer
+import InsightCore
+import InsightModel
+import InsightService
+import InsightStore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Everything a running service holds, assembled from the configuration; `serve` and the end-to-end tests both use
+/// it. Start-up order matters: the signal mask is set by the caller before this creates any thread.
+final class ServiceRuntime: Sendable {
+    let configuration: ServiceConfiguration
+    let store: SQLiteStore
+    let metrics: MetricsRegistry
+    let readiness: Readiness
+    let server: HTTPServer
+    let models: RegistryModelProvider
+    let log: EventLog
+    let demoClientSecret: APIKeySecret?
+
+    init(configuration: ServiceConfiguration, logSink: any LogSink, environment: CommandEnvironment) throws {
+        self.configuration = configuration
+        let log = EventLog(sink: logSink)
+        self.log = log
+        do {
+            store = try SQLiteStore(directory: configuration.dataDir)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+        }
+        let catalogue: FeatureCatalogue
+        do {
+            catalogue = try FeatureCatalogue.load(from: configuration.configDir + "/features")
+        } catch {
+            throw CommandLineError.failure("feature catalogue: \(error)")
+        }
+        let velocityConfiguration: VelocityConfiguration
+        do {
+            let path = configuration.configDir + "/velocity.json"
+            guard let bytes = try FileSystem.readFile(atPath: path) else { throw CommandLineError.failure("\(path): no such file") }
+            velocityConfiguration = try VelocityConfiguration.load(json: bytes)
+        } catch let error as CommandLineError {
+            throw error
+        } catch {
+            throw CommandLineError.failure("velocity configuration: \(error)")
+        }
+        do {
+            let registry = try ModelRegistry(
+                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+            models = RegistryModelProvider(registry: registry, catalogue: catalogue)
+        } catch {
+            throw CommandLineError.failure("models: \(error)")
+        }
+        let signer: PayloadSigner
+        do {
+            signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys")
+        } catch {
+            throw CommandLineError.failure("signing keys in \(configuration.dataDir)/signing-keys: \(error)")
+        }
+        demoClientSecret = try FirstStart.provisionIfEmpty(store: store, environment: environment)
+
+        let velocity = VelocityTracker(configuration: velocityConfiguration)
+        let now = Clock.nowMilliseconds()
+        var replayed = 0
+        try store.forEachRecentEvaluation(since: now - velocity.replayWindowMilliseconds) { _, account, device, counterparty, time, high in
+            velocity.replay(.init(account: account, device: device, counterparty: counterparty, time: time), wasHigh: high)
+            replayed += 1
+        }
+        log.info("velocity restored", [("evaluations", String(replayed))])
+
+        let metrics = MetricsRegistry()
+        self.metrics = metrics
+        let store = store
+        let readiness = Readiness(storageCheck: { store.isWritable() })
+        self.readiness = readiness
+        let hasher = SubjectHasher(source: store)
+        let authorizations = try AuthorizationRegistry(
+            store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
+        let evaluator = Evaluator(.init(
+            catalogue: catalogue, models: models, velocity: velocity, hasher: hasher, authorizations: authorizations,
+            recorder: store))
+
+        let serverBox = ServerBox()
+        var router = Router()
+        OperationsRoutes(readiness: readiness, metrics: metrics, server: { serverBox.server }).register(in: &router)
+        ServiceRoutes(.init(
+            authenticator: try Authenticator(store: store), evaluator: evaluator, models: models,
+            authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
+            consumption: ConsumptionIntake(store: store, deadlineMilliseconds: Int64(configuration.consumptionDeadlineSeconds * 1000)),
+            labels: LabelIntake(store: store))
+        ).register(in: &router)
+        server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
+        serverBox.server = server
+        let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
+        let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
+        let models = models
+        metrics.onCollect {
+            modelGeneration.set(Double(models.generation))
+            trackedAccounts.set(Double(velocity.trackedAccounts))
+        }
+    }
+
+    /// Binds and starts serving; readiness turns ready once listening.
+    func start() throws {
+        do {
+            try server.start()
+        } catch {
+            throw CommandLineError.failure("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+        readiness.set(.ready)
+        log.info("listening", [("address", "\(configuration.host):\(server.boundPort)")])
+    }
+
+    /// SIGHUP: reloads the models as one atomic swap; a bad manifest leaves the old models in service.
+    func reload() {
+        do {
+            try models.reload()
+            log.info("models reloaded", [("generation", String(models.generation))])
+        } catch {
+            log.error("models reload refused", [("reason", error.description)])
+        }
+    }
+
+    /// Drains and stops: readiness false, no new connections, in-flight requests finish, storage is checkpointed.
+    func stop() -> Bool {
+        readiness.set(.draining)
+        server.beginShutdown()
+        let drained = server.waitUntilStopped(timeout: .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000)))
+        store.checkpoint()
+        log.info("stopped", [("drained", drained ? "true" : "false")])
+        return drained
+    }
+}
+
+/// Lets routes built before the server exists ask it for its state later.
+final class ServerBox: @unchecked Sendable {
+    private let lock = Mutex(())
+    private var stored: HTTPServer?
+
+    var server: HTTPServer? {
+        get { lock.withLock { _ in stored } }
+        set { lock.withLock { _ in stored = newValue } }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPServer
+import InsightCore
+import InsightStore
+@testable import TrustInsightsApp
+
+/// The real service, in process, on 127.0.0.1 port 0 with a fresh data folder, the repository's config and models,
+/// and a log sink the test can search. Keys for any role and environment are issued on demand.
+final class LiveService: @unchecked Sendable {
+    static let repositoryRoot = "/" + String(#filePath).split(separator: "/").dropLast(4).joined(separator: "/")
+
+    let dataDirectory: String
+    let runtime: ServiceRuntime
+    let logs = CollectingLogSink()
+    var port: Int { runtime.server.boundPort }
+
+    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        dataDirectory = NSTemporaryDirectory() + "trust-insights-e2e-" + UUID().uuidString
+        var configuration = ServiceConfiguration()
+        configuration.port = 0
+        configuration.eventLoops = 2
+        configuration.dataDir = dataDirectory
+        configuration.configDir = Self.repositoryRoot + "/config"
+        configuration.modelsDir = Self.repositoryRoot + "/models"
+        configure(&configuration)
+        let quiet = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
+        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: quiet)
+        try runtime.start()
+    }
+
+    deinit {
+        _ = runtime.stop()
+        try? FileManager.default.removeItem(atPath: dataDirectory)
+    }
+
+    func key(tenant: String = "acme", role: KeyRole = .client, environment: DeploymentEnvironment = .sandbox) throws -> String {
+        try KeyIssuer(store: runtime.store).issue(tenant: TenantID(tenant)!, role: role, environment: environment, now: Clock.nowMilliseconds()).revealed
+    }
+
+    func client() throws -> SocketClient { try SocketClient(port: port) }
+
+    /// Every byte SQLite wrote: the database, its WAL and shared memory.
+    func storedBytes() throws -> [UInt8] {
+        var all: [UInt8] = []
+        for suffix in ["", "-wal", "-shm"] {
+            if let data = FileManager.default.contents(atPath: dataDirectory + "/" + SQLiteStore.fileName + suffix) { all += data }
+        }
+        return all
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(_ needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard !pattern.isEmpty, count >= pattern.count else { return false }
+        for start in 0...(count - pattern.count) where self[start] == pattern[0] {
+            if Array(self[start..<(start + pattern.count)]) == pattern { return true }
+        }
+        return false
+    }
+}
+
+/// Requests as apps send them.
+enum Requests {
+    static func payment(
+        requestID: String = "req-1", account: String = "acct-1", device: String = "dev-1", payee: String = "payee-1",
+        features: String = #""activeCall": 1, "callDurationSeconds": 640, "screenSharingActive": 0, "sessionDurationSeconds": 95, "timeOfDayBand": 2, "amountBandRelativeToUsual": 3"#,
+        insights: String = #"{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": "current"}, {"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": {"specific": "2026.09.1"}}"#
+    ) -> [UInt8] {
+        Array("""
+            {"requestID": "\(requestID)", "operationCategory": "payment",
+             "requestedInsights": [\(insights)],
+             "subject": {"accountRef": "\(account)", "deviceRef": "\(device)", "counterpartyRef": "\(payee)"},
+             "features": {\(features)}}
+            """.utf8)
+    }
+}

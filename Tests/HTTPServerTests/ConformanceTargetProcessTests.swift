@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Runs the real `http-conformance-target` binary, which `swift test` builds with every other product.
+@Suite("Conformance target process", .serialized)
+struct ConformanceTargetProcessTests {
+    static var binary: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug"),
+        ].map { $0.appendingPathComponent("http-conformance-target") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    struct Running {
+        let process: Process
+        let port: Int
+    }
+
+    static func launch() throws -> Running {
+        let binary = try #require(binary, "http-conformance-target is not built; run `swift build` first")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["--port", "0", "--loops", "2"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var banner = Data()
+        let handle = output.fileHandleForReading
+        while !banner.contains(UInt8(ascii: "\n")) {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            banner.append(chunk)
+        }
+        let line = String(decoding: banner, as: UTF8.self)
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) })
+        #expect(line.hasPrefix("listening on 127.0.0.1:"))
+        return Running(process: process, port: port)
+    }
+
+    @Test func servesTheConformanceInterface() throws {
+        let running = try Self.launch()
+        defer {
+            running.process.terminate()
+            running.process.waitUntilExit()
+        }
+        let client = try RawClient(port: running.port)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        client.send("HEAD / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse(bodyless: true)?.status == 200)
+        client.send("OPTIONS / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        client.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\n\r\nping")
+        #expect(client.readResponse()?.bodyText == "ping")
+        client.send("POST /echo HTTP/1.1\r\nHost: a\r\nX-Probe: 1\r\nContent-Length: 0\r\n\r\n")
+        #expect(client.readResponse()?.bodyText == "Host: a\nX-Probe: 1\nContent-Length: 0\n")
+    }
+
+    @Test func drainsAnInFlightRequestAndExitsZeroOnSIGTERM() throws {
+        let running = try Self.launch()
+        let idle = try RawClient(port: running.port)
+        idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        let busy = try RawClient(port: running.port)
+        busy.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhe")
+        usleep(100_000)
+        kill(running.process.processIdentifier, SIGTERM)
+        usleep(100_000)
+        busy.send("llo")
+        let response = try #require(busy.readResponse())
+        #expect(response.bodyText == "hello")
+        #expect(response.header("Connection") == "close")
+        #expect(idle.waitForClose())
+        let deadline = Date().addingTimeInterval(5)
+        while running.process.isRunning && Date() < deadline { usleep(20_000) }
+        #expect(!running.process.isRunning)
+        if running.process.isRunning {
+            running.process.terminate()
+        } else {
+            #expect(running.process.terminationReason == .exit)
+            #expect(running.process.terminationStatus == 0)
+        }
+    }
+}

@@ -1,0 +1,235 @@
+@testable import HTTPServer
+import Testing
+
+@Suite("Connection session (no socket)")
+struct ConnectionSessionTests {
+    @Test func answersPipelinedRequestsInOrder() {
+        let connection = InMemoryConnection()
+        let responses = connection.send(
+            "GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\nPOST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nhiGET /items/3 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(responses.map(\.status) == [200, 200, 200])
+        #expect(responses.map(\.bodyText) == ["1", "hi", "3"])
+        #expect(!connection.session.closeAfterFlush)
+    }
+
+    @Test func echoesAcceptableRequestIDAndReplacesAnInvalidOne() throws {
+        let connection = InMemoryConnection()
+        let given = connection.send("GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: abc-123\r\n\r\n")
+        #expect(given.first?.header("X-Request-ID") == "abc-123")
+        let tooLong = String(repeating: "x", count: 129)
+        let replaced = connection.send("GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: \(tooLong)\r\n\r\n")
+        let generated = try #require(replaced.first?.header("X-Request-ID"))
+        #expect(generated != tooLong)
+        #expect(generated.count == 32)
+        let spaced = connection.send("GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: a b\r\n\r\n")
+        #expect(spaced.first?.header("X-Request-ID")?.count == 32)
+    }
+
+    @Test func putsRequestIDOnParserErrors() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("GET / HTTP/1.1\r\nHost : a\r\n\r\n").first)
+        #expect(response.status == 400)
+        #expect(response.header("X-Request-ID")?.count == 32)
+        #expect(response.header("Content-Type") == "application/problem+json")
+        #expect(response.header("Connection") == "close")
+        #expect(connection.session.closeAfterFlush)
+    }
+
+    @Test func answersUnknownPathWith404AndKeepsTheConnection() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.status == 404)
+        #expect(response.bodyText.contains("https://trust-insights.dev/problems/not-found"))
+        #expect(!connection.session.closeAfterFlush)
+    }
+
+    @Test func answersWrongMethodWith405AndAllow() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("PUT /items/7 HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, DELETE, HEAD, OPTIONS")
+    }
+
+    @Test func answersHeadOnGetRouteWithoutBodyButWithLength() throws {
+        let connection = InMemoryConnection()
+        connection.session.receive(UnsafeRawBufferPointer(start: nil, count: 0), now: 0)
+        Array("HEAD /items/abcd HTTP/1.1\r\nHost: a\r\n\r\n".utf8).withUnsafeBytes {
+            connection.session.receive($0, now: 0)
+        }
+        let bytes = connection.session.output.takeAll()
+        let response = try #require(ParsedResponse.parse(bytes, bodyless: true))
+        #expect(response.0.status == 200)
+        #expect(response.0.header("Content-Length") == "4")
+        #expect(response.consumed == bytes.count)
+    }
+
+    @Test func answersOptionsWithAllowWhenNoHandlerExists() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("OPTIONS /items/1 HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.status == 204)
+        #expect(response.header("Allow") == "GET, DELETE, HEAD, OPTIONS")
+        #expect(response.header("Content-Length") == nil)
+        let star = try #require(connection.send("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(star.status == 204)
+    }
+
+    @Test func refusesOversizedContentLengthBeforeTheBodyArrives() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 17\r\n\r\n").first)
+        #expect(response.status == 413)
+        #expect(response.bodyText.contains("body-too-large"))
+        #expect(connection.session.closeAfterFlush)
+    }
+
+    @Test func routeMayRaiseTheBodyLimit() throws {
+        var configuration = TestServer.configuration()
+        configuration.defaultBodyLimit = 4
+        let connection = InMemoryConnection(configuration: configuration)
+        let body = String(repeating: "z", count: 1000)
+        let response = try #require(
+            connection.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n\(body)").first)
+        #expect(response.bodyText == "1000")
+        let refused = try #require(
+            connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello").first)
+        #expect(refused.status == 413)
+    }
+
+    @Test func refusesChunkedBodyOverTheRouteLimitOnceDecoded() throws {
+        let connection = InMemoryConnection()
+        let chunks = "POST /small HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n9\r\n123456789\r\n0\r\n\r\n"
+        let response = try #require(connection.send(chunks).first)
+        #expect(response.status == 413)
+    }
+
+    @Test func refusesWrongContentTypeWith415ButIgnoresParameters() throws {
+        let connection = InMemoryConnection()
+        let wrong = try #require(
+            connection.send("POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}").first)
+        #expect(wrong.status == 415)
+        let fresh = InMemoryConnection()
+        let missing = try #require(fresh.send("POST /json HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}").first)
+        #expect(missing.status == 415)
+        let other = InMemoryConnection()
+        let right = try #require(
+            other.send("POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: Application/JSON; charset=utf-8\r\nContent-Length: 2\r\n\r\n{}").first)
+        #expect(right.status == 201)
+    }
+
+    @Test func sendsContinueOnlyWhenTheRouteAcceptsTheRequest() throws {
+        let connection = InMemoryConnection()
+        let interim = connection.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n")
+        #expect(interim.map(\.status) == [100])
+        #expect(connection.send("abc").map(\.bodyText) == ["abc"])
+
+        let refused = InMemoryConnection()
+        let final = refused.send("POST /small HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 99\r\n\r\n")
+        #expect(final.map(\.status) == [413])
+    }
+
+    @Test func closesAfterHTTP10ResponseUnlessKeepAliveWasAsked() throws {
+        let connection = InMemoryConnection()
+        let kept = try #require(connection.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").first)
+        #expect(kept.header("Connection") == "keep-alive")
+        #expect(!connection.session.closeAfterFlush)
+        let closed = try #require(connection.send("GET / HTTP/1.0\r\n\r\n").first)
+        #expect(closed.header("Connection") == "close")
+        #expect(connection.session.closeAfterFlush)
+    }
+
+    @Test func echoesConnectionCloseAndStopsReading() throws {
+        let connection = InMemoryConnection()
+        let responses = connection.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(responses.count == 1)
+        #expect(responses.first?.header("Connection") == "close")
+        #expect(!connection.session.wantsRead)
+    }
+
+    @Test func turnsUnknownErrorsInto500WithoutDetail() throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send("GET /fail HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.status == 500)
+        #expect(!response.bodyText.contains("do-not-leak"))
+        #expect(!response.bodyText.contains("Secret"))
+        let known = try #require(connection.send("GET /teapot HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(known.status == 409)
+        #expect(known.bodyText.contains("already there"))
+    }
+
+    @Test func answersRequestTimeoutWith408AndCloses() throws {
+        let connection = InMemoryConnection()
+        #expect(connection.send("GET / HTTP/1.1\r\nHost:", now: 100).isEmpty)
+        #expect(connection.session.deadlines.expiry(at: 100 + 4_000_000_000) == nil)
+        #expect(connection.session.deadlines.expiry(at: 100 + 5_000_000_000) == .request)
+        connection.session.requestTimedOut()
+        let response = try #require(connection.drain().first)
+        #expect(response.status == 408)
+        #expect(connection.session.closeAfterFlush)
+    }
+
+    @Test func logsOneLinePerRequestWithTemplateAndNoQueryOrHeaderValues() throws {
+        let connection = InMemoryConnection()
+        _ = connection.send("GET /items/secret-item?token=hunter2 HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer xyz\r\nX-Request-ID: rid-1\r\n\r\n")
+        let lines = connection.log.lines
+        #expect(lines.count == 1)
+        let line = try #require(lines.first)
+        #expect(line.contains(#""route":"/items/{itemID}""#))
+        #expect(line.contains(#""requestID":"rid-1""#))
+        #expect(line.contains(#""event":"request""#))
+        #expect(line.contains(#""status":200"#))
+        for secret in ["secret-item", "hunter2", "token", "Bearer", "xyz"] {
+            #expect(!line.contains(secret), "log line leaks \(secret)")
+        }
+    }
+
+    @Test func recordsRequestMetricsByTemplate() {
+        let connection = InMemoryConnection()
+        _ = connection.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        let text = connection.metrics.render()
+        #expect(text.contains(#"http_requests_total{method="GET",route="/items/{itemID}",status="200"} 2"#))
+        #expect(text.contains(#"http_request_duration_seconds_count{route="/items/{itemID}"} 2"#))
+        #expect(text.contains("# TYPE http_requests_in_flight gauge"))
+    }
+
+    @Test func dropsFramingHeadersSetByHandlers() throws {
+        var router = Router()
+        router.add(.get, "/") { _, _ in
+            HTTPResponse(status: .ok, headers: ["Content-Length": "999", "Connection": "close", "X-Bad": "a\r\nInjected: 1", "X-Good": "yes"], body: Array("ok".utf8))
+        }
+        let connection = InMemoryConnection(router: router)
+        let response = try #require(connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.header("Content-Length") == "2")
+        #expect(response.header("Connection") == nil)
+        #expect(response.header("Injected") == nil)
+        #expect(response.header("X-Bad") == nil)
+        #expect(response.header("X-Good") == "yes")
+    }
+
+    @Test func runsMiddlewareAroundHandlersInOrder() throws {
+        struct Tag: HTTPMiddleware {
+            let name: String
+            func handle(
+                _ request: HTTPRequest, context: RequestContext, next: (HTTPRequest, RequestContext) throws -> HTTPResponse
+            ) throws -> HTTPResponse {
+                var response = try next(request, context)
+                response.headers.append(name: "X-Trace", value: name)
+                return response
+            }
+        }
+        var router = SampleRoutes.router()
+        router.use(Tag(name: "outer"))
+        router.use(Tag(name: "inner"))
+        let connection = InMemoryConnection(router: router)
+        let response = try #require(connection.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(response.headers.filter { $0.name == "X-Trace" }.map(\.value) == ["inner", "outer"])
+    }
+
+    @Test func passesContextWithParametersAndReceiveTime() throws {
+        var router = Router()
+        router.add(.get, "/users/{userID}/notes/{noteID}") { _, context in
+            HTTPResponse.text(.ok, "\(context.parameters["userID"]!)|\(context.parameters["noteID"]!)|\(context.receivedAt)|\(context.routeTemplate)")
+        }
+        let connection = InMemoryConnection(router: router)
+        let response = try #require(connection.send("GET /users/a%20b/notes/7 HTTP/1.1\r\nHost: a\r\n\r\n", now: 42).first)
+        #expect(response.bodyText == "a b|7|42|/users/{userID}/notes/{noteID}")
+    }
+}

@@ -1,0 +1,206 @@
+import Glibc
+@testable import HTTPServer
+import Testing
+
+@Suite("Live server: raw sockets", .serialized)
+struct LiveRawSocketTests {
+    @Test func answersPipelinedRequestsInOrderOnOneConnection() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send((1...5).map { "GET /items/\($0) HTTP/1.1\r\nHost: a\r\n\r\n" }.joined())
+        let bodies = (1...5).compactMap { _ in client.readResponse()?.bodyText }
+        #expect(bodies == ["1", "2", "3", "4", "5"])
+    }
+
+    @Test func keepsHTTP11ConnectionsAliveAcrossRequests() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        for index in 0..<3 {
+            client.send("GET /items/\(index) HTTP/1.1\r\nHost: a\r\n\r\n")
+            let response = try #require(client.readResponse())
+            #expect(response.bodyText == "\(index)")
+            #expect(response.header("Connection") == nil)
+        }
+        #expect(server.server.openConnections == 1)
+    }
+
+    @Test func closesHTTP10ConnectionsUnlessKeepAliveIsAsked() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let kept = try RawClient(port: server.port)
+        kept.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(kept.readResponse()?.header("Connection") == "keep-alive")
+        kept.send("GET / HTTP/1.0\r\n\r\n")
+        let last = try #require(kept.readResponse())
+        #expect(last.status == 200)
+        #expect(last.header("Connection") == "close")
+        #expect(kept.waitForClose())
+    }
+
+    @Test func honoursAndEchoesConnectionClose() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        #expect(client.readResponse()?.header("Connection") == "close")
+        #expect(client.waitForClose())
+    }
+
+    @Test func answersExpectContinueBeforeTheBody() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(client.readResponse()?.status == 100)
+        client.send("hello")
+        #expect(client.readResponse()?.bodyText == "hello")
+
+        let refused = try RawClient(port: server.port)
+        refused.send("POST /small HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 1000\r\n\r\n")
+        let response = try #require(refused.readResponse())
+        #expect(response.status == 413)
+        #expect(refused.waitForClose())
+    }
+
+    @Test func decodesChunkedBodies() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nWiki\r\n")
+        usleep(20_000)
+        client.send("5;ext=1\r\npedia\r\n0\r\nTrailer: x\r\n\r\n")
+        #expect(client.readResponse()?.bodyText == "Wikipedia")
+    }
+
+    static let limitCases: [(name: String, request: String, status: Int)] = [
+        ("request line over 8 KiB", "GET /" + String(repeating: "a", count: 8200) + " HTTP/1.1\r\nHost: a\r\n\r\n", 414),
+        ("header block over 16 KiB", "GET / HTTP/1.1\r\nHost: a\r\n"
+            + (0..<20).map { "X-\($0): " + String(repeating: "v", count: 900) + "\r\n" }.joined() + "\r\n", 431),
+        ("over 100 fields", "GET / HTTP/1.1\r\nHost: a\r\n" + (0..<101).map { "X-\($0): v\r\n" }.joined() + "\r\n", 431),
+        ("CL and TE", "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+        ("conflicting CL", "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400),
+        ("gzip before chunked", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501),
+        ("chunked not last", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", 400),
+        ("HTTP/2.0 request line", "GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
+        ("missing Host", "GET / HTTP/1.1\r\n\r\n", 400),
+        ("obs-fold", "GET / HTTP/1.1\r\nHost: a\r\nX: a\r\n b\r\n\r\n", 400),
+        ("space before colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
+        ("NUL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: \0\r\n\r\n", 400),
+        ("bad chunk size", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
+        ("wrong content type", "POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/xml\r\nContent-Length: 2\r\n\r\nab", 415),
+        ("method not allowed", "PATCH /items/1 HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 405),
+    ]
+
+    @Test(arguments: 0..<limitCases.count)
+    func answersEachLimitWithItsStatusAndProblemJSON(_ index: Int) throws {
+        let testCase = Self.limitCases[index]
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send(testCase.request)
+        let response = try #require(client.readResponse(), "\(testCase.name): no response")
+        #expect(response.status == testCase.status, "\(testCase.name)")
+        #expect(response.header("Content-Type") == "application/problem+json", "\(testCase.name)")
+        #expect(response.header("X-Request-ID") != nil, "\(testCase.name)")
+        if testCase.status != 405 && testCase.status != 415 {
+            #expect(response.header("Connection") == "close", "\(testCase.name)")
+            #expect(client.waitForClose(), "\(testCase.name): connection stays open")
+        }
+    }
+
+    @Test func lingeringCloseLetsTheClientReadThe413AfterSendingABigBody() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 600_000)
+        // The whole body goes out before we read: without lingering, unread bytes make the kernel reset the
+        // connection and the 413 is lost.
+        let sent = client.send(Array("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 600000\r\n\r\n".utf8) + body)
+        #expect(sent)
+        let response = try #require(client.readResponse())
+        #expect(response.status == 413)
+        #expect(response.bodyText.contains("body-too-large"))
+    }
+
+    @Test func slowlorisGets408AtTheRequestDeadline() throws {
+        var configuration = TestServer.configuration()
+        configuration.requestTimeout = .milliseconds(400)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let start = ContinuousClock.now
+        // A byte every 50 ms would keep an idle-style timer alive forever.
+        for byte in "GET / HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8 {
+            guard ContinuousClock.now - start < .milliseconds(900) else { break }
+            if !client.send([byte]) { break }
+            usleep(50_000)
+        }
+        let response = try #require(client.readResponse())
+        #expect(response.status == 408)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed < .milliseconds(1500))
+        #expect(client.waitForClose())
+    }
+
+    @Test func closesIdleKeepAliveConnections() throws {
+        var configuration = TestServer.configuration()
+        configuration.idleTimeout = .milliseconds(200)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        let start = ContinuousClock.now
+        #expect(client.waitForClose())
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
+    @Test func drainsInFlightRequestOnGracefulShutdown() throws {
+        let server = try TestServer.start()
+        let busy = try RawClient(port: server.port)
+        let idle = try RawClient(port: server.port)
+        idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        usleep(100_000)
+        server.server.beginShutdown()
+        #expect(server.server.isDraining)
+        let response = try #require(busy.readResponse())
+        #expect(response.status == 200)
+        #expect(response.bodyText == "slow")
+        #expect(response.header("Connection") == "close")
+        #expect(idle.waitForClose())
+        #expect(server.server.waitUntilStopped(timeout: .seconds(3)))
+        #expect(throws: RawClientError.self) { _ = try RawClient(port: server.port) }
+    }
+
+    @Test func refusesToStartOnATakenPort() throws {
+        let first = try TestServer.start()
+        defer { first.stop() }
+        var configuration = TestServer.configuration()
+        configuration.port = first.port
+        let second = HTTPServer(configuration: configuration, router: Router(), metrics: MetricsRegistry(), logSink: CollectingLogSink())
+        #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)) { try second.start() }
+    }
+
+    @Test func holdsNewConnectionsInTheBacklogAtTheConnectionCap() throws {
+        var configuration = TestServer.configuration()
+        configuration.maxConnections = 1
+        configuration.eventLoops = 1
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let first = try RawClient(port: server.port)
+        first.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(first.readResponse()?.status == 200)
+        let second = try RawClient(port: server.port, receiveTimeoutMilliseconds: 300)
+        second.send("GET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(second.readResponse() == nil)
+        first.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        #expect(first.readResponse()?.status == 200)
+        var response: ParsedResponse?
+        for _ in 0..<10 where response == nil { response = second.readResponse() }
+        #expect(response?.bodyText == "2")
+    }
+}

@@ -1,0 +1,120 @@
+import Glibc
+import FoundationEssentials
+@testable import HTTPServer
+import Testing
+
+@Suite("Message types")
+struct MessageTypeTests {
+    @Test func fieldsAreCaseInsensitiveAndOrdered() {
+        var fields = HTTPFields()
+        fields.append(name: "Accept", value: "a")
+        fields.append(name: "accept", value: "b")
+        fields.append(name: "X-One", value: "1")
+        #expect(fields["ACCEPT"] == "a")
+        #expect(fields.values(for: "Accept") == ["a", "b"])
+        fields.set("accept", "c")
+        #expect(fields.values(for: "Accept") == ["c"])
+        fields.remove("x-one")
+        #expect(fields.map(\.name) == ["accept"])
+    }
+
+    @Test func decodesQueryItems() {
+        let request = HTTPRequest(method: .get, target: "/?a=1&b=x+y%21&c&=e&d=%zz", path: "/", query: "a=1&b=x+y%21&c&=e&d=%zz")
+        let items = request.queryItems
+        #expect(items.map(\.name) == ["a", "b", "c", "", "d"])
+        #expect(items.map(\.value) == ["1", "x y!", "", "e", "%zz"])
+        #expect(request.queryItem("b") == "x y!")
+    }
+
+    @Test func encodesProblemDetailsWithExtensionsAtTopLevel() throws {
+        var problem = ProblemDetails(slug: "invalid-features", status: .unprocessableContent, detail: "2 errors")
+        problem.errors = [ProblemDetails.FieldError(pointer: "/features/activeCall", detail: "must be 0 or 1")]
+        problem.extensions = ["retryAfter": "5", "status": "ignored"]
+        let data = try JSONEncoder().encode(problem)
+        let object = try JSONDecoder().decode([String: JSONValue].self, from: data)
+        #expect(object["type"] == .string("https://trust-insights.dev/problems/invalid-features"))
+        #expect(object["status"] == .number(422))
+        #expect(object["retryAfter"] == .string("5"))
+        let decoded = try JSONDecoder().decode(ProblemDetails.self, from: data)
+        #expect(decoded.errors == problem.errors)
+        #expect(decoded.extensions == ["retryAfter": "5"])
+    }
+
+    @Test func rendersAccessLogLineAsOneJSONObject() throws {
+        let line = AccessLogLine(
+            requestID: "id\"1", method: "GET", route: "/a/{b}", status: 200, durationNanoseconds: 1_234_567, bytes: 10
+        ).render(time: "2026-01-01T00:00:00.000Z")
+        #expect(line == #"{"time":"2026-01-01T00:00:00.000Z","level":"info","event":"request","requestID":"id\"1","method":"GET","route":"/a/{b}","status":200,"durationMs":1.234,"bytes":10}"#)
+        _ = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
+    }
+
+    @Test func formatsTimestamps() {
+        #expect(UTCTimestamp.imfFixdate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        var time = timespec()
+        time.tv_sec = 784_111_777
+        time.tv_nsec = 5_000_000
+        #expect(UTCTimestamp.iso8601(time) == "1994-11-06T08:49:37.005Z")
+    }
+
+    @Test func acceptsOnlyVisibleASCIIRequestIDsUpTo128() {
+        #expect(RequestIDGenerator.isAcceptable("a"))
+        #expect(RequestIDGenerator.isAcceptable(String(repeating: "z", count: 128)))
+        #expect(!RequestIDGenerator.isAcceptable(""))
+        #expect(!RequestIDGenerator.isAcceptable(String(repeating: "z", count: 129)))
+        #expect(!RequestIDGenerator.isAcceptable("a b"))
+        #expect(!RequestIDGenerator.isAcceptable("é"))
+        var generator = RequestIDGenerator(seed: 1)
+        #expect(generator.generate() != generator.generate())
+    }
+}
+
+enum JSONValue: Decodable, Equatable {
+    case string(String)
+    case number(Double)
+    case other
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else {
+            self = .other
+        }
+    }
+}
+
+@Suite("Byte classes")
+struct ByteClassTests {
+    @Test func masksMatchTheGrammarSets() {
+        func expected(_ extra: String) -> (UInt8) -> Bool {
+            { byte in
+                byte < 128 && (Character(Unicode.Scalar(byte)).isLetter && Character(Unicode.Scalar(byte)).isASCII
+                    || (byte >= 48 && byte <= 57) || extra.utf8.contains(byte))
+            }
+        }
+        let token = expected("!#$%&'*+-.^_`|~")
+        let target = expected("-._~:/?[]@!$&'()*+,;=%")
+        let host = expected("-._~!$&'()*+,;=:[]%")
+        for byte in UInt8.min...UInt8.max {
+            #expect(ByteClass.isToken(byte) == token(byte), "token \(byte)")
+            #expect(ByteClass.isTarget(byte) == target(byte), "target \(byte)")
+            #expect(ByteClass.isHost(byte) == host(byte), "host \(byte)")
+        }
+    }
+}
+
+@Suite("Problem responses")
+struct ProblemResponseTests {
+    @Test func rendersProblemAsProblemJSONWithItsStatus() throws {
+        let response = HTTPResponse.problem(
+            ProblemDetails(slug: "rate-limited", status: .tooManyRequests), headers: ["Retry-After": "3"])
+        #expect(response.status == .tooManyRequests)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.headers["Retry-After"] == "3")
+        let decoded = try JSONDecoder().decode(ProblemDetails.self, from: Data(response.body))
+        #expect(decoded.type == "https://trust-insights.dev/problems/rate-limited")
+        #expect(decoded.status == 429)
+    }
+}

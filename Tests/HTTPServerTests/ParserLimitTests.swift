@@ -1,0 +1,90 @@
+@testable import HTTPServer
+import Testing
+
+@Suite("Parser: limits")
+struct ParserLimitTests {
+    static let small = HTTPParserLimits(
+        maxRequestLineBytes: 32, maxHeaderBytes: 64, maxHeaderCount: 3, defaultBodyLimit: 8, maxChunkHeaderBytes: 16,
+        maxChunkHeaderBytesPerMessage: 40)
+
+    static let cases: [ParserCase] = [
+        ParserCase("request line one byte over", "GET /" + String(repeating: "a", count: 19) + " HTTP/1.1\r\nHost: a\r\n\r\n",
+            .requestLineTooLong, limits: small),
+        ParserCase("request line without end", "GET /" + String(repeating: "a", count: 40), .requestLineTooLong, limits: small),
+        ParserCase("header block over size", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 60) + "\r\n\r\n",
+            .headerBlockTooLarge, limits: small),
+        ParserCase("header block over size by its final CRLF",
+            "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 47) + "\r\n\r\n",
+            .headerBlockTooLarge, limits: small),
+        ParserCase("too many header fields", "GET / HTTP/1.1\r\nHost: a\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n",
+            .tooManyHeaderFields, limits: small),
+        ParserCase("Content-Length over body limit", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 9\r\n\r\n123456789",
+            .bodyTooLarge, limits: small),
+        ParserCase("chunked body over limit once decoded",
+            "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n12345\r\n4\r\n6789\r\n0\r\n\r\n",
+            .bodyTooLarge, limits: small),
+        ParserCase("single chunk over limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nff\r\n",
+            .bodyTooLarge, limits: small),
+        ParserCase("chunk size line over limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "1;" + String(repeating: "x", count: 20) + "\r\n1\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
+        ParserCase("chunk extensions over the per-message total", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
+        ParserCase("trailers over size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: "
+            + String(repeating: "t", count: 70) + "\r\n\r\n", .headerBlockTooLarge, limits: small),
+        ParserCase("too many trailers", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",
+            .tooManyHeaderFields, limits: small),
+    ]
+
+    @Test(arguments: cases)
+    func rejectsInputOverLimit(_ testCase: ParserCase) {
+        let events = ParserVerifier.verify(testCase.input, limits: testCase.limits)
+        #expect(events.last == .failure(testCase.expected))
+    }
+
+    @Test func acceptsInputExactlyAtEachLimit() {
+        // A 32-byte request line and a 64-byte header block (CRLFs and the final empty line included).
+        let requestLine = "GET /" + String(repeating: "a", count: 18) + " HTTP/1.1"
+        #expect(requestLine.utf8.count == 32)
+        let fields = "Host: a\r\nX-A: " + String(repeating: "b", count: 46) + "\r\n\r\n"
+        #expect(fields.utf8.count == 64)
+        let events = ParserVerifier.verify(requestLine + "\r\n" + fields, limits: Self.small)
+        #expect(events.count == 2, "\(events)")
+        let body = ParserVerifier.verify("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 8\r\n\r\n12345678", limits: Self.small)
+        #expect(body.last == .complete(body: Array("12345678".utf8)))
+    }
+
+    @Test func defaultLimitsRejectNineKilobyteRequestLine() {
+        let line = "GET /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n"
+        #expect(ParserVerifier.verify(line, everySplit: false).last == .failure(.requestLineTooLong))
+    }
+
+    @Test func defaultLimitsRejectSeventeenKilobyteHeaderBlock() {
+        let fields = (0..<17).map { "X-F\($0): " + String(repeating: "v", count: 1000) + "\r\n" }.joined()
+        let events = ParserVerifier.verify("GET / HTTP/1.1\r\nHost: a\r\n" + fields + "\r\n", everySplit: false)
+        #expect(events.last == .failure(.headerBlockTooLarge))
+    }
+
+    @Test func defaultLimitsRejectTheHundredAndFirstField() {
+        let fields = (0..<100).map { "X-F\($0): v\r\n" }.joined()
+        let events = ParserVerifier.verify("GET / HTTP/1.1\r\nHost: a\r\n" + fields + "\r\n", everySplit: false)
+        #expect(events.last == .failure(.tooManyHeaderFields))
+        let hundred = (0..<99).map { "X-F\($0): v\r\n" }.joined()
+        #expect(ParserVerifier.verify("GET / HTTP/1.1\r\nHost: a\r\n" + hundred + "\r\n", everySplit: false).count == 2)
+    }
+
+    @Test(arguments: HTTPParseError.allCases)
+    func everyParseErrorHasItsStatus(_ error: HTTPParseError) {
+        let expected: Int = switch error {
+        case .requestLineTooLong: 414
+        case .headerBlockTooLarge, .tooManyHeaderFields: 431
+        case .unsupportedVersion: 505
+        case .unsupportedTransferCoding: 501
+        case .bodyTooLarge: 413
+        default: 400
+        }
+        #expect(error.status.code == expected)
+        #expect(error.problem.status == expected)
+        #expect(error.problem.type.hasPrefix("https://trust-insights.dev/problems/"))
+    }
+}
+

@@ -1,0 +1,145 @@
+@testable import HTTPServer
+import Testing
+
+@Suite("Parser: rejected messages")
+struct ParserRejectionTests {
+    static let host = "Host: a\r\n"
+
+    static let requestLineCases: [ParserCase] = [
+        ParserCase("missing version (HTTP/0.9 style)", "GET /\r\n\r\n", .malformedRequestLine),
+        ParserCase("double space", "GET  / HTTP/1.1\r\n\(host)\r\n", .malformedRequestLine),
+        ParserCase("leading space", " GET / HTTP/1.1\r\n\(host)\r\n", .malformedRequestLine),
+        ParserCase("tab separator", "GET\t/ HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        ParserCase("method with a delimiter", "GE(T / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        ParserCase("method with NUL", "GE\0T / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        ParserCase("relative target", "GET foo HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("asterisk target for GET", "GET * HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("authority-form for GET", "GET example.com:80 HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("bad percent escape", "GET /%zz HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("truncated percent escape", "GET /a% HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("fragment in target", "GET /a#b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("userinfo in absolute-form", "GET http://u@h/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("control byte in target", "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("lower-case protocol name", "GET / http/1.1\r\n\(host)\r\n", .invalidVersion),
+        ParserCase("two-digit minor version", "GET / HTTP/1.10\r\n\(host)\r\n", .invalidVersion),
+        ParserCase("version without minor", "GET / HTTP/1\r\n\(host)\r\n", .invalidVersion),
+        ParserCase("garbage version", "GET / FOO\r\n\(host)\r\n", .invalidVersion),
+        ParserCase("trailing space after version", "GET / HTTP/1.1 \r\n\(host)\r\n", .invalidVersion),
+        ParserCase("HTTP/2.0 in a 1.1 parser", "GET / HTTP/2.0\r\n\(host)\r\n", .unsupportedVersion),
+        ParserCase("HTTP/0.9 with version", "GET / HTTP/0.9\r\n\(host)\r\n", .unsupportedVersion),
+        ParserCase("bare LF ending the request line", "GET / HTTP/1.1\n\(host)\r\n", .invalidLineEnding),
+        ParserCase("bare CR in request line", "GET /\ra HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("too many empty lines first", String(repeating: "\r\n", count: 9) + "GET / HTTP/1.1\r\n\r\n",
+            .malformedRequestLine),
+    ]
+
+    static let fieldCases: [ParserCase] = [
+        ParserCase("space before colon", "GET / HTTP/1.1\r\n\(host)X-A : b\r\n\r\n", .whitespaceBeforeColon),
+        ParserCase("tab before colon", "GET / HTTP/1.1\r\nHost\t: a\r\n\r\n", .whitespaceBeforeColon),
+        ParserCase("obs-fold continuation", "GET / HTTP/1.1\r\n\(host)X-A: b\r\n c\r\n\r\n", .obsoleteLineFolding),
+        ParserCase("whitespace before first field", "GET / HTTP/1.1\r\n \(host)\r\n", .obsoleteLineFolding),
+        ParserCase("line without colon", "GET / HTTP/1.1\r\n\(host)NoColon\r\n\r\n", .malformedFieldLine),
+        ParserCase("empty field name", "GET / HTTP/1.1\r\n\(host): x\r\n\r\n", .invalidFieldName),
+        ParserCase("space inside field name", "GET / HTTP/1.1\r\n\(host)X A: b\r\n\r\n", .invalidFieldName),
+        ParserCase("quote in field name", "GET / HTTP/1.1\r\n\(host)X\"A: b\r\n\r\n", .invalidFieldName),
+        ParserCase("NUL in field value", "GET / HTTP/1.1\r\n\(host)X-A: a\0b\r\n\r\n", .invalidFieldValue),
+        ParserCase("bare CR in field value", "GET / HTTP/1.1\r\n\(host)X-A: a\rb\r\n\r\n", .invalidFieldValue),
+        ParserCase("DEL in field value", "GET / HTTP/1.1\r\n\(host)X-A: a\u{7F}b\r\n\r\n", .invalidFieldValue),
+        ParserCase("escape control in field value", "GET / HTTP/1.1\r\n\(host)X-A: a\u{1B}b\r\n\r\n", .invalidFieldValue),
+        ParserCase("bare LF ending a field", "GET / HTTP/1.1\r\n\(host)X-A: b\n\r\n", .invalidLineEnding),
+        ParserCase("bare LF ending the header block", "GET / HTTP/1.1\r\n\(host)\n", .invalidLineEnding),
+        ParserCase("missing Host in HTTP/1.1", "GET / HTTP/1.1\r\nAccept: */*\r\n\r\n", .missingHost),
+        ParserCase("duplicate Host", "GET / HTTP/1.1\r\nHost: a\r\nhost: a\r\n\r\n", .duplicateHost),
+        ParserCase("duplicate Host in HTTP/1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", .duplicateHost),
+        ParserCase("Host with a path", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", .invalidHost),
+        ParserCase("Host with userinfo", "GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", .invalidHost),
+    ]
+
+    static let framingCases: [ParserCase] = [
+        ParserCase("Content-Length with Transfer-Encoding",
+            "POST / HTTP/1.1\r\n\(host)Content-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", .contentLengthWithTransferEncoding),
+        ParserCase("Transfer-Encoding before Content-Length",
+            "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n", .contentLengthWithTransferEncoding),
+        ParserCase("conflicting Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length: 3\r\nContent-Length: 4\r\n\r\n",
+            .multipleContentLength),
+        ParserCase("repeated equal Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length: 3\r\nContent-Length: 3\r\n\r\n",
+            .multipleContentLength),
+        ParserCase("Content-Length list", "POST / HTTP/1.1\r\n\(host)Content-Length: 3, 3\r\n\r\n", .invalidContentLength),
+        ParserCase("negative Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length: -1\r\n\r\n", .invalidContentLength),
+        ParserCase("signed Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length: +3\r\n\r\n", .invalidContentLength),
+        ParserCase("hex Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length: 0x3\r\n\r\n", .invalidContentLength),
+        ParserCase("empty Content-Length", "POST / HTTP/1.1\r\n\(host)Content-Length:\r\n\r\n", .invalidContentLength),
+        ParserCase("overflowing Content-Length",
+            "POST / HTTP/1.1\r\n\(host)Content-Length: 99999999999999999999999\r\n\r\n", .invalidContentLength),
+        ParserCase("Transfer-Encoding in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n",
+            .transferEncodingInHTTP10),
+        ParserCase("chunked not final", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: chunked, gzip\r\n\r\n", .chunkedNotFinal),
+        ParserCase("no chunked at all", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: gzip\r\n\r\n", .chunkedNotFinal),
+        ParserCase("identity coding", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: identity\r\n\r\n", .chunkedNotFinal),
+        ParserCase("chunked twice", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+            .chunkedNotFinal),
+        ParserCase("unknown coding before chunked", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: gzip, chunked\r\n\r\n",
+            .unsupportedTransferCoding),
+        ParserCase("empty Transfer-Encoding", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: ,\r\n\r\n", .invalidTransferEncoding),
+        ParserCase("chunked with parameter", "POST / HTTP/1.1\r\n\(host)Transfer-Encoding: chunked;x=1\r\n\r\n",
+            .invalidTransferEncoding),
+    ]
+
+    static let chunked = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    static let chunkCases: [ParserCase] = [
+        ParserCase("non-hex chunk size", chunked + "zz\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("empty chunk size", chunked + "\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("negative chunk size", chunked + "-5\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("hex prefix in chunk size", chunked + "0x5\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("overflowing chunk size", chunked + "1ffffffffffffffffff\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("whitespace after chunk size", chunked + "5 \r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
+        ParserCase("extension without name", chunked + "5;\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
+        ParserCase("extension with empty value", chunked + "5;a=\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
+        ParserCase("extension with unterminated quote", chunked + "5;a=\"x\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
+        ParserCase("extension with control byte", chunked + "5;a\u{1}\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
+        ParserCase("bare CR after chunk size", chunked + "5\rx\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        ParserCase("bare LF after chunk size", chunked + "5\nhello\r\n0\r\n\r\n", .invalidLineEnding),
+        ParserCase("oversized chunk extension", chunked + "5;a=" + String(repeating: "b", count: 1100) + "\r\nhello\r\n0\r\n\r\n",
+            .chunkHeaderTooLong),
+        ParserCase("chunk data longer than its size", chunked + "3\r\nhello\r\n0\r\n\r\n", .invalidChunkTerminator),
+        ParserCase("chunk data without CRLF", chunked + "5\r\nhelloXY0\r\n\r\n", .invalidChunkTerminator),
+        ParserCase("obs-fold in trailer", chunked + "0\r\nX-T: a\r\n b\r\n\r\n", .obsoleteLineFolding),
+        ParserCase("control byte in trailer", chunked + "0\r\nX-T: a\0\r\n\r\n", .invalidFieldValue),
+        ParserCase("space before colon in trailer", chunked + "0\r\nX-T : a\r\n\r\n", .whitespaceBeforeColon),
+    ]
+
+    @Test(arguments: requestLineCases)
+    func rejectsMalformedRequestLine(_ testCase: ParserCase) {
+        expectFailure(testCase)
+    }
+
+    @Test(arguments: fieldCases)
+    func rejectsMalformedField(_ testCase: ParserCase) {
+        expectFailure(testCase)
+    }
+
+    @Test(arguments: framingCases)
+    func rejectsAmbiguousFraming(_ testCase: ParserCase) {
+        expectFailure(testCase)
+    }
+
+    @Test(arguments: chunkCases)
+    func rejectsMalformedChunk(_ testCase: ParserCase) {
+        expectFailure(testCase)
+    }
+
+    @Test func parserStaysFailedAfterAnError() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("GET / HTTP/1.1\r\nX : y\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        #expect(parser.next() == .failure(.whitespaceBeforeColon))
+        #expect(parser.next() == nil)
+        #expect(parser.hasFailed)
+    }
+
+    func expectFailure(_ testCase: ParserCase, sourceLocation: SourceLocation = #_sourceLocation) {
+        let events = ParserVerifier.verify(testCase.input, limits: testCase.limits, sourceLocation: sourceLocation)
+        #expect(events.last == .failure(testCase.expected), sourceLocation: sourceLocation)
+    }
+}

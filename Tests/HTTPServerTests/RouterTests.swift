@@ -1,0 +1,105 @@
+@testable import HTTPServer
+import Testing
+
+@Suite("Router")
+struct RouterTests {
+    static func router() -> Router {
+        var router = Router()
+        let ok: HTTPHandler = { _, _ in HTTPResponse() }
+        router.add(.get, "/v1/models", handler: ok)
+        router.add(.post, "/v1/evaluations", handler: ok)
+        router.add(.post, "/v1/evaluations/{evaluationID}/consumption", handler: ok)
+        router.add(.get, "/v1/authorization/{subjectRef}", handler: ok)
+        router.add(.put, "/v1/authorization/{subjectRef}", handler: ok)
+        router.add(.get, "/v1/evaluations/latest", handler: ok)
+        return router
+    }
+
+    @Test func extractsAndPercentDecodesParameters() {
+        guard case .found(let route, let parameters) = Self.router().resolve(
+            method: .post, path: "/v1/evaluations/ev%2F42/consumption")
+        else {
+            Issue.record("not found")
+            return
+        }
+        #expect(route.template.text == "/v1/evaluations/{evaluationID}/consumption")
+        #expect(parameters == ["evaluationID": "ev/42"])
+    }
+
+    @Test func prefersLiteralSegmentsOverParameters() {
+        guard case .found(let route, let parameters) = Self.router().resolve(method: .get, path: "/v1/evaluations/latest")
+        else {
+            Issue.record("not found")
+            return
+        }
+        #expect(route.template.text == "/v1/evaluations/latest")
+        #expect(parameters.isEmpty)
+    }
+
+    @Test func answersUnknownPathsAsNotFound() {
+        let router = Self.router()
+        for path in ["/", "/v1", "/v1/models/extra", "/v1/models/", "/v2/models", "/v1/evaluations/1/other"] {
+            guard case .notFound = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should not be found")
+                continue
+            }
+        }
+    }
+
+    @Test func listsThePathsMethodsInAllow() {
+        guard case .methodNotAllowed(let allow) = Self.router().resolve(method: .delete, path: "/v1/authorization/x")
+        else {
+            Issue.record("expected 405")
+            return
+        }
+        #expect(allow == "GET, PUT, HEAD, OPTIONS")
+    }
+
+    @Test func answersUnknownMethodsAsNotImplemented() {
+        guard case .methodNotImplemented = Self.router().resolve(method: HTTPMethod(rawValue: "BREW"), path: "/v1/models")
+        else {
+            Issue.record("expected 501 for an unknown method")
+            return
+        }
+    }
+
+    @Test func servesHeadThroughGet() {
+        guard case .headViaGet = Self.router().resolve(method: .head, path: "/v1/models") else {
+            Issue.record("expected HEAD via GET")
+            return
+        }
+        guard case .methodNotAllowed = Self.router().resolve(method: .head, path: "/v1/evaluations") else {
+            Issue.record("HEAD is only implied by GET")
+            return
+        }
+    }
+
+    @Test func answersOptionsAutomatically() {
+        guard case .automaticOptions(let allow) = Self.router().resolve(method: .options, path: "/v1/evaluations") else {
+            Issue.record("expected automatic OPTIONS")
+            return
+        }
+        #expect(allow == "POST, OPTIONS")
+    }
+
+    @Test func routerIsAValue() {
+        var first = Router()
+        first.add(.get, "/a") { _, _ in HTTPResponse() }
+        var second = first
+        second.add(.get, "/b") { _, _ in HTTPResponse() }
+        guard case .notFound = first.resolve(method: .get, path: "/b") else {
+            Issue.record("adding to a copy changed the original")
+            return
+        }
+    }
+
+    @Test func matchesContentTypeOnMediaTypeOnly() {
+        let options = RouteOptions(acceptedContentTypes: ["application/json"])
+        #expect(options.accepts(contentType: "application/json"))
+        #expect(options.accepts(contentType: "APPLICATION/JSON ; charset=utf-8"))
+        #expect(!options.accepts(contentType: "application/jsonx"))
+        #expect(!options.accepts(contentType: "text/plain"))
+        #expect(!options.accepts(contentType: nil))
+        #expect(RouteOptions().accepts(contentType: nil))
+    }
+}

@@ -1,0 +1,30 @@
+@testable import HTTPServer
+
+/// A connection session without a socket: bytes in, responses out, clock in the test's hands.
+final class InMemoryConnection {
+    var session: ConnectionSession
+    let log = CollectingLogSink()
+    let metrics = MetricsRegistry()
+    private(set) var rawOutput: [UInt8] = []
+
+    init(configuration: HTTPServerConfiguration = TestServer.configuration(), router: Router = SampleRoutes.router()) {
+        let shared = ServerShared(configuration: configuration, router: router, metrics: metrics, logSink: log)
+        session = ConnectionSession(services: LoopServices(shared: shared), remoteAddress: "127.0.0.1", now: 0)
+    }
+
+    /// Feeds `text` and returns the responses it produced (after any earlier unread output).
+    func send(_ text: String, now: UInt64 = 0) -> [ParsedResponse] {
+        send(Array(text.utf8), now: now)
+    }
+
+    func send(_ bytes: [UInt8], now: UInt64 = 0) -> [ParsedResponse] {
+        bytes.withUnsafeBytes { session.receive($0, now: now) }
+        return drain()
+    }
+
+    func drain() -> [ParsedResponse] {
+        let bytes = session.output.takeAll()
+        rawOutput += bytes
+        return ParsedResponse.parseAll(bytes)
+    }
+}

@@ -1,0 +1,83 @@
+import Glibc
+
+/// A blocking TCP client on 127.0.0.1 with a receive timeout, for the cases URLSession cannot send.
+final class RawClient {
+    let fd: Int32
+    private var received: [UInt8] = []
+    private(set) var peerClosed = false
+
+    init(port: Int, receiveTimeoutMilliseconds: Int = 3000) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw RawClientError.connectFailed(errno)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends everything; returns false if the peer reset the connection first.
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written <= 0 { return false }
+            offset += written
+        }
+        return true
+    }
+
+    @discardableResult
+    func send(_ text: String) -> Bool { send(Array(text.utf8)) }
+
+    /// Reads until one whole response is buffered, the peer closes, or the receive timeout passes.
+    func readResponse(bodyless: Bool = false) -> ParsedResponse? {
+        while true {
+            if let (response, consumed) = ParsedResponse.parse(received, bodyless: bodyless) {
+                received.removeFirst(consumed)
+                return response
+            }
+            guard receiveMore() else { return nil }
+        }
+    }
+
+    /// Reads until the peer closes (true) or the receive timeout passes (false).
+    func waitForClose() -> Bool {
+        while receiveMore() {}
+        return peerClosed
+    }
+
+    var unreadBytes: [UInt8] { received }
+
+    private func receiveMore() -> Bool {
+        guard !peerClosed else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count > 0 {
+            received.append(contentsOf: chunk[..<count])
+            return true
+        }
+        if count == 0 || (count < 0 && errno == ECONNRESET) { peerClosed = true }
+        return false
+    }
+
+    func shutdownWrite() {
+        shutdown(fd, Int32(SHUT_WR))
+    }
+}
+
+enum RawClientError: Error {
+    case connectFailed(Int32)
+}

@@ -1,0 +1,73 @@
+import Glibc
+@testable import HTTPServer
+
+/// A live server on 127.0.0.1, port 0, with short timeouts unless a test sets others.
+struct TestServer {
+    let server: HTTPServer
+    let log: CollectingLogSink
+    let metrics: MetricsRegistry
+
+    var port: Int { server.boundPort }
+
+    static func configuration() -> HTTPServerConfiguration {
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.eventLoops = 2
+        configuration.requestTimeout = .seconds(5)
+        configuration.idleTimeout = .seconds(5)
+        configuration.lingerTimeout = .seconds(1)
+        configuration.shutdownGracePeriod = .seconds(3)
+        return configuration
+    }
+
+    static func start(
+        _ configuration: HTTPServerConfiguration = configuration(), router: Router = SampleRoutes.router()
+    ) throws -> TestServer {
+        let log = CollectingLogSink()
+        let metrics = MetricsRegistry()
+        let server = HTTPServer(configuration: configuration, router: router, metrics: metrics, logSink: log)
+        try server.start()
+        return TestServer(server: server, log: log, metrics: metrics)
+    }
+
+    func stop() {
+        server.beginShutdown()
+        _ = server.waitUntilStopped(timeout: .seconds(5))
+    }
+}
+
+/// Routes shared by the in-memory and live tests.
+enum SampleRoutes {
+    static func router() -> Router {
+        var router = Router()
+        router.add(.get, "/") { _, _ in HTTPResponse.text(.ok, "root") }
+        router.add(.post, "/echo") { request, _ in HTTPResponse(status: .ok, body: request.body) }
+        router.add(.post, "/json", options: RouteOptions(acceptedContentTypes: ["application/json"])) { request, _ in
+            HTTPResponse.json(.created, request.body)
+        }
+        router.add(.post, "/small", options: RouteOptions(bodyLimit: 16)) { request, _ in
+            HTTPResponse(status: .ok, body: request.body)
+        }
+        router.add(.post, "/large", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
+            HTTPResponse.text(.ok, "\(request.body.count)")
+        }
+        router.add(.get, "/items/{itemID}") { _, context in
+            HTTPResponse.text(.ok, context.parameters["itemID"] ?? "")
+        }
+        router.add(.delete, "/items/{itemID}") { _, _ in HTTPResponse(status: .noContent) }
+        router.add(.get, "/slow") { _, _ in
+            usleep(300_000)
+            return HTTPResponse.text(.ok, "slow")
+        }
+        router.add(.get, "/fail") { _, _ in
+            struct Secret: Error { let value = "do-not-leak" }
+            throw Secret()
+        }
+        router.add(.get, "/teapot") { _, _ in
+            throw HTTPError(.conflict, slug: "conflict", detail: "already there")
+        }
+        router.add(.get, "/metrics") { _, _ in HTTPResponse.text(.ok, "") }
+        return router
+    }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+import Testing
+@testable import InsightCore
+
+final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
+    private let state = Mutex<(keys: [APIKeyRecord], generation: Int64)>(([], 0))
+
+    func allKeys() throws -> [APIKeyRecord] { state.withLock { $0.keys } }
+    func keysGeneration() throws -> Int64 { state.withLock { $0.generation } }
+    func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool { true }
+    func insertKey(_ record: APIKeyRecord) throws {
+        state.withLock { $0.keys.append(record); $0.generation += 1 }
+    }
+    func setStatus(_ keyID: String, _ status: KeyStatus) {
+        state.withLock { state in
+            for index in state.keys.indices where state.keys[index].keyID == keyID { state.keys[index].status = status }
+            state.generation += 1
+        }
+    }
+}
+
+@Suite struct AuthenticatorTests {
+    let tenant = TenantID("acme")!
+
+    @Test func acceptsIssuedKeyForItsRole() throws {
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store)
+        let principal = try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 0)
+        #expect(principal == Principal(keyID: secret.keyID, tenant: tenant, role: .client, environment: .sandbox))
+    }
+
+    @Test func rejectsWrongSecretMissingHeaderAndOtherSchemes() throws {
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store)
+        let forged = String(secret.revealed.dropLast()) + (secret.revealed.last == "A" ? "B" : "A")
+        for header in [nil, "", "Bearer", "Basic abc", "Bearer \(forged)", "Bearer ti_sandbox_knope_x"] as [String?] {
+            #expect(throws: AccessError.unauthenticated) {
+                try authenticator.authenticate(authorization: header, roles: [.client], now: 0)
+            }
+        }
+    }
+
+    @Test func refusesOtherRoles() throws {
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .partner, environment: .production, now: 0)
+        let authenticator = try Authenticator(store: store)
+        #expect(throws: AccessError.forbiddenRole(required: [.client])) {
+            try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 0)
+        }
+    }
+
+    @Test func noticesRevocationAndSuspensionAfterRefresh() throws {
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store, refreshIntervalMilliseconds: 1000)
+        store.setStatus(secret.keyID, .suspended)
+        #expect(throws: AccessError.accessRevoked) {
+            try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 1000)
+        }
+        store.setStatus(secret.keyID, .revoked)
+        #expect(throws: AccessError.unauthenticated) {
+            try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 2000)
+        }
+    }
+
+    @Test func secretNeverAppearsInDescriptions() throws {
+        let secret = APIKeySecret.generate(environment: .production)
+        let random = String(secret.revealed.split(separator: "_").last!)
+        for text in [String(describing: secret), String(reflecting: secret), "\(secret)"] {
+            #expect(!text.contains(random))
+        }
+        var dumped = ""
+        dump(secret, to: &dumped)
+        #expect(!dumped.contains(random))
+    }
+}
+
+@Suite struct TimestampTests {
+    @Test func formatsRFC3339WithMilliseconds() {
+        #expect(Timestamp.iso8601(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
+        #expect(Timestamp.iso8601(milliseconds: 1_795_221_683_744) == "2026-11-21T00:41:23.744Z")
+        #expect(Timestamp.iso8601(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
+    }
+
+    @Test func parsesStrictDates() {
+        #expect(Timestamp.days(fromDate: "1970-01-02") == 1)
+        #expect(Timestamp.days(fromDate: "2024-02-29") != nil)
+        for bad in ["2023-02-29", "2026-13-01", "2026-1-01", "2026-01-32", "20260101", "2026-01-01T00:00:00Z", ""] {
+            #expect(Timestamp.days(fromDate: bad) == nil)
+        }
+        #expect(Timestamp.day(milliseconds: 1_795_221_683_744) == "2026-11-21")
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+@testable import InsightCore
+
+@Suite("Catalogue loading")
+struct CatalogueLoadingTests {
+    @Test func loadsShippedCatalogueForEveryCategory() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            let entry = catalogue[category]
+            #expect(entry.category == category)
+            #expect((10...16).contains(entry.clientFeatures.count), "\(category) has \(entry.clientFeatures.count) client features")
+            #expect(entry.computedFeatures.map(\.name) == [
+                "evaluationsPerAccount10m", "evaluationsPerAccount1h", "evaluationsPerAccount24h",
+                "distinctDevicesPerAccount24h", "distinctAccountsPerCounterparty1h", "highOutcomesPerAccount7d",
+            ])
+            #expect(entry.computedFeatures.allSatisfy { $0.type == .count })
+            #expect(entry.requiredSubjectRefs.contains(.accountRef))
+        }
+        #expect(catalogue[.payment].requiredSubjectRefs == [.accountRef, .deviceRef, .counterpartyRef])
+        #expect(catalogue[.account].requiredSubjectRefs == [.accountRef, .deviceRef])
+    }
+
+    @Test func shippedCatalogueNamesNoIdentifiersOrContent() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        let forbidden = ["email", "phonenumber", "name", "iban", "address", "text", "message", "ref", "id"]
+        for category in OperationCategory.allCases {
+            for feature in catalogue[category].features {
+                let lower = feature.name.lowercased()
+                for word in forbidden where lower.hasSuffix(word) || lower.hasPrefix(word) {
+                    Issue.record("\(category).\(feature.name) looks like an identifier or content field")
+                }
+            }
+        }
+    }
+
+    @Test func bandFeaturesTakeTheirRangeFromTheCodes() throws {
+        let payment = try CatalogueTestSupport.shippedCatalogue()[.payment]
+        let band = try #require(payment.definition(named: "amountBandRelativeToUsual"))
+        #expect(band.type == .band)
+        #expect(band.bands.map(\.code) == [0, 1, 2, 3, 4])
+        #expect(band.minimum == 0 && band.maximum == 4)
+    }
+
+    @Test func missingFileIsNamed() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        #expect(throws: CatalogueError.missingFile(file: directory + "/payment.json")) {
+            try FeatureCatalogue.load(from: directory)
+        }
+    }
+
+    @Test func malformedJSONNamesTheFile() throws {
+        let directory = try CatalogueTestSupport.directory(replacing: [.account: "{\"schemaVersion\": 1,"])
+        do {
+            _ = try FeatureCatalogue.load(from: directory)
+            Issue.record("expected an error")
+        } catch {
+            guard case .malformedJSON(let file, _, _) = error else { Issue.record("unexpected \(error)"); return }
+            #expect(file.hasSuffix("/account.json"))
+        }
+    }
+
+    private func problem(in feature: String, extraTopLevel: String = "") throws -> (String, CatalogueProblem)? {
+        let text = CatalogueTestSupport.paymentDocument(feature: feature, extraTopLevel: extraTopLevel)
+        do {
+            _ = try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json")
+            return nil
+        } catch {
+            guard case .invalid(let file, let pointer, let problem) = error else {
+                if case .malformedJSON(_, let pointer, let detail) = error { return (pointer, .missingField("malformed: " + detail)) }
+                return nil
+            }
+            #expect(file == "payment.json")
+            return (pointer, problem)
+        }
+    }
+
+    @Test func rejectsDuplicateNamesWithPointer() throws {
+        let found = try problem(in: #"{"name": "activeCall", "type": "flag", "unit": "boolean", "required": false, "description": "d"}"#)
+        #expect(found?.0 == "/features/1/name")
+        #expect(found?.1 == .duplicateName("activeCall"))
+    }
+
+    @Test func rejectsMinimumAboveMaximum() throws {
+        let found = try problem(in: #"{"name": "x", "type": "number", "unit": "s", "min": 5, "max": 1, "required": false, "description": "d"}"#)
+        #expect(found?.0 == "/features/1/min")
+        #expect(found?.1 == .minimumGreaterThanMaximum)
+    }
+
+    @Test func rejectsUnknownType() throws {
+        let found = try problem(in: #"{"name": "x", "type": "string", "unit": "s", "required": false, "description": "d"}"#)
+        #expect(found?.0 == "/features/1/type")
+        #expect(found?.1 == .unknownType("string"))
+    }
+
+    @Test func rejectsBadBandLists() throws {
+        let empty = try problem(in: #"{"name": "x", "type": "band", "unit": "band", "bands": [], "required": false, "description": "d"}"#)
+        #expect(empty?.0 == "/features/1/bands")
+        #expect(empty?.1 == .emptyBandList)
+        let duplicate = try problem(
+            in: #"{"name": "x", "type": "band", "unit": "band", "bands": [{"code": 1, "meaning": "a"}, {"code": 1, "meaning": "b"}], "required": false, "description": "d"}"#)
+        #expect(duplicate?.0 == "/features/1/bands/1/code")
+        #expect(duplicate?.1 == .duplicateBandCode(1))
+        let nonInteger = try problem(
+            in: #"{"name": "x", "type": "band", "unit": "band", "bands": [{"code": 1.5, "meaning": "a"}], "required": false, "description": "d"}"#)
+        #expect(nonInteger?.0 == "/features/1/bands/0/code")
+        let onNumber = try problem(
+            in: #"{"name": "x", "type": "number", "unit": "s", "min": 0, "max": 1, "bands": [{"code": 1, "meaning": "a"}], "required": false, "description": "d"}"#)
+        #expect(onNumber?.1 == .bandsOnNonBandFeature)
+    }
+
+    @Test func rejectsUnknownFieldsAndMissingFields() throws {
+        let unknown = try problem(in: #"{"name": "x", "type": "number", "unit": "s", "min": 0, "maxx": 1, "required": false, "description": "d"}"#)
+        #expect(unknown?.0 == "/features/1/maxx")
+        #expect(unknown?.1 == .unknownField("maxx"))
+        let missing = try problem(in: #"{"name": "x", "type": "number", "unit": "s", "min": 0, "required": false, "description": "d"}"#)
+        #expect(missing?.0 == "/features/1")
+        #expect(missing?.1 == .missingField("max"))
+        let topLevel = try problem(in: #"{"name": "x", "type": "flag", "unit": "b", "required": false, "description": "d"}"#, extraTopLevel: #" "a/b": 1,"#)
+        #expect(topLevel?.0 == "/a~1b")
+    }
+
+    @Test func rejectsNonCamelCaseNamesAndWrongCategory() throws {
+        let badName = try problem(in: #"{"name": "Caller-Id", "type": "flag", "unit": "b", "required": false, "description": "d"}"#)
+        #expect(badName?.1 == .invalidName("Caller-Id"))
+        let text = CatalogueTestSupport.paymentDocument(feature: #"{"name": "x", "type": "flag", "unit": "b", "required": false, "description": "d"}"#)
+        #expect(throws: CatalogueError.invalid(file: "account.json", pointer: "/category", problem: .categoryMismatch(expected: .account, found: "payment"))) {
+            try FeatureCatalogue.parseCategory(.account, data: Data(text.utf8), file: "account.json")
+        }
+    }
+
+    @Test func errorMessageNamesFileAndPointer() throws {
+        let error = CatalogueError.invalid(file: "config/features/payment.json", pointer: "/features/3/min", problem: .minimumGreaterThanMaximum)
+        #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")
+    }
+}
+
+@Suite("Catalogue bindings")
+struct CatalogueBindingTests {
+    @Test func everyCategoryDeclaresEveryVelocityFeatureAsComputed() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            for velocity in VelocityFeature.allCases {
+                #expect(catalogue[category].index(of: velocity) != nil, "\(category) lacks \(velocity)")
+            }
+        }
+    }
+
+    @Test func resolvesModelFeaturesOrNamesTheUnknownOnes() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        #expect(try catalogue.indices(forModelFeatures: ["timeOfDayBand", "activeCall"]) == [3, 0])
+        #expect(throws: CategoryCatalogue.UnknownModelFeatures(names: ["x", "y"])) {
+            try catalogue.indices(forModelFeatures: ["activeCall", "x", "y"])
+        }
+    }
+}
+
+@Suite("Catalogue name lookup")
+struct CatalogueNameLookupTests {
+    @Test func findsEveryShippedNameAndNothingElse() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        for category in OperationCategory.allCases {
+            let layout = catalogue[category].layout
+            for (index, name) in layout.names.enumerated() {
+                #expect(layout.index(of: name) == index)
+                #expect(layout.index(of: name + "x") == nil)
+                #expect(layout.index(of: String(name.dropLast())) == nil)
+            }
+            #expect(layout.index(of: "") == nil)
+        }
+    }
+
+    @Test func bandCodesOutsideTheFastMaskStillValidate() throws {
+        let catalogue = try CategoryCatalogue(
+            category: .other, version: "t", requiredSubjectRefs: [.accountRef],
+            features: [.band("wide", bands: [FeatureBand(code: -1, meaning: "a"), FeatureBand(code: 100, meaning: "b"), FeatureBand(code: 3, meaning: "c")], required: true, description: "d")])
+        for code in [-1.0, 100, 3] {
+            #expect((try? catalogue.validate([("wide", .number(code))]).get()) != nil)
+        }
+        guard case .failure(let failure) = catalogue.validate([("wide", .number(64))]) else { Issue.record("accepted 64"); return }
+        #expect(failure.violations.first?.reason == .notAllowedBand(allowed: [-1, 100, 3]))
+    }
+}

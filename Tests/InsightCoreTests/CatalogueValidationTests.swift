@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import InsightCore
+
+@Suite("Catalogue request validation")
+struct CatalogueValidationTests {
+    private func reasons(_ result: Result<FeatureVector, FeatureValidationFailure>) -> [String: FeatureViolationReason] {
+        guard case .failure(let failure) = result else { return [:] }
+        return Dictionary(failure.violations.map { ($0.pointer, $0.reason) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func acceptsValidFeaturesInCatalogueOrder() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let vector = try catalogue.validate([
+            ("timeOfDayBand", .number(3)), ("activeCall", .boolean(true)), ("hesitationMillis", .number(5400)),
+            ("pasteEventsInFlow", .null),
+        ]).get()
+        #expect(vector.count == 5)
+        #expect(vector[0] == 1)
+        #expect(vector[1] == 5400)
+        #expect(vector[2].isNaN)
+        #expect(vector[3] == 3)
+        #expect(vector[4].isNaN)
+        #expect(vector.value(named: "hesitationMillis") == 5400)
+        #expect(vector.value(named: "pasteEventsInFlow") == nil)
+    }
+
+    @Test func flagsAcceptBooleansAndZeroOrOne() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        for (input, expected) in [(FeatureInput.boolean(false), 0.0), (.number(1), 1), (.number(0), 0)] {
+            let vector = try catalogue.validate([("activeCall", input), ("timeOfDayBand", .number(0))]).get()
+            #expect(vector[0] == expected)
+        }
+        let two = reasons(catalogue.validate([("activeCall", .number(2)), ("timeOfDayBand", .number(0))]))
+        #expect(two["/features/activeCall"] == .outOfRange(minimum: 0, maximum: 1, unit: "boolean"))
+    }
+
+    @Test func reportsEveryReasonAtOnce() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let result = catalogue.validate([
+            ("activeCall", .wrongType("string")),
+            ("hesitationMillis", .number(700_000)),
+            ("hesitationMillis", .number(1)),
+            ("pasteEventsInFlow", .number(2.5)),
+            ("timeOfDayBand", .number(2)),
+            ("evaluationsPerAccount10m", .number(3)),
+            ("nope", .number(1)),
+        ])
+        let found = reasons(result)
+        #expect(found["/features/activeCall"] == .wrongType(expected: .flag, received: "string"))
+        #expect(found["/features/hesitationMillis"] == .outOfRange(minimum: 0, maximum: 600_000, unit: "milliseconds"))
+        #expect(found["/features/pasteEventsInFlow"] == .notAnInteger)
+        #expect(found["/features/timeOfDayBand"] == .notAllowedBand(allowed: [0, 1, 3]))
+        #expect(found["/features/evaluationsPerAccount10m"] == .computedByService)
+        #expect(found["/features/nope"] == .unknownFeature)
+        guard case .failure(let failure) = result else { Issue.record("expected failure"); return }
+        #expect(failure.violations.count == 7)
+        #expect(failure.violations.contains(FeatureViolation(pointer: "/features/hesitationMillis", reason: .duplicateFeature)))
+    }
+
+    @Test func reportsNonFiniteAndMissingRequired() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let found = reasons(catalogue.validate([("hesitationMillis", .number(.infinity)), ("activeCall", .null)]))
+        #expect(found["/features/hesitationMillis"] == .notFinite)
+        #expect(found["/features/activeCall"] == .missingRequired)
+        #expect(found["/features/timeOfDayBand"] == .missingRequired)
+        let nan = reasons(catalogue.validate([("activeCall", .number(.nan)), ("timeOfDayBand", .number(1))]))
+        #expect(nan["/features/activeCall"] == .notFinite)
+    }
+
+    @Test func wrongTypesForNumbersAndBands() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let found = reasons(catalogue.validate([
+            ("activeCall", .boolean(true)), ("hesitationMillis", .boolean(true)), ("timeOfDayBand", .wrongType("object")),
+            ("pasteEventsInFlow", .wrongType("array")),
+        ]))
+        #expect(found["/features/hesitationMillis"] == .wrongType(expected: .number, received: "boolean"))
+        #expect(found["/features/timeOfDayBand"] == .wrongType(expected: .band, received: "object"))
+        #expect(found["/features/pasteEventsInFlow"] == .wrongType(expected: .count, received: "array"))
+    }
+
+    @Test func messagesNeverEchoTheValue() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()[.payment]
+        let canaries = [987654.321, 123456789.987, -4242.4242, 31337.5]
+        var inputs: [(name: String, value: FeatureInput)] = []
+        for feature in catalogue.features {
+            inputs.append((feature.name, .number(canaries[inputs.count % canaries.count])))
+        }
+        inputs.append(("unknownCanary", .number(987654.321)))
+        guard case .failure(let failure) = catalogue.validate(inputs) else { Issue.record("expected failure"); return }
+        #expect(failure.violations.count >= catalogue.features.count - 4)
+        let texts = failure.violations.map(\.message) + [failure.description, "\(failure)", String(reflecting: failure)]
+        for text in texts {
+            for canary in canaries {
+                for rendering in [canary.description, String(Int(canary)), String(format: "%.2f", canary)] {
+                    #expect(!text.contains(rendering), "a message contains the value: \(text)")
+                }
+            }
+        }
+    }
+
+    @Test func pointerEscapesTildeAndSlash() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let found = reasons(catalogue.validate([("a/b~c", .number(1)), ("activeCall", .number(1)), ("timeOfDayBand", .number(1))]))
+        #expect(found["/features/a~1b~0c"] == .unknownFeature)
+        #expect(JSONPointer.escape("~1") == "~01")
+        #expect(JSONPointer.pointer(["features", "x/y"]) == "/features/x~1y")
+    }
+
+    @Test func violationMessagesStateTheAllowedRange() {
+        let violation = FeatureViolation(
+            pointer: "/features/hesitationMillis", reason: .outOfRange(minimum: 0, maximum: 600_000, unit: "milliseconds"))
+        #expect(violation.message == "/features/hesitationMillis: must be between 0 and 600000 milliseconds")
+        #expect(FeatureViolationReason.notAllowedBand(allowed: [0, 1]).code == "notAllowedBand")
+    }
+}

@@ -1,0 +1,179 @@
+import InsightCrypto
+import Synchronization
+import Testing
+@testable import InsightCore
+
+struct FixedModel: ScoringModel {
+    var version: String
+    var probabilityValue: Double
+    var mediumThreshold = 0.3
+    var highThreshold = 0.7
+    func probability(for features: FeatureVector) throws -> Double { probabilityValue }
+    func reasonFeatures(for features: FeatureVector, limit: Int) -> [String] { Array(["activeCall", "hesitationMillis"].prefix(limit)) }
+}
+
+struct FakeModels: ModelProvider, ModelSnapshot {
+    var current: FixedModel
+    var prior: FixedModel?
+
+    func currentSnapshot() -> any ModelSnapshot { self }
+
+    func lookup(insightType: String, category: OperationCategory, version: ModelVersionRequest) -> ModelLookup {
+        guard insightType == InsightType.isLikelyBeingCoached else { return .insightUnavailable }
+        switch version {
+        case .current: return .found(current, currentVersion: current.version)
+        case .specific(let wanted):
+            if wanted == current.version { return .found(current, currentVersion: current.version) }
+            if let prior, wanted == prior.version { return .found(prior, currentVersion: current.version) }
+            return .versionUnavailable(currentVersion: current.version)
+        }
+    }
+
+    var listing: [ModelListing] { [] }
+}
+
+final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySource {
+    let records = Mutex<[EvaluationRecord]>([])
+    let failing = Atomic<Bool>(false)
+    let auth = Mutex<[(TenantID, SubjectKey, AuthorizationState)]>([])
+
+    func record(_ evaluation: EvaluationRecord) throws {
+        if failing.load(ordering: .relaxed) { throw SubjectHasherError.unknownTenant }
+        records.withLock { $0.append(evaluation) }
+    }
+    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
+        auth.withLock { $0.map { ($0.0, $0.1, $0.2) } }
+    }
+    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
+        auth.withLock { $0.append((tenant, subject, state)) }
+    }
+    func subjectKey(for tenant: TenantID) throws -> HMACKey? { HMACKey(bytes: Array(repeating: 7, count: 32)) }
+}
+
+func shippedCatalogue() throws -> FeatureCatalogue {
+    let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+    return try FeatureCatalogue.load(from: root + "/config/features")
+}
+
+@Suite struct EvaluatorTests {
+    let principal = Principal(keyID: "k0123456789abcdef", tenant: TenantID("acme")!, role: .client, environment: .sandbox)
+    let recorder = MemoryRecorder()
+
+    func makeEvaluator(probability: Double = 0.5, velocity: VelocityConfiguration = .standard) throws -> (Evaluator, AuthorizationRegistry) {
+        let authorizations = try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 86_400_000)
+        let models = FakeModels(current: FixedModel(version: "2026.11.1", probabilityValue: probability), prior: FixedModel(version: "2026.09.1", probabilityValue: 0.1))
+        let evaluator = Evaluator(.init(
+            catalogue: try shippedCatalogue(), models: models, velocity: VelocityTracker(configuration: velocity),
+            hasher: SubjectHasher(source: recorder), authorizations: authorizations, recorder: recorder))
+        return (evaluator, authorizations)
+    }
+
+    func paymentRequest(features: [(String, FeatureInput)]? = nil, insights: [InsightRequest]? = nil) -> EvaluationRequest {
+        EvaluationRequest(
+            requestID: "r-1", category: .payment,
+            insights: insights ?? [
+                InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .current),
+                InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .specific("2026.09.1")),
+            ],
+            subject: SubjectReferences(accountRef: "acct-1", deviceRef: "dev-1", counterpartyRef: "payee-1"),
+            features: features ?? [("activeCall", .number(1)), ("callDurationSeconds", .number(640)), ("screenSharingActive", .boolean(false)), ("sessionDurationSeconds", .number(95)), ("timeOfDayBand", .number(2)), ("amountBandRelativeToUsual", .number(3))])
+    }
+
+    @Test func scoresEachInsightWithItsModelAndRecordsHashesOnly() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.5)
+        let result = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_000)
+        #expect(result.insights.count == 2)
+        #expect(result.insights[0].outcome == .value(.medium))
+        #expect(result.insights[0].isUsingCurrentModel)
+        #expect(result.insights[0].reasonCodes.contains("activeCall"))
+        #expect(result.insights[1].outcome == .value(.unknown))
+        #expect(result.insights[1].modelVersion == "2026.09.1")
+        #expect(result.insights[1].newestModelVersion == "2026.11.1")
+        #expect(!result.insights[1].isUsingCurrentModel)
+        #expect(result.insights[0].insightID != result.insights[1].insightID)
+        let stored = try #require(recorder.records.withLock { $0.first })
+        #expect(stored.evaluationID == result.evaluationID)
+        #expect(stored.account != nil)
+        #expect(!String(describing: stored).contains("acct-1"))
+    }
+
+    @Test func oneInsightErrorDoesNotFailTheOthers() throws {
+        let (evaluator, _) = try makeEvaluator()
+        let request = paymentRequest(insights: [
+            InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .specific("1999.01.1")),
+            InsightRequest(insightType: "somethingElse", schema: "version1", modelVersion: .current),
+            InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version9", modelVersion: .current),
+            InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .current),
+        ])
+        let result = try evaluator.evaluate(request, principal: principal, now: 1_000)
+        #expect(result.insights.map(\.outcome) == [
+            .error(.insightVersionUnavailable), .error(.insightUnavailable), .error(.insightVersionIncompatible), .value(.medium),
+        ])
+    }
+
+    @Test func invalidContextNamesEveryFieldWithoutValues() throws {
+        let (evaluator, _) = try makeEvaluator()
+        var request = paymentRequest(features: [("activeCall", .number(987654.321)), ("bogusFeature", .number(1)), ("evaluationsPerAccount1h", .number(3))])
+        request.subject.counterpartyRef = nil
+        #expect {
+            try evaluator.evaluate(request, principal: principal, now: 1_000)
+        } throws: { error in
+            guard case EvaluationError.contextInvalid(let violations) = error else { return false }
+            let pointers = Set(violations.map(\.pointer))
+            let text = violations.map(\.detail).joined()
+            return pointers.isSuperset(of: ["/subject/counterpartyRef", "/features/bogusFeature", "/features/evaluationsPerAccount1h", "/features/activeCall"])
+                && !text.contains("987654")
+        }
+        #expect(recorder.records.withLock { $0.isEmpty })
+    }
+
+    @Test func velocityRulesRaiseButNeverLowerOutcomes() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.1)
+        var last: EvaluationResult?
+        for index in 0..<6 {
+            last = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_000 + Int64(index))
+        }
+        let result = try #require(last)
+        #expect(result.insights[0].outcome == .value(.medium))
+        #expect(result.insights[0].reasonCodes.contains("accountEvaluationBurst"))
+        // A high score stays high even with no rule firing.
+        let (high, _) = try makeEvaluator(probability: 0.9)
+        #expect(try high.evaluate(paymentRequest(), principal: principal, now: 0).insights[0].outcome == .value(.high))
+    }
+
+    @Test func deniedSubjectFailsOnlyAfterCooldownAndOptInIsImmediate() throws {
+        let (evaluator, authorizations) = try makeEvaluator()
+        let account = try SubjectHasher(source: recorder).key(for: "acct-1", kind: .accountRef, tenant: principal.tenant, environment: .sandbox)
+        let state = try authorizations.change(tenant: principal.tenant, subject: account, to: .denied, now: 0)
+        #expect(state.status == .notDetermined)
+        #expect(state.pendingStatus == .denied)
+        _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_000)
+        #expect(throws: EvaluationError.denied) { try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_000) }
+        _ = try authorizations.change(tenant: principal.tenant, subject: account, to: .authorized, now: 86_400_001)
+        _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_002)
+    }
+
+    @Test func sandboxOverridesForceOutcomesAndErrors() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.1)
+        let forced = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(outcome: .high), now: 0)
+        #expect(forced.insights.allSatisfy { $0.outcome == .value(.high) })
+        let failed = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(insightError: .insightEvaluationFailed), now: 0)
+        #expect(failed.insights.allSatisfy { $0.outcome == .error(.insightEvaluationFailed) })
+        #expect(throws: EvaluationError.notAvailable) {
+            try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(evaluationError: .notAvailable), now: 0)
+        }
+    }
+
+    @Test func storageFailureIsAServerError() throws {
+        let (evaluator, _) = try makeEvaluator()
+        recorder.failing.store(true, ordering: .relaxed)
+        #expect(throws: EvaluationError.serverError) { try evaluator.evaluate(paymentRequest(), principal: principal, now: 0) }
+    }
+
+    @Test func identifiersAreUUIDShapedAndDistinct() {
+        let ids = (0..<100).map { _ in Identifier.make() }
+        #expect(Set(ids).count == 100)
+        #expect(ids.allSatisfy(Identifier.isWellFormed))
+        #expect(!Identifier.isWellFormed("not-an-id"))
+    }
+}

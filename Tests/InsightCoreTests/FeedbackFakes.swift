@@ -1,0 +1,102 @@
+import Synchronization
+@testable import InsightCore
+
+/// Consumption storage in memory; `intruder` plays a concurrent request that stores its report first.
+final class MemoryConsumptionStore: ConsumptionStore {
+    struct Evaluation {
+        var tenant: TenantID
+        var createdAt: Int64
+        var insightIDs: [String]
+    }
+
+    let evaluations = Mutex<[String: Evaluation]>([:])
+    let records = Mutex<[String: ConsumptionRecord]>([:])
+    let intruder = Mutex<ConsumptionRecord?>(nil)
+    let failing = Atomic<Bool>(false)
+
+    func add(_ evaluationID: String, tenant: TenantID, createdAt: Int64, insightIDs: [String]) {
+        evaluations.withLock { $0[evaluationID] = Evaluation(tenant: tenant, createdAt: createdAt, insightIDs: insightIDs) }
+    }
+
+    func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget? {
+        if failing.load(ordering: .relaxed) { throw FakeStoreError.unavailable }
+        guard let evaluation = evaluations.withLock({ $0[evaluationID] }), evaluation.tenant == tenant else { return nil }
+        return ConsumptionTarget(createdAt: evaluation.createdAt, insightIDs: evaluation.insightIDs, existing: records.withLock { $0[evaluationID] })
+    }
+
+    func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord {
+        if failing.load(ordering: .relaxed) { throw FakeStoreError.unavailable }
+        if let first = intruder.withLock({ $0 }) { records.withLock { $0[record.evaluationID] = first } }
+        return records.withLock { records in
+            if let existing = records[record.evaluationID] { return existing }
+            records[record.evaluationID] = record
+            return record
+        }
+    }
+}
+
+enum FakeStoreError: Error { case unavailable }
+
+/// Label storage in memory with real transaction semantics: a batch's writes are applied only if its body returns.
+final class MemoryLabelStore: LabelStore {
+    struct State {
+        var evaluationTimes: [String: (tenant: TenantID, createdAt: Int64)] = [:]
+        var versions: [LabelVersion] = []
+        var idempotency: [String: IdempotencyRecord] = [:]
+    }
+
+    let state = Mutex(State())
+    let failAppends = Atomic<Bool>(false)
+
+    func addInsight(_ insightID: String, tenant: TenantID, createdAt: Int64) {
+        state.withLock { $0.evaluationTimes[insightID] = (tenant, createdAt) }
+    }
+
+    var versions: [LabelVersion] { state.withLock { $0.versions } }
+    var idempotencyRecords: Int { state.withLock { $0.idempotency.count } }
+
+    func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T {
+        let transaction = Transaction(state: state.withLock { $0 }, failAppends: failAppends.load(ordering: .relaxed))
+        let result = try body(transaction)
+        state.withLock { $0 = transaction.state }
+        return result
+    }
+
+    final class Transaction: LabelTransaction {
+        var state: State
+        let failAppends: Bool
+
+        init(state: State, failAppends: Bool) {
+            self.state = state
+            self.failAppends = failAppends
+        }
+
+        func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64] {
+            var times: [String: Int64] = [:]
+            for id in insightIDs { if let entry = state.evaluationTimes[id], entry.tenant == tenant { times[id] = entry.createdAt } }
+            return times
+        }
+
+        func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent] {
+            let wanted = Set(insightIDs)
+            var latest: [String: LabelContent] = [:]
+            for version in state.versions where version.tenant == tenant && wanted.contains(version.insightID) {
+                latest[version.insightID] = version.content
+            }
+            return latest
+        }
+
+        func appendLabels(_ versions: [LabelVersion]) throws {
+            if failAppends { throw FakeStoreError.unavailable }
+            state.versions += versions
+        }
+
+        func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord? {
+            state.idempotency[tenant.rawValue + "\n" + key.rawValue]
+        }
+
+        func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
+            state.idempotency[record.tenant.rawValue + "\n" + record.key.rawValue] = record
+        }
+    }
+}

@@ -1,0 +1,148 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import InsightCore
+
+@Suite struct VelocityTrackerTests {
+    let account = SubjectKey(high: 1, low: 1)
+    let otherAccount = SubjectKey(high: 2, low: 2)
+    let deviceA = SubjectKey(high: 10, low: 10)
+    let deviceB = SubjectKey(high: 11, low: 11)
+    let payee = SubjectKey(high: 20, low: 20)
+    let minute: Int64 = 60_000
+
+    private func observe(_ tracker: VelocityTracker, account: SubjectKey, device: SubjectKey? = nil, payee: SubjectKey? = nil, at time: Int64) -> VelocityCounts {
+        tracker.observe(.init(account: account, device: device, counterparty: payee, time: time))
+    }
+
+    @Test func countsEvaluationsInExactSlidingWindows() {
+        let tracker = VelocityTracker(configuration: .standard)
+        let start: Int64 = 1_800_000_000_000
+        var counts = observe(tracker, account: account, at: start)
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 1)
+        counts = observe(tracker, account: account, at: start + 9 * minute)
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 2)
+        // Exactly ten minutes after the first: the first falls out (the window is (now - 10 min, now]).
+        counts = observe(tracker, account: account, at: start + 10 * minute)
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 2)
+        #expect(counts.value(named: "evaluationsPerAccount1h") == 3)
+        counts = observe(tracker, account: account, at: start + (24 * 60 + 5) * minute)
+        #expect(counts.value(named: "evaluationsPerAccount24h") == 3)
+        #expect(counts.value(named: "evaluationsPerAccount1h") == 1)
+    }
+
+    @Test func countsDistinctDevicesAndAccountsPerCounterparty() {
+        let tracker = VelocityTracker(configuration: .standard)
+        let start: Int64 = 1_800_000_000_000
+        _ = observe(tracker, account: account, device: deviceA, payee: payee, at: start)
+        _ = observe(tracker, account: account, device: deviceA, payee: payee, at: start + minute)
+        var counts = observe(tracker, account: account, device: deviceB, payee: payee, at: start + 2 * minute)
+        #expect(counts.value(named: "distinctDevicesPerAccount24h") == 2)
+        #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 1)
+        counts = observe(tracker, account: otherAccount, device: deviceA, payee: payee, at: start + 3 * minute)
+        #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 2)
+        #expect(counts.value(named: "distinctDevicesPerAccount24h") == 1)
+        counts = observe(tracker, account: otherAccount, payee: payee, at: start + 62 * minute)
+        #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 1)
+    }
+
+    @Test func highOutcomesCountPriorHighsInSevenDays() {
+        let tracker = VelocityTracker(configuration: .standard)
+        let day: Int64 = 86_400_000
+        let start: Int64 = 1_800_000_000_000
+        for offset in 0..<3 {
+            _ = observe(tracker, account: account, at: start + Int64(offset) * day)
+            tracker.recordHighOutcome(account: account, at: start + Int64(offset) * day)
+        }
+        var counts = observe(tracker, account: account, at: start + 3 * day)
+        #expect(counts.value(named: "highOutcomesPerAccount7d") == 3)
+        #expect(counts.floor == .high)
+        #expect(counts.firedRules.map(\.name) == ["repeatedHighOutcomes"])
+        counts = observe(tracker, account: account, at: start + 7 * day + 1)
+        #expect(counts.value(named: "highOutcomesPerAccount7d") == 2)
+    }
+
+    @Test func rulesRaiseTheFloorNeverLowerIt() {
+        let tracker = VelocityTracker(configuration: .standard)
+        var counts = observe(tracker, account: account, at: 0)
+        #expect(counts.floor == .unknown)
+        for second in 1...5 { counts = observe(tracker, account: account, at: Int64(second) * 1000) }
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 6)
+        #expect(counts.floor == .medium)
+    }
+
+    @Test func countsSaturateAtTheConfiguredBound() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxEventsPerSubject = 4
+        let tracker = VelocityTracker(configuration: configuration)
+        var counts = observe(tracker, account: account, at: 0)
+        for second in 1...10 { counts = observe(tracker, account: account, at: Int64(second) * 1000) }
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 4)
+    }
+
+    @Test func evictsLeastRecentlyActiveSubjectsWhenFull() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxTrackedAccounts = 160
+        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        for index in 0..<10_000 {
+            _ = observe(tracker, account: SubjectKey(high: 0, low: UInt64(index)), at: Int64(index))
+        }
+        #expect(tracker.trackedAccounts <= 160)
+        // The most recent subject is still tracked.
+        let counts = observe(tracker, account: SubjectKey(high: 0, low: 9_999), at: 10_000)
+        #expect(counts.value(named: "evaluationsPerAccount10m") == 2)
+    }
+
+    @Test func replayRestoresState() {
+        let original = VelocityTracker(configuration: .standard)
+        let restored = VelocityTracker(configuration: .standard)
+        for index in 0..<5 {
+            let observation = VelocityTracker.Observation(account: account, device: index % 2 == 0 ? deviceA : deviceB, counterparty: payee, time: Int64(index) * 1000)
+            _ = original.observe(observation)
+            restored.replay(observation, wasHigh: false)
+        }
+        let next = VelocityTracker.Observation(account: account, device: deviceA, counterparty: payee, time: 10_000)
+        #expect(original.observe(next) == restored.observe(next))
+    }
+}
+
+@Suite struct VelocityConfigurationTests {
+    @Test func shippedFileMatchesStandardConfiguration() throws {
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let bytes = try #require(readFile(root + "/config/velocity.json"))
+        #expect(try VelocityConfiguration.load(json: bytes) == .standard)
+    }
+
+    @Test func rejectsUnknownKeyWithPath() {
+        let json = #"{"formatVersion": 1, "counters": [{"name": "a", "kind": "evaluationsPerAccount", "windowSeconds": 60, "extra": 1}], "rules": []}"#
+        #expect(throws: VelocityConfiguration.LoadError(path: "/counters/0/extra", message: "unknown key")) {
+            try VelocityConfiguration.load(json: Array(json.utf8))
+        }
+    }
+
+    @Test func rejectsRuleOverMissingCounter() {
+        let json = #"{"formatVersion": 1, "counters": [], "rules": [{"name": "r", "counter": "nope", "atLeast": 1, "raiseTo": "high"}]}"#
+        #expect(throws: VelocityConfiguration.LoadError(path: "/rules/0/counter", message: "no counter of that name")) {
+            try VelocityConfiguration.load(json: Array(json.utf8))
+        }
+    }
+
+    @Test func rejectsRuleThatWouldLowerToUnknown() {
+        let json = #"{"formatVersion": 1, "counters": [{"name": "a", "kind": "evaluationsPerAccount", "windowSeconds": 60}], "rules": [{"name": "r", "counter": "a", "atLeast": 1, "raiseTo": "unknown"}]}"#
+        #expect(throws: VelocityConfiguration.LoadError.self) { try VelocityConfiguration.load(json: Array(json.utf8)) }
+    }
+}
+
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = fopen(path, "rb") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes.append(contentsOf: buffer[0..<count])
+    }
+    return bytes
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+@testable import InsightCrypto
+
+@Suite struct ES256Tests {
+    let message = Array(#"{"evaluationID":"ev_1","requestID":"req-42"}"#.utf8)
+
+    @Test func signatureVerifiesWithTheMatchingPublicKey() throws {
+        let key = try ES256PrivateKey.generate()
+        let signature = try key.signature(for: message)
+        #expect(signature.count == 64)
+        #expect(key.publicKey.isValidSignature(signature, for: message))
+    }
+
+    @Test func signerSignaturesVerifyAndDifferEachTime() throws {
+        let key = try ES256PrivateKey.generate()
+        let signer = ES256Signer(privateKey: key)
+        let first = try signer.sign(message)
+        let second = try signer.sign(message)
+        #expect(first != second) // ECDSA draws a fresh nonce per signature
+        #expect(key.publicKey.isValidSignature(first, for: message))
+        #expect(key.publicKey.isValidSignature(second, for: message))
+    }
+
+    @Test func tamperedMessageOrSignatureFails() throws {
+        let key = try ES256PrivateKey.generate()
+        let signature = try ES256Signer(privateKey: key).sign(message)
+        var tamperedMessage = message
+        tamperedMessage[3] ^= 0x20
+        #expect(!key.publicKey.isValidSignature(signature, for: tamperedMessage))
+        for index in [0, 31, 32, 63] {
+            var tamperedSignature = signature
+            tamperedSignature[index] ^= 0x01
+            #expect(!key.publicKey.isValidSignature(tamperedSignature, for: message), "byte \(index)")
+        }
+    }
+
+    @Test func anotherKeysSignatureFails() throws {
+        let signature = try ES256PrivateKey.generate().signature(for: message)
+        #expect(try !ES256PrivateKey.generate().publicKey.isValidSignature(signature, for: message))
+    }
+
+    @Test func malformedSignaturesAreInvalidNotErrors() throws {
+        let publicKey = try ES256PrivateKey.generate().publicKey
+        #expect(!publicKey.isValidSignature([], for: message))
+        #expect(!publicKey.isValidSignature([UInt8](repeating: 0, count: 64), for: message))
+        #expect(!publicKey.isValidSignature([UInt8](repeating: 0xff, count: 64), for: message))
+        #expect(!publicKey.isValidSignature([UInt8](repeating: 1, count: 65), for: message))
+    }
+
+    @Test func emptyMessageSignsAndVerifies() throws {
+        let key = try ES256PrivateKey.generate()
+        let signature = try ES256Signer(privateKey: key).sign([])
+        #expect(key.publicKey.isValidSignature(signature, for: []))
+    }
+
+    @Test func signerIsSafeFromManyThreadsAtOnce() async throws {
+        let key = try ES256PrivateKey.generate()
+        let publicKey = key.publicKey
+        let signer = ES256Signer(privateKey: key)
+        let allValid = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    try (0..<25).allSatisfy { index in
+                        let message = Array("worker \(worker) message \(index)".utf8)
+                        return publicKey.isValidSignature(try signer.sign(message), for: message)
+                    }
+                }
+            }
+            return try await group.reduce(true) { $0 && $1 }
+        }
+        #expect(allValid)
+    }
+
+    @Test func privateKeyPEMRoundTripsAsPKCS8() throws {
+        let key = try ES256PrivateKey.generate()
+        let pem = key.pemRepresentation
+        #expect(pem.hasPrefix("-----BEGIN PRIVATE KEY-----\n"))
+        let reloaded = try ES256PrivateKey(pemRepresentation: pem)
+        #expect(reloaded.publicKey == key.publicKey)
+        #expect(try key.publicKey.isValidSignature(reloaded.signature(for: message), for: message))
+    }
+
+    @Test func publicKeyRoundTripsThroughPEMDERPointAndJWK() throws {
+        let publicKey = try ES256PrivateKey.generate().publicKey
+        let pem = publicKey.pemRepresentation
+        #expect(pem.hasPrefix("-----BEGIN PUBLIC KEY-----\n"))
+        #expect(try ES256PublicKey(pemRepresentation: pem) == publicKey)
+        #expect(try ES256PublicKey(derRepresentation: publicKey.derRepresentation) == publicKey)
+        let point = publicKey.x963Representation
+        #expect(point.count == 65 && point[0] == 0x04)
+        #expect(try ES256PublicKey(x963Representation: point) == publicKey)
+        let jwk = publicKey.jwk
+        #expect(jwk.x.count == 43 && jwk.y.count == 43)
+        #expect(try ES256PublicKey(jwkX: jwk.x, y: jwk.y) == publicKey)
+        // SPKI DER for P-256 is a fixed 26-byte header followed by the uncompressed point.
+        #expect(publicKey.derRepresentation.count == 91)
+        #expect(Array(publicKey.derRepresentation.suffix(65)) == point)
+    }
+
+    @Test func knownPublicKeyHasKnownKeyIDAndJWK() throws {
+        // Key, kid and JWK coordinates produced independently with Python's cryptography, hashlib and base64.
+        let pem = """
+        -----BEGIN PUBLIC KEY-----
+        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEGa+itAPTmVqHEsnBatGkMWKag0R4
+        kpMoGHwX6YoCZJZUYuMkSk/Q1Bn4GXJGREK4Sf/KPU81PPK7dR4Ky9rFJw==
+        -----END PUBLIC KEY-----
+        """
+        let publicKey = try ES256PublicKey(pemRepresentation: pem)
+        #expect(publicKey.keyID == "a5ca80d50543880f")
+        #expect(publicKey.keyID == String(SHA256.hex(publicKey.derRepresentation).prefix(16)))
+        #expect(publicKey.jwk.x == "Ga-itAPTmVqHEsnBatGkMWKag0R4kpMoGHwX6YoCZJY")
+        #expect(publicKey.jwk.y == "VGLjJEpP0NQZ-BlyRkRCuEn_yj1PNTzyu3UeCsvaxSc")
+    }
+
+    @Test func pointOffTheCurveIsRejected() throws {
+        var point = try ES256PrivateKey.generate().publicKey.x963Representation
+        point[64] ^= 0x01
+        #expect(throws: CryptoError.self) { try ES256PublicKey(x963Representation: point) }
+    }
+
+    @Test func garbageAndWrongKindsOfPEMAreRejected() throws {
+        #expect(throws: CryptoError.self) { try ES256PrivateKey(pemRepresentation: "not a key") }
+        #expect(throws: CryptoError.self) { try ES256PrivateKey(pemRepresentation: "") }
+        let publicPEM = try ES256PrivateKey.generate().publicKey.pemRepresentation
+        #expect(throws: CryptoError.self) { try ES256PrivateKey(pemRepresentation: publicPEM) }
+        #expect(throws: CryptoError.self) { try ES256PublicKey(derRepresentation: [0x30, 0x00]) }
+    }
+
+    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to make a P-384 key"))
+    func otherCurvesAreRejectedAsUnsupported() throws {
+        let result = try #require(try TestSupport.run(
+            "openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]))
+        #expect(result.status == 0)
+        #expect {
+            try ES256PrivateKey(pemRepresentation: result.output)
+        } throws: { error in
+            guard case CryptoError.unsupportedKey = error else { return false }
+            return true
+        }
+    }
+
+    @Test func privateKeyNeverAppearsInDescriptions() throws {
+        let key = try ES256PrivateKey.generate()
+        let pem = key.pemRepresentation
+        let body = pem.split(separator: "\n")[1]
+        var dumped = ""
+        dump(key, to: &dumped)
+        #expect(!"\(key) \(dumped)".contains(body))
+    }
+
+    @Test func rawAndDERSignatureEncodingsRoundTrip() throws {
+        let key = try ES256PrivateKey.generate()
+        let raw = try key.signature(for: message)
+        let der = try ES256SignatureEncoding.derSignature(fromRaw: raw)
+        #expect(der.first == 0x30)
+        #expect(try ES256SignatureEncoding.rawSignature(fromDER: der) == raw)
+        #expect(throws: CryptoError.invalidSignatureEncoding) {
+            try ES256SignatureEncoding.rawSignature(fromDER: der + [0])
+        }
+        #expect(throws: CryptoError.invalidSignatureEncoding) {
+            try ES256SignatureEncoding.derSignature(fromRaw: Array(raw.prefix(63)))
+        }
+    }
+}

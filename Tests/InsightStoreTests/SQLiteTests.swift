@@ -1,0 +1,89 @@
+import Dispatch
+import Testing
+@testable import InsightStore
+
+@Suite struct MigratorTests {
+    let migrator = Migrator([
+        .init(version: 1, description: "things", sql: "CREATE TABLE thing (id INTEGER PRIMARY KEY, name TEXT NOT NULL)"),
+        .init(version: 2, description: "thing size", sql: "ALTER TABLE thing ADD COLUMN size INTEGER NOT NULL DEFAULT 0"),
+    ])
+
+    @Test func appliesPendingMigrationsOnceInOrder() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        #expect(try migrator.migrate(connection) == [1, 2])
+        #expect(try migrator.migrate(connection) == [])
+        #expect(try migrator.currentVersion(connection) == 2)
+        try connection.execute("INSERT INTO thing (name, size) VALUES ('a', 3)")
+    }
+
+    @Test func refusesDatabaseNewerThanBinary() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try migrator.migrate(connection)
+        let older = Migrator(Array(migrator.migrations.prefix(1)))
+        #expect(throws: Migrator.MigrationError.databaseNewerThanBinary(database: 2, binary: 1)) { try older.migrate(connection) }
+    }
+
+    @Test func usesWriteAheadLog() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        let statement = try connection.statement("PRAGMA journal_mode")
+        #expect(try statement.step())
+        #expect(statement.string(0) == "wal")
+    }
+}
+
+@Suite struct GroupCommitterTests {
+    private func makeCommitter(_ directory: TemporaryDirectory) throws -> GroupCommitter {
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        return GroupCommitter(connection: connection)
+    }
+
+    @Test func commitsConcurrentWritesAndBatchesThem() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory)
+        let writers = 8
+        let perWriter = 200
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            for index in 0..<perWriter {
+                try! committer.perform { connection in
+                    try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, writer * 10_000 + index).run()
+                }
+            }
+        }
+        let reader = try SQLiteConnection(path: directory.file("db.sqlite"), mode: .readOnly)
+        let count = try reader.statement("SELECT count(*) FROM item")
+        #expect(try count.step())
+        #expect(count.int(0) == writers * perWriter)
+        #expect(committer.batchesCommitted <= writers * perWriter)
+    }
+
+    @Test func oneFailingWriteDoesNotUndoItsBatch() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory)
+        try committer.perform { try $0.execute("INSERT INTO item (value) VALUES (1)") }
+        #expect(throws: SQLiteError.self) {
+            try committer.perform { try $0.execute("INSERT INTO item (value) VALUES (2); INSERT INTO item (value) VALUES (1)") }
+        }
+        try committer.perform { try $0.execute("INSERT INTO item (value) VALUES (3)") }
+        let values = try committer.withConnection { connection -> [Int] in
+            let statement = try connection.statement("SELECT value FROM item ORDER BY value")
+            var values: [Int] = []
+            while try statement.step() { values.append(statement.int(0)) }
+            return values
+        }
+        #expect(values == [1, 3])
+    }
+
+    @Test func committedWriteIsVisibleToANewConnection() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory)
+        try committer.perform { try $0.execute("INSERT INTO item (value) VALUES (42)") }
+        let reader = try SQLiteConnection(path: directory.file("db.sqlite"), mode: .readOnly)
+        let statement = try reader.statement("SELECT value FROM item")
+        #expect(try statement.step())
+        #expect(statement.int(0) == 42)
+    }
+}

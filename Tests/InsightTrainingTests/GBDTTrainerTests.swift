@@ -1,0 +1,174 @@
+import InsightModel
+import Testing
+
+@testable import InsightTraining
+
+@Suite struct GBDTTrainerTests {
+    let context = ModelExportContext(
+        insightType: "isLikelyBeingCoached", category: "payment", version: "2026.11.1",
+        createdAt: "2026-11-21T00:00:00Z", trainingFileName: "train.csv", validationFileName: "valid.csv",
+        toolVersion: "test")
+
+    func modelBytes(_ parameters: TrainingParameters, train: Dataset, valid: Dataset) throws -> [UInt8] {
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        return Array(try model.modelDocument(context).jsonData())
+    }
+
+    @Test func sameSeedGivesIdenticalModelBytes() throws {
+        let train = SyntheticData.separable(rows: 1500, seed: 1)
+        let valid = SyntheticData.separable(rows: 500, seed: 2)
+        var parameters = SyntheticData.smallParameters()
+        parameters.subsample = 0.7
+        parameters.columnSample = 0.75
+        parameters.seed = 42
+        let first = try modelBytes(parameters, train: train, valid: valid)
+        let second = try modelBytes(parameters, train: train, valid: valid)
+        #expect(first == second)
+    }
+
+    @Test func threadCountDoesNotChangeTheModel() throws {
+        let train = SyntheticData.separable(rows: 9000, seed: 3, features: 6)
+        let valid = SyntheticData.separable(rows: 500, seed: 4, features: 6)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 5
+        let single = try modelBytes(parameters, train: train, valid: valid)
+        parameters.threads = 3
+        let threaded = try modelBytes(parameters, train: train, valid: valid)
+        #expect(single == threaded)
+    }
+
+    @Test func learnsASeparableProblem() throws {
+        let train = SyntheticData.separable(rows: 2000, seed: 5)
+        let valid = SyntheticData.separable(rows: 1000, seed: 6)
+        let model = try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
+        #expect(model.validationMetrics.auc > 0.95)
+        #expect(model.validationMetrics.logLoss < model.validationLogLossHistory[0])
+    }
+
+    @Test func sendsMissingValuesTheWayTheDataPoints() throws {
+        let train = SyntheticData.informativeMissing(rows: 3000, seed: 7)
+        let valid = SyntheticData.informativeMissing(rows: 1000, seed: 8)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 10
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        func probability(_ x0: Float) -> Double {
+            [x0, 0.5].withUnsafeBufferPointer { model.probability(for: $0) }
+        }
+        // Missing rows are positive like small values, so NaN must follow x0 < 0.2 rather than the default right.
+        #expect(probability(.nan) > 0.6)
+        #expect(probability(0.1) > 0.6)
+        #expect(probability(0.9) < 0.2)
+        let root = model.trees[0].nodes[0]
+        #expect(root.feature == 0)
+        #expect(root.defaultLeft)
+        #expect(root.threshold > 0.15 && root.threshold < 0.25)
+    }
+
+    @Test func earlyStoppingKeepsTheBestIteration() throws {
+        let train = SyntheticData.noise(rows: 2000, seed: 9)
+        let valid = SyntheticData.noise(rows: 1000, seed: 10)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 200
+        parameters.earlyStoppingRounds = 5
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        #expect(model.roundsTrained < 200)
+        #expect(model.roundsTrained == model.bestIteration + 1 + 5)
+        #expect(model.trees.count == model.bestIteration + 1)
+        let best = model.validationLogLossHistory.min()!
+        #expect(model.validationLogLossHistory[model.bestIteration] == best)
+    }
+
+    @Test func minChildWeightForbidsSplitsOfLightNodes() throws {
+        let train = SyntheticData.separable(rows: 1000, seed: 11)
+        let valid = SyntheticData.separable(rows: 300, seed: 12)
+        var parameters = SyntheticData.smallParameters()
+        parameters.minChildWeight = 1e6
+        let stumps = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        #expect(stumps.trees.allSatisfy { $0.nodes.count == 1 })
+
+        parameters.minChildWeight = 8
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        #expect(model.trees.contains { $0.nodes.count > 1 })
+        for tree in model.trees {
+            for node in tree.nodes where !node.isLeaf {
+                #expect(tree.nodes[node.left].cover >= 8)
+                #expect(tree.nodes[node.right].cover >= 8)
+            }
+        }
+    }
+
+    @Test func lambdaShrinksLeafWeights() throws {
+        let train = SyntheticData.separable(rows: 1000, seed: 13)
+        let valid = SyntheticData.separable(rows: 300, seed: 14)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 1
+        parameters.maxDepth = 1
+        parameters.lambda = 0
+        let loose = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        parameters.lambda = 500
+        let tight = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        func largestLeaf(_ model: TrainedModel) -> Float { model.trees[0].nodes.filter(\.isLeaf).map { abs($0.value) }.max()! }
+        #expect(largestLeaf(tight) < largestLeaf(loose) / 2)
+        // The leaf weight is exactly -G / (H + λ) x η for the rows that reached it.
+        #expect(loose.trees[0].nodes.count == 3)
+    }
+
+    @Test func subsamplingChangesTheModelButStaysDeterministic() throws {
+        let train = SyntheticData.separable(rows: 1500, seed: 15)
+        let valid = SyntheticData.separable(rows: 500, seed: 16)
+        var parameters = SyntheticData.smallParameters()
+        let full = try modelBytes(parameters, train: train, valid: valid)
+        parameters.subsample = 0.5
+        parameters.seed = 1
+        let sampledA = try modelBytes(parameters, train: train, valid: valid)
+        let sampledAAgain = try modelBytes(parameters, train: train, valid: valid)
+        parameters.seed = 2
+        let sampledB = try modelBytes(parameters, train: train, valid: valid)
+        #expect(sampledA == sampledAAgain)
+        #expect(sampledA != full)
+        #expect(sampledA != sampledB)
+    }
+
+    @Test func columnSamplingUsesOnlyTheDrawnFeatures() throws {
+        let train = SyntheticData.separable(rows: 1000, seed: 17, features: 8)
+        let valid = SyntheticData.separable(rows: 300, seed: 18, features: 8)
+        var parameters = SyntheticData.smallParameters()
+        parameters.columnSample = 0.25
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        for tree in model.trees {
+            let used = Set(tree.nodes.filter { !$0.isLeaf }.map(\.feature))
+            #expect(used.count <= 2)
+        }
+    }
+
+    @Test func rejectsSingleClassData() {
+        let train = SyntheticData.make(rows: 100, seed: 19, features: 2) { _, _ in 0 }
+        let valid = SyntheticData.separable(rows: 100, seed: 20, features: 2)
+        #expect(throws: TrainingError.singleClass(set: "training")) {
+            try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
+        }
+    }
+
+    @Test func rejectsInvalidParameters() {
+        let data = SyntheticData.separable(rows: 100, seed: 21)
+        var parameters = SyntheticData.smallParameters()
+        parameters.maxBins = 300
+        #expect(throws: TrainingError.invalidParameter(name: "maxBins", rule: "2...256")) {
+            try GBDTTrainer(parameters: parameters).train(train: data, valid: data)
+        }
+    }
+}
+
+@Suite struct ValidationBookkeepingTests {
+    @Test func recordedMetricsAreThoseOfTheKeptTrees() throws {
+        let train = SyntheticData.noise(rows: 1500, seed: 61)
+        let valid = SyntheticData.noise(rows: 600, seed: 62)
+        var parameters = SyntheticData.smallParameters()
+        parameters.trees = 100
+        parameters.earlyStoppingRounds = 3
+        let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        let recomputed = BinaryMetrics(probabilities: model.probabilities(for: valid), labels: valid.labels)
+        #expect(recomputed == model.validationMetrics)
+        #expect(abs(model.validationMetrics.logLoss - model.validationLogLossHistory[model.bestIteration]) < 1e-12)
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+
+@testable import InsightTraining
+
+@Suite struct ThresholdRuleTests {
+    // Scores from high to low with their labels: precision falls as the threshold is lowered.
+    let scores: [Double] = [0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05]
+    let labels: [UInt8] = [1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0]
+
+    @Test func highIsTheLowestScoreMeetingThePrecisionTarget() {
+        let selection = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.8).select(probabilities: scores, labels: labels)
+        // p >= 0.7 flags 5 rows, 4 positive: precision 0.8; lower thresholds fall below it.
+        #expect(selection.high == 0.7)
+        #expect(selection.highChoice == .precisionTarget)
+        #expect(selection.precisionAtHigh >= 0.8)
+        #expect(abs(selection.recallAtHigh - 4.0 / 6.0) < 1e-12)
+    }
+
+    @Test func mediumIsTheHighestScoreMeetingTheRecallTarget() {
+        let selection = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.8).select(probabilities: scores, labels: labels)
+        // Recall reaches 5/6 >= 0.8 first at 0.5.
+        #expect(selection.medium == 0.5)
+        #expect(selection.mediumChoice == .recallTarget)
+        #expect(selection.recallAtMedium >= 0.8)
+        #expect(selection.medium < selection.high)
+    }
+
+    @Test func mediumDropsBelowHighWhenTheRecallRuleWouldReachIt() {
+        // A low recall target is met above the high threshold.
+        let selection = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.3).select(probabilities: scores, labels: labels)
+        #expect(selection.high == 0.7)
+        #expect(selection.medium == 0.6)
+        #expect(selection.mediumChoice == .belowHigh)
+    }
+
+    @Test func unattainablePrecisionFallsBackToTheBestPrecision() {
+        let flat: [Double] = [0.9, 0.8, 0.7, 0.6]
+        let flatLabels: [UInt8] = [0, 1, 0, 0]
+        let selection = ThresholdRule(highPrecision: 0.95, mediumRecall: 0.8).select(probabilities: flat, labels: flatLabels)
+        #expect(selection.highChoice == .bestPrecisionFallback)
+        #expect(selection.high == 0.8)
+        #expect(selection.medium < selection.high)
+    }
+
+    @Test func thresholdsOfATrainedModelMeetTheirTargets() throws {
+        let train = SyntheticData.separable(rows: 2000, seed: 31)
+        let valid = SyntheticData.separable(rows: 1000, seed: 32)
+        let model = try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
+        let thresholds = model.thresholds
+        #expect(thresholds.medium < thresholds.high)
+        #expect(thresholds.medium > 0 && thresholds.high < 1)
+        #expect(thresholds.highChoice == .precisionTarget)
+        #expect(thresholds.precisionAtHigh >= 0.8)
+        #expect(thresholds.recallAtMedium >= 0.8)
+    }
+
+    @Test func metricsMatchHandComputedValues() {
+        // Two positives above two negatives except one swap: AUC 3/4; ties count half.
+        let metrics = BinaryMetrics(probabilities: [0.9, 0.6, 0.7, 0.2], labels: [1, 1, 0, 0])
+        #expect(metrics.auc == 0.75)
+        // AP: recall 0.5 at precision 1, recall 1 at precision 2/3.
+        #expect(abs(metrics.averagePrecision - (0.5 * 1 + 0.5 * 2.0 / 3.0)) < 1e-12)
+        let tied = BinaryMetrics(probabilities: [0.5, 0.5], labels: [1, 0])
+        #expect(tied.auc == 0.5)
+    }
+}

@@ -1,0 +1,117 @@
+import Testing
+@testable import TrustInsightsApp
+
+@Suite struct ConfigurationLoaderTests {
+    private func arguments(_ list: [String]) throws -> ParsedArguments {
+        let spec = CommandSpec(name: "serve", abstract: "", options: ConfigurationLoader.options) { _, _ in 0 }
+        return try ArgumentParser.parse(list, for: spec, path: ["serve"])
+    }
+
+    private func load(
+        file: String? = nil, variables: [String: String] = [:], flags: [String] = []
+    ) throws -> ServiceConfiguration {
+        try ConfigurationLoader.load(arguments: try arguments(flags), variables: variables) { _ in
+            file.map { Array($0.utf8) }
+        }
+    }
+
+    @Test func usesBuiltInDefaultsWithoutAFile() throws {
+        #expect(try load() == ServiceConfiguration())
+    }
+
+    @Test func layersFileThenEnvironmentThenFlags() throws {
+        let file = #"{"port": 9000, "dataDir": "/var/lib/ti", "idleTimeoutSeconds": 5}"#
+        let configuration = try load(
+            file: file,
+            variables: ["TRUST_INSIGHTS_PORT": "9100", "TRUST_INSIGHTS_DATA_DIR": "/srv/ti"],
+            flags: ["--port", "9200"])
+        #expect(configuration.port == 9200)
+        #expect(configuration.dataDir == "/srv/ti")
+        #expect(configuration.idleTimeoutSeconds == 5)
+    }
+
+    @Test func derivesVariableAndFlagNamesFromKeys() {
+        let key = ConfigurationKey.all.first { $0.name == "maxRequestLineBytes" }!
+        #expect(key.environmentVariable == "TRUST_INSIGHTS_MAX_REQUEST_LINE_BYTES")
+        #expect(key.flag == "max-request-line-bytes")
+    }
+
+    @Test func rejectsUnknownKeyInFileNamingIt() {
+        #expect(throws: CommandLineError.configuration(key: "config/default.json: prot", message: "unknown key")) {
+            try load(file: #"{"prot": 1}"#)
+        }
+    }
+
+    @Test func rejectsOutOfRangeEnvironmentValueNamingTheVariable() {
+        #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_PORT", message: "must be between 0 and 65535")) {
+            try load(variables: ["TRUST_INSIGHTS_PORT": "70000"])
+        }
+    }
+
+    @Test func rejectsWrongTypeInFile() {
+        #expect(throws: CommandLineError.configuration(key: "config/default.json: port", message: "expected an integer")) {
+            try load(file: #"{"port": "8080"}"#)
+        }
+        #expect(throws: CommandLineError.configuration(key: "config/default.json: port", message: "expected an integer")) {
+            try load(file: #"{"port": 80.5}"#)
+        }
+    }
+
+    @Test func rejectsMalformedFile() {
+        #expect(throws: CommandLineError.self) { try load(file: #"{"port": 8080,}"#) }
+    }
+
+    @Test func rejectsBadFlagValue() {
+        #expect(throws: CommandLineError.configuration(key: "--access-log", message: "expected true or false")) {
+            try load(flags: ["--access-log=maybe"])
+        }
+    }
+
+    @Test func shippedDefaultFileIsValid() throws {
+        let root = String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let bytes = try #require(try FileSystem.readFile(atPath: "/" + root + "/config/default.json"))
+        var configuration = ServiceConfiguration()
+        try ConfigurationLoader.applyFile(bytes, path: "config/default.json", to: &configuration)
+        #expect(configuration == ServiceConfiguration())
+    }
+}
+
+@Suite struct CommandLineToolTests {
+    final class Capture: @unchecked Sendable {
+        var output = ""
+        var error = ""
+    }
+
+    private func run(_ arguments: [String]) -> (Int32, Capture) {
+        let capture = Capture()
+        let environment = CommandEnvironment(
+            standardOutput: { capture.output += $0 }, standardError: { capture.error += $0 }, variables: [:], isInteractive: false)
+        return (CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment), capture)
+    }
+
+    @Test func printsHelpForEveryCommand() {
+        for path in [["--help"], ["serve", "--help"], ["version", "--help"]] {
+            let (status, capture) = run(path)
+            #expect(status == 0)
+            #expect(capture.output.contains("USAGE: trust-insights"))
+        }
+    }
+
+    @Test func unknownCommandIsAUsageError() {
+        let (status, capture) = run(["frobnicate"])
+        #expect(status == 64)
+        #expect(capture.error.contains("Unknown command 'frobnicate'"))
+    }
+
+    @Test func unknownOptionIsAUsageError() {
+        let (status, capture) = run(["version", "--nope"])
+        #expect(status == 64)
+        #expect(capture.error.contains("Unknown option '--nope'"))
+    }
+
+    @Test func versionPrintsVersion() {
+        let (status, capture) = run(["version"])
+        #expect(status == 0)
+        #expect(capture.output == "trust-insights \(RootCommand.version)\n")
+    }
+}

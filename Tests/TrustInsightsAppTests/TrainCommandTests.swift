@@ -1,0 +1,109 @@
+import FoundationEssentials
+import Synchronization
+import Testing
+
+@testable import TrustInsightsApp
+
+@Suite struct TrainCommandTests {
+    final class Output: Sendable {
+        let standardOutput = Mutex("")
+        let standardError = Mutex("")
+
+        func environment(interactive: Bool) -> CommandEnvironment {
+            CommandEnvironment(
+                standardOutput: { text in self.standardOutput.withLock { $0 += text } },
+                standardError: { text in self.standardError.withLock { $0 += text } },
+                variables: [:], isInteractive: interactive)
+        }
+    }
+
+    func run(_ arguments: [String], interactive: Bool = false) -> (status: Int32, output: Output) {
+        let output = Output()
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            arguments, environment: output.environment(interactive: interactive))
+        return (status, output)
+    }
+
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("train-command-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A small learnable CSV: label 1 when a > b, a missing now and then.
+    func writeCSV(_ url: URL, rows: Int, offset: Int) throws {
+        var text = "label,a,b\n"
+        for row in 0..<rows {
+            let a = Double((row * 37 + offset) % 100) / 100
+            let b = Double((row * 61 + offset * 7) % 100) / 100
+            let missing = row % 17 == 0
+            text += "\(a > b ? 1 : 0),\(missing ? "" : "\(a)"),\(b)\n"
+        }
+        try Data(text.utf8).write(to: url)
+    }
+
+    @Test func missingRequiredOptionIsAUsageError() {
+        let (status, output) = run(["train", "--valid", "v.csv", "--out", "m.json"])
+        #expect(status == 64)
+        #expect(output.standardError.withLock { $0 }.contains("Missing expected argument '--train <file>'"))
+    }
+
+    @Test func outOfRangeParametersAreUsageErrors() {
+        let base = ["train", "--train", "t.csv", "--valid", "v.csv", "--out", "m.json"]
+        for bad in [
+            ["--trees", "0"], ["--max-depth", "40"], ["--learning-rate", "2"], ["--subsample", "0"],
+            ["--colsample", "abc"], ["--bins", "300"], ["--seed", "-1"], ["--lambda", "-1"],
+            ["--high-precision", "1.5"], ["--created-at", "yesterday"], ["--no-such-flag", "1"],
+        ] {
+            let (status, output) = run(base + bad)
+            #expect(status == 64, "\(bad)")
+            #expect(output.standardError.withLock { $0 }.contains("Error:"))
+        }
+    }
+
+    @Test func unreadableInputIsAFailureNamingTheFile() {
+        let (status, output) = run(["train", "--train", "/nonexistent/t.csv", "--valid", "v.csv", "--out", "m.json"])
+        #expect(status == 1)
+        #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv"))
+    }
+
+    @Test func trainsAndWritesAModelDocument() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        let out = directory.appendingPathComponent("model.json")
+        try writeCSV(train, rows: 600, offset: 0)
+        try writeCSV(valid, rows: 300, offset: 3)
+        let (status, output) = run([
+            "train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "10",
+            "--max-depth", "3", "--version", "2026.11.1", "--created-at", "2026-11-21T00:00:00Z",
+        ])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let text = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(text.contains("\"format\" : \"trust-insights.gbdt\""))
+        #expect(text.contains("\"version\" : \"2026.11.1\""))
+        #expect(text.contains("\"train-file\" : \"train.csv\""))
+        #expect(output.standardOutput.withLock { $0 }.contains("validation: AUC"))
+        // Not a terminal: no progress line.
+        #expect(output.standardError.withLock { $0 }.isEmpty)
+    }
+
+    @Test func drawsAProgressLineOnlyOnATerminal() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        try writeCSV(train, rows: 400, offset: 1)
+        try writeCSV(valid, rows: 200, offset: 5)
+        let (status, output) = run(
+            [
+                "train", "--train", train.path, "--valid", valid.path, "--out",
+                directory.appendingPathComponent("model.json").path, "--trees", "5", "--early-stopping-rounds", "0",
+            ], interactive: true)
+        #expect(status == 0)
+        let progress = output.standardError.withLock { $0 }
+        #expect(progress.contains("\r[5/5] train log loss"))
+        #expect(progress.contains("valid AUC"))
+    }
+}
