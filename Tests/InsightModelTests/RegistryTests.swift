@@ -3,10 +3,18 @@ import Testing
 @testable import InsightModel
 
 @Suite struct RegistryTests {
+    /// Temporary directories made by this suite's tests (each test gets its own suite instance).
+    final class Cleanup: @unchecked Sendable {
+        var directories: [URL] = []
+        deinit { for directory in directories { try? FileManager.default.removeItem(at: directory) } }
+    }
+    let cleanup = Cleanup()
+
     /// A fresh directory with the given models written as `<version>.json` and a manifest listing `entries`.
     func directory(models: [ModelDocument], entries: [ModelManifest.Entry]) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UInt64.random(in: 0...UInt64.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        cleanup.directories.append(directory)
         for model in models {
             try model.jsonData().write(to: directory.appendingPathComponent("\(model.metadata.version).json"))
         }

@@ -8,10 +8,10 @@ extension HeldOutMetrics {
         return HeldOutMetrics(
             rows: labels.count,
             positives: labels.filter { $0 == 1 }.count,
-            auc: BinaryMetrics.auc(labels: labels, scores: probabilities),
-            prAUC: BinaryMetrics.prAUC(labels: labels, scores: probabilities),
-            logLoss: BinaryMetrics.logLoss(labels: labels, probabilities: probabilities),
-            atMedium: BinaryMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.medium),
-            atHigh: BinaryMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.high))
+            auc: ClassificationMetrics.auc(labels: labels, scores: probabilities),
+            prAUC: ClassificationMetrics.prAUC(labels: labels, scores: probabilities),
+            logLoss: ClassificationMetrics.logLoss(labels: labels, probabilities: probabilities),
+            atMedium: ClassificationMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.medium),
+            atHigh: ClassificationMetrics.precisionRecall(labels: labels, probabilities: probabilities, threshold: thresholds.high))
     }
 }

@@ -4,7 +4,7 @@ extension ModelManifest {
     /// Adds `model` (written at `modelPath`) as a candidate to the manifest at `manifestPath` (created if absent),
     /// after checking that the whole new manifest loads: every model valid and fitting its category's schema.
     public static func registerCandidate(
-        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: some ModelSchemaCheck
+        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
     ) throws(ModelRegistryError) {
         let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
         var manifest = ModelManifest()

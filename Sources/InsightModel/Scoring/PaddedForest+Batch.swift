@@ -22,9 +22,10 @@ extension PaddedForest where Scalar == Float {
         let raw = UnsafeRawPointer(columns)
         let rawPositions = UnsafeMutableRawPointer(positions)
         for row in 0..<16 { sums[row] = baseMargin }
-        nodes.withUnsafeBufferPointer { nodes in
+        nodes.withUnsafeBufferPointer { nodes in blockNodes.withUnsafeBufferPointer { blockNodes in
             leaves.withUnsafeBufferPointer { leaves in
                 let nodeBase = nodes.baseAddress!
+                let blockBase = blockNodes.baseAddress!
                 let leafBase = leaves.baseAddress!
                 var groupStart = 0
                 while groupStart < treeCount {
@@ -51,29 +52,42 @@ extension PaddedForest where Scalar == Float {
                             of: position &+ SIMD16<Int32>(repeating: Int32(truncatingIfNeeded: tree << simdDepth)),
                             toByteOffset: (tree - groupStart) * 64, as: SIMD16<Int32>.self)
                     }
-                    var level = simdDepth
-                    var block = nodeBase + treeCount * ((1 << level) - 1)
-                    while level < depth {
-                        for group in 0..<(groupEnd - groupStart) {
+                    let groupTrees = groupEnd - groupStart
+                    if simdDepth == depth {
+                        for group in 0..<groupTrees {
+                            let lanes = positions + group * 16
+                            for row in 0..<16 { sums[row] += leafBase[Int(lanes[row])] }
+                        }
+                    } else {
+                        var level = simdDepth
+                        var block = blockBase + treeCount * ((1 << level) - 1)
+                        while level < depth - 1 {
+                            for group in 0..<groupTrees {
+                                let lanes = positions + group * 16
+                                for row in 0..<16 {
+                                    let index = lanes[row]
+                                    let node = block[Int(index)]
+                                    lanes[row] = index &* 2 | bit(!(columns[Int(node.slot) &+ row] < node.threshold))
+                                }
+                            }
+                            block += treeCount << level
+                            level += 1
+                        }
+                        // The last level goes straight to the leaf. Lanes run tree by tree, so each row's sum
+                        // still adds its leaves in file order, in float32.
+                        for group in 0..<groupTrees {
                             let lanes = positions + group * 16
                             for row in 0..<16 {
                                 let index = lanes[row]
                                 let node = block[Int(index)]
-                                let x = raw.load(fromByteOffset: Int(node.slot) &* 64 &+ row &* 4, as: Float.self)
-                                lanes[row] = index &* 2 | bit(!(x < node.threshold))
+                                let leaf = index &* 2 | bit(!(columns[Int(node.slot) &+ row] < node.threshold))
+                                sums[row] += leafBase[Int(leaf)]
                             }
                         }
-                        block += treeCount << level
-                        level += 1
-                    }
-                    // Leaves in tree order: each row's sum stays exactly the float32 sum in file order.
-                    for group in 0..<(groupEnd - groupStart) {
-                        let lanes = positions + group * 16
-                        for row in 0..<16 { sums[row] += leafBase[Int(lanes[row])] }
                     }
                     groupStart = groupEnd
                 }
             }
-        }
+        } }
     }
 }

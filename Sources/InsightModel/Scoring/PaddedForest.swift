@@ -14,6 +14,8 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     let depth: Int
     let treeCount: Int
     let nodes: [Node]
+    /// The same nodes with `slot * 16`: the element offset of the slot's column in a 16-row batch block.
+    let blockNodes: [Node]
     let leaves: [Scalar]
     let baseMargin: Scalar
 
@@ -46,6 +48,7 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
             }
         }
         self.nodes = nodes
+        self.blockNodes = nodes.map { Node(slot: $0.slot &* 16, threshold: $0.threshold) }
         self.leaves = leaves
         self.baseMargin = Scalar(document.baseMargin)
     }
@@ -57,26 +60,30 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// One widened row: for a group of trees, every tree's level 0, then every tree's level 1, ... so node visits
     /// are independent loads instead of one dependent chain per tree. `positions[t]` holds t * 2^level + the
     /// position within the level, which is also the node's offset in its level block, and doubles (plus the
-    /// right bit) from one level to the next; at the last level it is the leaf's offset.
+    /// right bit) from one level to the next. The last level goes straight to the leaf, added in tree order.
     @inline(__always)
     func margin(widened row: UnsafePointer<Scalar>, positions: UnsafeMutablePointer<UInt32>) -> Scalar {
         let treeCount = treeCount
         let depth = depth
         return nodes.withUnsafeBufferPointer { nodes in
             leaves.withUnsafeBufferPointer { leaves in
-                let nodeBase = nodes.baseAddress!
                 let leafBase = leaves.baseAddress!
                 var sum = baseMargin
                 var first = 0
                 while first < treeCount {
                     let end = min(first + Self.groupSize, treeCount)
-                    for tree in first..<end {
-                        let node = nodeBase[tree]
-                        positions[tree] = UInt32(truncatingIfNeeded: tree) &* 2 | bit(!(row[Int(node.slot)] < node.threshold))
+                    var block = nodes.baseAddress!
+                    if depth > 1 {
+                        for tree in first..<end {
+                            let node = block[tree]
+                            positions[tree] = UInt32(truncatingIfNeeded: tree) &* 2 | bit(!(row[Int(node.slot)] < node.threshold))
+                        }
+                        block += treeCount
+                    } else {
+                        for tree in first..<end { positions[tree] = UInt32(truncatingIfNeeded: tree) }
                     }
-                    var block = nodeBase + treeCount
                     var level = 1
-                    while level < depth {
+                    while level < depth - 1 {
                         for tree in first..<end {
                             let index = positions[tree]
                             let node = block[Int(index)]
@@ -85,7 +92,11 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
                         block += treeCount << level
                         level += 1
                     }
-                    for tree in first..<end { sum += leafBase[Int(positions[tree])] }
+                    for tree in first..<end {
+                        let index = positions[tree]
+                        let node = block[Int(index)]
+                        sum += leafBase[Int(index &* 2 | bit(!(row[Int(node.slot)] < node.threshold)))]
+                    }
                     first = end
                 }
                 return sum

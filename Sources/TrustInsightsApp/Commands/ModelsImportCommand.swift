@@ -21,15 +21,18 @@ enum ModelsImportCommand {
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 .value("manifest", "file", help: "The manifest to register in.", default: "models/manifest.json"),
+                ModelsCatalogue.option,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]
         ) { arguments, environment in
-            try run(arguments, environment, schemaCheck: PermissiveSchemaCheck())
+            let check: any ModelSchemaCheck =
+                arguments.flag("register") ? try ModelsCatalogue.schemaCheck(arguments, environment) : PermissiveSchemaCheck()
+            return try run(arguments, environment, schemaCheck: check)
         }
     }
 
     static func run(
-        _ arguments: ParsedArguments, _ environment: CommandEnvironment, schemaCheck: some ModelSchemaCheck
+        _ arguments: ParsedArguments, _ environment: CommandEnvironment, schemaCheck: any ModelSchemaCheck
     ) throws(CommandLineError) -> Int32 {
         let source = try arguments.choice("from", from: ["xgboost", "lightgbm"])!
         let input = arguments.positionals[0]

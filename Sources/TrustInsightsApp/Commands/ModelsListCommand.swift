@@ -19,7 +19,7 @@ enum ModelsListCommand {
                 throw CommandLineError.failure("\(manifestPath): not a valid manifest (\(error))")
             }
             let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
-            environment.print("INSIGHT                CATEGORY     VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH  PATH")
+            environment.print("INSIGHT                CATEGORY       VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH   PATH")
             for entry in manifest.models {
                 let path = directory.appendingPathComponent(entry.path).path
                 var summary = "(unreadable)"
@@ -27,14 +27,19 @@ enum ModelsListCommand {
                     let document = try? ModelDocument(jsonData: data)
                 {
                     summary = "\(pad(String(document.trees.count), 7))\(pad(String(document.featureNames.count), 10))"
-                        + "\(pad(String(document.thresholds.medium), 8))\(pad(String(document.thresholds.high), 6))"
+                        + "\(pad(short(document.thresholds.medium), 8))\(pad(short(document.thresholds.high), 7))"
                 }
                 environment.print(
-                    pad(entry.insightType, 23) + pad(entry.category, 13) + pad(entry.version, 13)
+                    pad(entry.insightType, 23) + pad(entry.category, 15) + pad(entry.version, 13)
                         + pad(entry.status.rawValue, 11) + summary + entry.path)
             }
             return 0
         }
+    }
+
+    /// Four decimals are enough to tell thresholds apart in a listing.
+    static func short(_ value: Double) -> String {
+        String((value * 10_000).rounded() / 10_000)
     }
 
     static func pad(_ text: String, _ width: Int) -> String {

@@ -3,7 +3,7 @@ import InsightModel
 /// Manifest changes made by the `models` commands, with errors turned into command failures.
 enum ModelsManifestEditing {
     static func registerCandidate(
-        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: some ModelSchemaCheck
+        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
     ) throws(CommandLineError) {
         do {
             try ModelManifest.registerCandidate(

@@ -38,8 +38,8 @@ enum ModelsScoreCommand {
                 report = environment.printError
             }
             if let labels, !labels.isEmpty {
-                let auc = BinaryMetrics.auc(labels: labels, scores: probabilities)
-                let logLoss = BinaryMetrics.logLoss(labels: labels, probabilities: probabilities)
+                let auc = ClassificationMetrics.auc(labels: labels, scores: probabilities)
+                let logLoss = ClassificationMetrics.logLoss(labels: labels, probabilities: probabilities)
                 report("rows \(labels.count), positives \(labels.filter { $0 == 1 }.count), AUC \(auc), log loss \(logLoss)")
             }
             return 0

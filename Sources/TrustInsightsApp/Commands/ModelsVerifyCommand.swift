@@ -6,9 +6,13 @@ enum ModelsVerifyCommand {
         CommandSpec(
             name: "verify",
             abstract: "Check the manifest and every model it lists.",
-            options: [.value("manifest", "file", help: "The model manifest.", default: "models/manifest.json")]
+            options: [
+                .value("manifest", "file", help: "The model manifest.", default: "models/manifest.json"),
+                ModelsCatalogue.option,
+            ]
         ) { arguments, environment in
-            try run(manifestPath: arguments.value("manifest") ?? "models/manifest.json", environment, schemaCheck: PermissiveSchemaCheck())
+            let check = try ModelsCatalogue.schemaCheck(arguments, environment)
+            return try run(manifestPath: arguments.value("manifest") ?? "models/manifest.json", environment, schemaCheck: check)
         }
     }
 

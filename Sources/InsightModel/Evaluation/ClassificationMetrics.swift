@@ -1,7 +1,7 @@
 import Glibc
 
 /// Ranking and calibration metrics for binary labels and predicted probabilities.
-public enum BinaryMetrics {
+public enum ClassificationMetrics {
     /// Area under the ROC curve, ties counted half (Mann-Whitney).
     public static func auc(labels: [Int], scores: [Double]) -> Double {
         let order = scores.indices.sorted { scores[$0] < scores[$1] }
