@@ -18,11 +18,12 @@ extension LabelDraft {
     func validated(today: Int64) -> Result<ValidLabel, LabelRejection> {
         var violations = self.violations
         func require(_ value: String?, _ field: String) -> String? {
+            guard value == nil else { return value }
             let fieldPointer = pointer + "/" + field
-            if value == nil && !violations.contains(where: { $0.pointer == fieldPointer }) {
+            if !violations.contains(where: { $0.pointer == fieldPointer }) {
                 violations.append(ContextViolation(pointer: fieldPointer, code: "missingRequired", detail: "is required"))
             }
-            return value
+            return nil
         }
         func invalid(_ field: String, _ detail: String) {
             violations.append(ContextViolation(pointer: pointer + "/" + field, code: "invalidValue", detail: detail))

@@ -90,18 +90,29 @@ enum LabelBatchDecoder {
                 try reader.skipValue()
                 return
             }
-            let fieldPointer = pointer + "/" + key
+            // Pointers are built only for problems: this loop runs for every field of up to 1000 items.
             guard seen & bit == 0 else {
-                draft.violations.append(Wire.duplicateField(fieldPointer))
+                draft.violations.append(Wire.duplicateField(pointer + "/" + key))
                 try reader.skipValue()
                 return
             }
             seen |= bit
-            if bit == 16, try reader.peekKind() == .null {
+            var text: String?
+            switch try reader.peekKind() {
+            case .string:
+                let value = try reader.readString()
+                if value.isEmpty || value.utf8.count > maximumFieldBytes {
+                    draft.violations.append(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldBytes) bytes long"))
+                } else {
+                    text = value
+                }
+            case .null where bit == 16:
                 try reader.readNull()
                 return
+            case let kind:
+                draft.violations.append(Wire.wrongType(pointer + "/" + key, expected: "a string", received: kind))
+                try reader.skipValue()
             }
-            let text = try Wire.readString(&reader, at: fieldPointer, maximumBytes: maximumFieldBytes, violations: &draft.violations)
             switch bit {
             case 1: draft.insightID = text
             case 2: draft.label = text

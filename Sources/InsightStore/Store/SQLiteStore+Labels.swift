@@ -29,16 +29,19 @@ struct SQLiteLabelTransaction: LabelTransaction {
         return times
     }
 
+    /// Reads only each insight's newest version (an index seek for the max label_id, then that row), so the cost
+    /// does not grow with the history.
     func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent] {
         guard !insightIDs.isEmpty else { return [:] }
         let statement = try connection.statement("""
-            SELECT insight_id, label, fraud_type, occurred_on, amount_band FROM label
-            WHERE insight_id IN (SELECT value FROM json_each(?)) AND tenant_id = ? ORDER BY insight_id, label_id
+            SELECT l.insight_id, l.label, l.fraud_type, l.occurred_on, l.amount_band
+            FROM json_each(?) AS wanted
+            JOIN label AS l ON l.label_id = (SELECT max(m.label_id) FROM label AS m WHERE m.insight_id = wanted.value)
+            WHERE l.tenant_id = ?
             """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue)
         var latest: [String: LabelContent] = [:]
         while try statement.step() {
             guard let verdict = LabelVerdict(rawValue: statement.string(1)), let fraudType = FraudType(rawValue: statement.string(2)) else { continue }
-            // Rows come oldest first per insight, so the last one written to the dictionary is the newest.
             latest[statement.string(0)] = LabelContent(
                 verdict: verdict, fraudType: fraudType, occurredOn: statement.string(3),
                 amountBand: statement.optionalString(4).flatMap(AmountBand.init(rawValue:)))
@@ -78,19 +81,25 @@ struct SQLiteLabelTransaction: LabelTransaction {
             .run()
     }
 
-    /// A JSON array of the IDs for `json_each`; they are issued identifiers, but are escaped all the same.
+    /// A JSON array of the distinct IDs for `json_each`; they are issued identifiers, but are escaped all the same.
     static func jsonArray(_ values: [String]) -> String {
         var text = "["
         text.reserveCapacity(values.count * 40 + 2)
-        for (index, value) in values.enumerated() {
-            if index > 0 { text += "," }
-            text += "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": text += "\\\""
-                case "\\": text += "\\\\"
-                default:
-                    if scalar.value < 0x20 { text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16) } else { text.unicodeScalars.append(scalar) }
+        var seen = Set<String>(minimumCapacity: values.count)
+        var first = true
+        for value in values where seen.insert(value).inserted {
+            text += first ? "\"" : ",\""
+            first = false
+            if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                text += value
+            } else {
+                for scalar in value.unicodeScalars {
+                    switch scalar {
+                    case "\"": text += "\\\""
+                    case "\\": text += "\\\\"
+                    case _ where scalar.value < 0x20: text += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                    default: text.unicodeScalars.append(scalar)
+                    }
                 }
             }
             text += "\""
