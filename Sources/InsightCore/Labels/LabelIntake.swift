@@ -1,15 +1,3 @@
-/// The answer to a batch: freshly processed, or the stored answer to an earlier request with the same key and body.
-public enum LabelSubmission: Sendable, Equatable {
-    case processed(results: [LabelItemResult], response: [UInt8])
-    case replayed(response: [UInt8])
-
-    public var response: [UInt8] {
-        switch self {
-        case .processed(_, let response), .replayed(let response): response
-        }
-    }
-}
-
 /// The rules of offline labels: each item is checked on its own (a bad item never sinks the batch), matched to the
 /// tenant's insights, compared with the insight's latest label, and every new version of the batch is written in
 /// one transaction together with the idempotency record, before the answer exists.
