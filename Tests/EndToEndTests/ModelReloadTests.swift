@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import TrustInsightsApp
+
+/// SIGHUP's reload path (`ServiceRuntime.reload`, what the signal handler calls) on a copy of the shipped models.
+@Suite(.serialized) struct ModelReloadTests {
+    @Test func badManifestIsRefusedAndLoggedWhileTheOldModelsServe() throws {
+        let models = NSTemporaryDirectory() + "trust-insights-models-" + UUID().uuidString
+        try FileManager.default.copyItem(atPath: LiveService.repositoryRoot + "/models", toPath: models)
+        defer { try? FileManager.default.removeItem(atPath: models) }
+        let service = try LiveService { $0.modelsDir = models }
+        let key = try service.key()
+        func evaluate() throws -> SocketClient.Response {
+            try service.client().request("POST", "/v1/evaluations", headers: [
+                ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+            ], body: Requests.payment())
+        }
+        #expect(try evaluate().status == 200)
+
+        // A manifest naming a missing file: refused, logged with the reason, the old snapshot keeps serving.
+        let manifestPath = models + "/manifest.json"
+        let good = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        try good.replacingOccurrences(of: "payment-2026.11.1.json", with: "missing.json").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        service.runtime.reload()
+        #expect(service.logs.lines.contains { $0.contains("models reload refused") && $0.contains("missing.json") })
+        #expect(service.runtime.models.generation == 1)
+        #expect(try evaluate().status == 200)
+
+        // A valid manifest with a new candidate version swaps in atomically.
+        let candidate = try String(contentsOfFile: models + "/payment-2026.11.1.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"version\" : \"2026.11.1\"", with: "\"version\" : \"2026.12.1\"")
+            .replacingOccurrences(of: "\"version\":\"2026.11.1\"", with: "\"version\":\"2026.12.1\"")
+        try candidate.write(toFile: models + "/payment-2026.12.1.json", atomically: true, encoding: .utf8)
+        let withCandidate = good.replacingOccurrences(
+            of: "\"models\": [",
+            with: "\"models\": [\n    {\"insightType\": \"isLikelyBeingCoached\", \"category\": \"payment\", \"version\": \"2026.12.1\", \"status\": \"candidate\", \"path\": \"payment-2026.12.1.json\"},")
+        try withCandidate.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        service.runtime.reload()
+        #expect(service.runtime.models.generation == 2)
+        let response = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment(insights: #"{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": {"specific": "2026.12.1"}}"#))
+        #expect(response.status == 200)
+        #expect(response.text.contains("\"modelVersion\":\"2026.12.1\""))
+        #expect(response.text.contains("\"isUsingCurrentModel\":false"))
+    }
+}
