@@ -52,39 +52,20 @@ struct AuthorizationRoutes: Sendable {
     }
 
     private func decodeStatus(_ body: [UInt8]) throws(ServiceProblem) -> AuthorizationStatus {
-        var reader = JSONReader(body, maximumDepth: 4)
         var violations: [ContextViolation] = []
         var status: AuthorizationStatus?
-        var seen = Set<String>()
-        do {
-            let kind = try reader.peekKind()
-            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
-            try reader.readObject { key, reader in
-                let pointer = Wire.pointer("", key)
-                guard seen.insert(key).inserted else {
-                    violations.append(Wire.duplicateField(pointer))
-                    try reader.skipValue()
-                    return
-                }
-                guard key == "status" else {
-                    violations.append(Wire.unknownField(pointer))
-                    try reader.skipValue()
-                    return
-                }
-                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
-                    status = AuthorizationStatus(rawValue: text)
-                    if status == nil {
-                        violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
-                    }
+        let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
+            guard key == "status" else {
+                violations.append(Wire.unknownField(pointer))
+                try reader.skipValue()
+                return
+            }
+            if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                status = AuthorizationStatus(rawValue: text)
+                if status == nil {
+                    violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
                 }
             }
-            try reader.finish()
-        } catch let problem as ServiceProblem {
-            throw problem
-        } catch let error as JSONSyntaxError {
-            throw .malformedJSON(offset: error.offset)
-        } catch {
-            throw .malformedJSON(offset: 0)
         }
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
         guard violations.isEmpty, let status else { throw .invalidRequest(violations) }

@@ -7,43 +7,24 @@ enum ConsumptionRequestDecoder {
     static let maximumInsightIDBytes = 64
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> ConsumptionReport {
-        var reader = JSONReader(body, maximumDepth: 4)
         var violations: [ContextViolation] = []
         var status: ConsumptionStatus?
         var insightIDs: [String]?
-        var seen = Set<String>()
-        do {
-            let kind = try reader.peekKind()
-            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
-            try reader.readObject { key, reader in
-                let pointer = Wire.pointer("", key)
-                guard seen.insert(key).inserted else {
-                    violations.append(Wire.duplicateField(pointer))
-                    try reader.skipValue()
-                    return
-                }
-                switch key {
-                case "status":
-                    if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
-                        status = ConsumptionStatus(rawValue: text)
-                        if status == nil {
-                            violations.append(Wire.invalidValue(pointer, "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
-                        }
+        let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
+            switch key {
+            case "status":
+                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                    status = ConsumptionStatus(rawValue: text)
+                    if status == nil {
+                        violations.append(Wire.invalidValue(pointer, "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
                     }
-                case "insightIDsUsed":
-                    insightIDs = try decodeInsightIDs(&reader, pointer: pointer, violations: &violations)
-                default:
-                    violations.append(Wire.unknownField(pointer))
-                    try reader.skipValue()
                 }
+            case "insightIDsUsed":
+                insightIDs = try decodeInsightIDs(&reader, pointer: pointer, violations: &violations)
+            default:
+                violations.append(Wire.unknownField(pointer))
+                try reader.skipValue()
             }
-            try reader.finish()
-        } catch let problem as ServiceProblem {
-            throw problem
-        } catch let error as JSONSyntaxError {
-            throw .malformedJSON(offset: error.offset)
-        } catch {
-            throw .malformedJSON(offset: 0)
         }
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
         if !seen.contains("insightIDsUsed") { violations.append(Wire.missing("/insightIDsUsed")) }

@@ -11,7 +11,6 @@ enum EvaluationRequestDecoder {
     static let maximumRequestIDBytes = 128
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> EvaluationRequest {
-        var reader = JSONReader(body, maximumDepth: 8)
         var violations: [ContextViolation] = []
         var requestID: String?
         var category: OperationCategory?
@@ -19,52 +18,32 @@ enum EvaluationRequestDecoder {
         var insights: [InsightRequest]?
         var subject = SubjectReferences()
         var features: [(name: String, value: FeatureInput)]?
-        do {
-            let kind = try reader.peekKind()
-            guard kind == .object else {
-                throw ServiceProblem.evaluation(.contextInvalid([Wire.wrongType("", expected: "an object", received: kind)]))
-            }
-            var seen = Set<String>()
-            try reader.readObject { key, reader in
-                let pointer = Wire.pointer("", key)
-                guard seen.insert(key).inserted else {
-                    violations.append(Wire.duplicateField(pointer))
-                    try reader.skipValue()
-                    return
+        _ = try Wire.readObjectBody(body, maximumDepth: 8, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
+            switch key {
+            case "requestID":
+                if try reader.peekKind() == .null {
+                    try reader.readNull()
+                } else {
+                    requestID = try Wire.readString(&reader, at: pointer, maximumBytes: maximumRequestIDBytes, violations: &violations)
                 }
-                switch key {
-                case "requestID":
-                    if try reader.peekKind() == .null {
-                        try reader.readNull()
-                    } else {
-                        requestID = try Wire.readString(&reader, at: pointer, maximumBytes: maximumRequestIDBytes, violations: &violations)
+            case "operationCategory":
+                categoryPresent = true
+                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                    category = OperationCategory(rawValue: text)
+                    if category == nil {
+                        violations.append(Wire.invalidValue(pointer, "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
                     }
-                case "operationCategory":
-                    categoryPresent = true
-                    if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
-                        category = OperationCategory(rawValue: text)
-                        if category == nil {
-                            violations.append(Wire.invalidValue(pointer, "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
-                        }
-                    }
-                case "requestedInsights":
-                    insights = try decodeInsights(&reader, pointer: pointer, violations: &violations)
-                case "subject":
-                    subject = try decodeSubject(&reader, pointer: pointer, violations: &violations)
-                case "features":
-                    features = try decodeFeatures(&reader, pointer: pointer, violations: &violations)
-                default:
-                    violations.append(Wire.unknownField(pointer))
-                    try reader.skipValue()
                 }
+            case "requestedInsights":
+                insights = try decodeInsights(&reader, pointer: pointer, violations: &violations)
+            case "subject":
+                subject = try decodeSubject(&reader, pointer: pointer, violations: &violations)
+            case "features":
+                features = try decodeFeatures(&reader, pointer: pointer, violations: &violations)
+            default:
+                violations.append(Wire.unknownField(pointer))
+                try reader.skipValue()
             }
-            try reader.finish()
-        } catch let problem as ServiceProblem {
-            throw problem
-        } catch let error as JSONSyntaxError {
-            throw .malformedJSON(offset: error.offset)
-        } catch {
-            throw .malformedJSON(offset: 0)
         }
         if !categoryPresent { violations.append(Wire.missing("/operationCategory")) }
         if insights == nil { violations.append(Wire.missing("/requestedInsights")) }

@@ -8,34 +8,15 @@ enum LabelBatchDecoder {
     static let maximumFieldBytes = 64
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> [LabelDraft] {
-        var reader = JSONReader(body)
         var violations: [ContextViolation] = []
         var drafts: [LabelDraft]?
-        var seen = Set<String>()
-        do {
-            let kind = try reader.peekKind()
-            guard kind == .object else { throw ServiceProblem.invalidRequest([Wire.wrongType("", expected: "an object", received: kind)]) }
-            try reader.readObject { key, reader in
-                let pointer = Wire.pointer("", key)
-                guard seen.insert(key).inserted else {
-                    violations.append(Wire.duplicateField(pointer))
-                    try reader.skipValue()
-                    return
-                }
-                guard key == "items" else {
-                    violations.append(Wire.unknownField(pointer))
-                    try reader.skipValue()
-                    return
-                }
-                drafts = try decodeItems(&reader, violations: &violations)
+        let seen = try Wire.readObjectBody(body, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
+            guard key == "items" else {
+                violations.append(Wire.unknownField(pointer))
+                try reader.skipValue()
+                return
             }
-            try reader.finish()
-        } catch let problem as ServiceProblem {
-            throw problem
-        } catch let error as JSONSyntaxError {
-            throw .malformedJSON(offset: error.offset)
-        } catch {
-            throw .malformedJSON(offset: 0)
+            drafts = try decodeItems(&reader, violations: &violations)
         }
         if !seen.contains("items") { violations.append(Wire.missing("/items")) }
         guard violations.isEmpty, let drafts else { throw .invalidRequest(violations) }

@@ -67,3 +67,40 @@ enum Wire {
         return text
     }
 }
+
+extension Wire {
+    /// Reads a request body that must be exactly one JSON object. Each member's first occurrence goes to `member`
+    /// (which records unknown names itself); a repeated member is a `duplicateField` violation and is skipped
+    /// unread; a body of another kind is `wrongShape`; broken JSON is `malformed-json`. Returns the names seen.
+    static func readObjectBody(
+        _ body: [UInt8], maximumDepth: Int = 32, violations: inout [ContextViolation],
+        wrongShape: ([ContextViolation]) -> ServiceProblem,
+        member: (_ key: String, _ pointer: String, _ reader: inout JSONReader, _ violations: inout [ContextViolation]) throws -> Void
+    ) throws(ServiceProblem) -> Set<String> {
+        var reader = JSONReader(body, maximumDepth: maximumDepth)
+        var seen = Set<String>()
+        var found = violations
+        do {
+            let kind = try reader.peekKind()
+            guard kind == .object else { throw wrongShape([wrongType("", expected: "an object", received: kind)]) }
+            try reader.readObject { key, reader in
+                let pointer = Wire.pointer("", key)
+                guard seen.insert(key).inserted else {
+                    found.append(duplicateField(pointer))
+                    try reader.skipValue()
+                    return
+                }
+                try member(key, pointer, &reader, &found)
+            }
+            try reader.finish()
+        } catch let problem as ServiceProblem {
+            throw problem
+        } catch let error as JSONSyntaxError {
+            throw .malformedJSON(offset: error.offset)
+        } catch {
+            throw .malformedJSON(offset: 0)
+        }
+        violations = found
+        return seen
+    }
+}
