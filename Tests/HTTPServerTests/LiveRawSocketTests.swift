@@ -169,6 +169,22 @@ struct LiveRawSocketTests {
         #expect(ContinuousClock.now - start < .seconds(2))
     }
 
+    @Test func closesConnectionsWhoseResponsesDoNotDrainInTime() throws {
+        var configuration = TestServer.configuration()
+        configuration.writeTimeout = .milliseconds(300)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port, receiveBufferBytes: 4096)
+        // Far more response bytes than the socket buffers hold, to a client that never reads.
+        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 40))
+        usleep(100_000)
+        #expect(server.server.openConnections == 1)
+        let start = ContinuousClock.now
+        while server.server.openConnections > 0 && ContinuousClock.now - start < .seconds(3) { usleep(20_000) }
+        #expect(server.server.openConnections == 0)
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {
         let server = try TestServer.start()
         let busy = try RawClient(port: server.port)

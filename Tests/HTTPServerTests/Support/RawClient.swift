@@ -6,8 +6,11 @@ final class RawClient {
     private var received: [UInt8] = []
     private(set) var peerClosed = false
 
-    init(port: Int, receiveTimeoutMilliseconds: Int = 3000) throws {
+    init(port: Int, receiveTimeoutMilliseconds: Int = 3000, receiveBufferBytes: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
