@@ -118,3 +118,15 @@ struct ProblemResponseTests {
         #expect(decoded.status == 429)
     }
 }
+
+@Suite("Request IDs")
+struct RequestIDTests {
+    @Test func generatesThirtyTwoLowercaseHexDigits() {
+        var generator = RequestIDGenerator(seed: 42)
+        for _ in 0..<100 {
+            let id = generator.generate()
+            #expect(id.utf8.count == 32)
+            #expect(id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) })
+        }
+    }
+}

@@ -112,16 +112,15 @@ struct ConnectionSession {
     }
 
     private mutating func begin(_ head: HTTPRequestHead) {
-        let configuration = services.shared.configuration
         let requestID = services.requestIDs.requestID(incoming: head.headers["X-Request-ID"])
-        let resolution = services.shared.router.resolve(method: head.method, path: head.path)
+        let resolution = services.router.resolve(method: head.method, path: head.path)
         var routeTemplate = "-"
         var earlyError: (any HTTPResponseError)?
-        var bodyLimit = configuration.defaultBodyLimit
+        var bodyLimit = services.defaultBodyLimit
         switch resolution {
         case .found(let route, _), .headViaGet(let route, _):
             routeTemplate = route.template.text
-            bodyLimit = route.options.bodyLimit ?? configuration.defaultBodyLimit
+            bodyLimit = route.options.bodyLimit ?? services.defaultBodyLimit
             if case .contentLength(let length) = head.framing, length > bodyLimit {
                 earlyError = HTTPParseError.bodyTooLarge
             } else if head.hasBody && !route.options.accepts(contentType: head.headers["Content-Type"]) {
@@ -196,7 +195,7 @@ struct ConnectionSession {
 
     /// Runs the middleware chain around the handler; any thrown error becomes a response here.
     private func respond(to request: HTTPRequest, context: RequestContext, handler: HTTPHandler) -> HTTPResponse {
-        let middlewares = services.shared.router.middlewares
+        let middlewares = services.router.middlewares
         func step(_ index: Int, _ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
             if index == middlewares.count { return try handler(request, context) }
             return try middlewares[index].handle(request, context: context) { try step(index + 1, $0, $1) }
@@ -234,7 +233,7 @@ struct ConnectionSession {
         let route = pending?.routeTemplate ?? "-"
         let method = pending?.head.method.rawValue ?? "-"
         services.record(route: route, method: method, status: response.status.code, durationNanoseconds: duration)
-        if services.shared.configuration.accessLog {
+        if services.accessLog {
             let line = AccessLogLine(
                 requestID: requestID, method: method, route: route, status: response.status.code,
                 durationNanoseconds: duration, bytes: isHead ? 0 : response.body.count)

@@ -29,12 +29,17 @@ public final class HTTPServer: Sendable {
             return state.started
         }
         if alreadyStarted { throw .alreadyStarted }
-        let port = try Listener.probe(host: configuration.host, port: configuration.port)
+        // A fixed port is probed first so that a port taken by anyone fails start-up instead of being shared
+        // through SO_REUSEPORT. Port 0 needs no probe (the kernel hands out a free port), and must not have one:
+        // between the probe's close and the first bind, another server could be given the same port.
+        var port = configuration.port
+        if port != 0 { port = try Listener.probe(host: configuration.host, port: port) }
         var listeners: [Int32] = []
         var loops: [EventLoop] = []
         do throws(HTTPServerError) {
             for _ in 0..<max(1, configuration.eventLoops) {
                 let fd = try Listener.open(host: configuration.host, port: port, backlog: configuration.listenBacklog)
+                if port == 0 { port = Listener.boundPort(fd) }
                 listeners.append(fd)
                 loops.append(try EventLoop(shared: shared, listenFD: fd))
             }

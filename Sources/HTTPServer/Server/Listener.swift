@@ -30,6 +30,10 @@ enum Listener {
             let error = errno
             throw error == EADDRINUSE ? .addressInUse(host: host, port: port) : .socketFailure(operation: "bind", errno: error)
         }
+        return boundPort(fd)
+    }
+
+    static func boundPort(_ fd: Int32) -> Int {
         var actual = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &actual) {

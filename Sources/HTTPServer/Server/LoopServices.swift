@@ -12,12 +12,19 @@ final class LoopServices {
     }
 
     let shared: ServerShared
+    /// Copied out of the configuration once, so the per-request path reads plain values.
+    let router: Router
+    let defaultBodyLimit: Int
+    let accessLog: Bool
     var requestIDs = RequestIDGenerator()
     var date = DateCache()
     private var routes: [String: RouteSeries] = [:]
 
     init(shared: ServerShared) {
         self.shared = shared
+        self.router = shared.router
+        self.defaultBodyLimit = shared.configuration.defaultBodyLimit
+        self.accessLog = shared.configuration.accessLog
         date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
     }
 

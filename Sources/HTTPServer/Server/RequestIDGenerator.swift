@@ -18,13 +18,15 @@ struct RequestIDGenerator {
     }
 
     mutating func generate() -> String {
-        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        @inline(__always) func hexDigit(_ value: UInt64) -> UInt8 {
+            value < 10 ? UInt8(ascii: "0") + UInt8(value) : UInt8(ascii: "a") + UInt8(value - 10)
+        }
         let high = generator.next()
         let low = generator.next()
         return String(unsafeUninitializedCapacity: 32) { buffer in
             for index in 0..<16 {
-                buffer[index] = digits[Int((high >> UInt64(60 - index * 4)) & 0xF)]
-                buffer[16 + index] = digits[Int((low >> UInt64(60 - index * 4)) & 0xF)]
+                buffer[index] = hexDigit((high >> UInt64(60 - index * 4)) & 0xF)
+                buffer[16 + index] = hexDigit((low >> UInt64(60 - index * 4)) & 0xF)
             }
             return 32
         }
