@@ -5,60 +5,72 @@ extension HTTPRequestParser {
     static func parseChunkSizeLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<Int, HTTPParseError> {
-        var index = range.lowerBound
+        var cursor = ChunkLineCursor(bytes: bytes, index: range.lowerBound, end: range.upperBound)
         var size = 0
-        while index < range.upperBound, let digit = PercentDecoding.hexValue(bytes[index]) {
+        while !cursor.atEnd, let digit = PercentDecoding.hexValue(cursor.current) {
             guard size <= (Int.max >> 4) else { return .failure(.invalidChunkSize) }
             size = size << 4 | Int(digit)
-            index += 1
+            cursor.index += 1
         }
-        guard index > range.lowerBound else { return .failure(.invalidChunkSize) }
-
-        func skipWhitespace() {
-            while index < range.upperBound && ByteClass.isWhitespace(bytes[index]) { index += 1 }
-        }
-        func skipToken() -> Bool {
-            let start = index
-            while index < range.upperBound && ByteClass.isToken(bytes[index]) { index += 1 }
-            return index > start
-        }
-        func skipQuotedString() -> Bool {
-            guard index < range.upperBound, bytes[index] == UInt8(ascii: "\"") else { return false }
-            index += 1
-            while index < range.upperBound {
-                let byte = bytes[index]
-                if byte == UInt8(ascii: "\"") {
-                    index += 1
-                    return true
-                }
-                if byte == UInt8(ascii: "\\") {
-                    index += 1
-                    guard index < range.upperBound, ByteClass.isFieldValue(bytes[index]) else { return false }
-                } else if !ByteClass.isFieldValue(byte) {
-                    return false
-                }
-                index += 1
-            }
-            return false
-        }
-
-        let digitsEnd = index
+        guard cursor.index > range.lowerBound else { return .failure(.invalidChunkSize) }
+        let digitsEnd = cursor.index
         while true {
-            if index == range.upperBound { return .success(size) }
-            skipWhitespace()
+            if cursor.atEnd { return .success(size) }
+            cursor.skipWhitespace()
             // BWS is only allowed before a ";": "5 " or "5x" is not a chunk size.
-            guard index < range.upperBound, bytes[index] == UInt8(ascii: ";") else {
-                return .failure(index == digitsEnd ? .invalidChunkSize : .invalidChunkExtension)
+            guard !cursor.atEnd, cursor.current == UInt8(ascii: ";") else {
+                return .failure(cursor.index == digitsEnd ? .invalidChunkSize : .invalidChunkExtension)
             }
-            index += 1
-            skipWhitespace()
-            guard skipToken() else { return .failure(.invalidChunkExtension) }
-            skipWhitespace()
-            if index < range.upperBound && bytes[index] == UInt8(ascii: "=") {
-                index += 1
-                skipWhitespace()
-                guard skipToken() || skipQuotedString() else { return .failure(.invalidChunkExtension) }
+            cursor.index += 1
+            cursor.skipWhitespace()
+            guard cursor.skipToken() else { return .failure(.invalidChunkExtension) }
+            cursor.skipWhitespace()
+            if !cursor.atEnd && cursor.current == UInt8(ascii: "=") {
+                cursor.index += 1
+                cursor.skipWhitespace()
+                guard cursor.skipToken() || cursor.skipQuotedString() else { return .failure(.invalidChunkExtension) }
             }
         }
+    }
+}
+
+/// A position in a chunk-size line; a struct used in place, so stepping through bytes costs no bookkeeping.
+struct ChunkLineCursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index: Int
+    let end: Int
+
+    var atEnd: Bool { index >= end }
+    var current: UInt8 { bytes[index] }
+
+    mutating func skipWhitespace() {
+        while index < end && ByteClass.isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    mutating func skipToken() -> Bool {
+        let start = index
+        while index < end && ByteClass.isToken(bytes[index]) { index += 1 }
+        return index > start
+    }
+
+    /// quoted-string = DQUOTE *( qdtext / quoted-pair ) DQUOTE
+    mutating func skipQuotedString() -> Bool {
+        guard index < end, bytes[index] == UInt8(ascii: "\"") else { return false }
+        index += 1
+        while index < end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return true
+            }
+            if byte == UInt8(ascii: "\\") {
+                index += 1
+                guard index < end, ByteClass.isFieldValue(bytes[index]) else { return false }
+            } else if !ByteClass.isFieldValue(byte) {
+                return false
+            }
+            index += 1
+        }
+        return false
     }
 }

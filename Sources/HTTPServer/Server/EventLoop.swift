@@ -159,7 +159,11 @@ final class EventLoop {
             drainLingering(connection)
             return
         }
-        while connection.session.wantsRead {
+        // A few reads per wake-up at most: epoll is level-triggered, so the rest waits its turn and one busy
+        // connection cannot starve the others on this loop.
+        var reads = 0
+        while connection.session.wantsRead && reads < 4 {
+            reads += 1
             let count = read(connection.fd, readBuffer.baseAddress, Self.readChunk)
             if count > 0 {
                 connection.session.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now)
