@@ -26,12 +26,27 @@ import Testing
         }
     }
 
-    @Test func paddedAndLinkedLayoutsAreBothExercised() throws {
-        var random = RandomModels(generator: SplitMix64(state: 42))
+    @Test func treesDeeperThanThePaddingLimitCompileLinkedAndStayExact() throws {
+        // A chain 12 splits deep: x0 < 1, x0 < 2, ... each right child a leaf.
+        var node = TreeNode.leaf(value: 100)
+        for level in stride(from: 12, to: 0, by: -1) {
+            node = .split(
+                feature: level % 2, threshold: Float(level), defaultLeft: level % 3 == 0, left: .leaf(value: Float(level)),
+                right: node)
+        }
+        let document = ModelDocument.float32(
+            featureNames: ["x0", "x1"], baseMargin: 0.5, trees: [node, HandModels.stump().asTreeNode()],
+            thresholds: RiskThresholds(medium: 0.2, high: 0.6), metadata: HandModels.metadata())
+        let model = try CompiledModel(document: document)
+        #expect(model.layoutDescription.hasPrefix("linked float32"))
+        let walk = ReferenceWalk(document: document)
+        var random = RandomModels(generator: SplitMix64(state: 7))
+        for _ in 0..<200 {
+            let row = [Double.random(in: -1...14, using: &random.generator).rounded(), random.row(features: 1)[0]]
+            #expect(model.margin(for: row).bitPattern == walk.margin(for: row).bitPattern)
+        }
         let shallow = try CompiledModel(document: random.model(float32: true, maxDepth: 4))
-        let deep = try CompiledModel(document: random.model(float32: true, maxDepth: 14))
-        #expect(shallow.layoutDescription.hasPrefix("padded"))
-        #expect(deep.layoutDescription.hasPrefix("linked") || deep.layoutDescription.hasPrefix("padded"))
+        #expect(shallow.layoutDescription.hasPrefix("padded float32"))
     }
 
     @Test func lessOrEqualAtInfinityRoutesMissingByDefaultDirection() throws {

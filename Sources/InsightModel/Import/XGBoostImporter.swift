@@ -160,7 +160,7 @@ public enum XGBoostImporter {
     }
 }
 
-extension Substring {
+private extension Substring {
     func trimmingCharacters(in character: Character) -> Substring {
         var result = self
         while result.first == character { result = result.dropFirst() }

@@ -7,6 +7,8 @@ public final class ModelRegistry: Sendable {
     public let manifestPath: String
     private let schemaCheck: any ModelSchemaCheck
     private let state: Mutex<RegistrySnapshot>
+    /// Serialises reloads (two SIGHUPs in a row) without ever blocking readers of `state`.
+    private let reloading = Mutex(())
 
     /// Loads the manifest at start-up; throws if it or any model is invalid.
     public init(manifestPath: String, schemaCheck: any ModelSchemaCheck = PermissiveSchemaCheck()) throws(ModelRegistryError) {
@@ -24,10 +26,12 @@ public final class ModelRegistry: Sendable {
     /// returned; on failure the old snapshot stays and the error says why (for the caller to log).
     @discardableResult
     public func reload() throws(ModelRegistryError) -> RegistrySnapshot {
-        let generation = snapshot.generation + 1
-        let fresh = try Self.build(manifestPath: manifestPath, generation: generation, schemaCheck: schemaCheck)
-        state.withLock { $0 = fresh }
-        return fresh
+        try reloading.withLock { _ throws(ModelRegistryError) in
+            let generation = snapshot.generation + 1
+            let fresh = try Self.build(manifestPath: manifestPath, generation: generation, schemaCheck: schemaCheck)
+            state.withLock { $0 = fresh }
+            return fresh
+        }
     }
 
     public func model(for insightType: String, category: String, version: ModelVersionSelector) -> LoadedModel? {

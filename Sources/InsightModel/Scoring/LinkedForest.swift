@@ -8,8 +8,8 @@ struct LinkedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
         var threshold: Scalar
     }
 
-    /// Trees walked together; each group runs for its deepest tree's depth.
-    static var groupSize: Int { 8 }
+    /// Trees walked together (measured 4, 8, 16, 32, 64 on the LightGBM fixture: 16 was fastest).
+    static var groupSize: Int { 16 }
 
     let treeCount: Int
     let nodes: [Node]
@@ -77,11 +77,20 @@ struct LinkedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
                     for groupDepth in groupDepths {
                         let end = min(first + Self.groupSize, treeCount)
                         for tree in first..<end { positions[tree] = roots[tree] }
-                        for _ in 0..<groupDepth {
+                        // Stop as soon as a level moves no tree (every tree sits on its self-looping leaf):
+                        // a row's paths are usually much shorter than the group's deepest tree.
+                        var level = 0
+                        while level < groupDepth {
+                            var moved: UInt32 = 0
                             for tree in first..<end {
-                                let node = nodes[Int(positions[tree])]
-                                positions[tree] = node.left &+ bit(!(row[Int(node.slot)] < node.threshold))
+                                let current = positions[tree]
+                                let node = nodes[Int(current)]
+                                let next = node.left &+ bit(!(row[Int(node.slot)] < node.threshold))
+                                moved |= next ^ current
+                                positions[tree] = next
                             }
+                            if moved == 0 { break }
+                            level += 1
                         }
                         for tree in first..<end { sum += values[Int(positions[tree])] }
                         first = end

@@ -24,3 +24,12 @@ enum HandModels {
             metadata: metadata(version: version, category: category), trees: trees)
     }
 }
+
+extension ModelTree {
+    /// The stump as a nested node (test helper; only for the two-leaf stump).
+    func asTreeNode() -> TreeNode {
+        .split(
+            feature: splitFeatures[0], threshold: Float(thresholds[0]), defaultLeft: defaultLeft[0],
+            left: .leaf(value: Float(leafValues[1])), right: .leaf(value: Float(leafValues[2])))
+    }
+}
