@@ -1,7 +1,10 @@
 import FoundationEssentials
 import InsightCrypto
+import Synchronization
 
 /// Signs evaluation payloads as COSE_Sign1 (ES256) with the active key, and publishes every key's public half.
+/// `reload()` picks up a key made by `trust-insights signing-keys rotate`: new payloads use it at once, while the
+/// older keys stay published so payloads signed before still verify.
 public final class PayloadSigner: Sendable {
     public struct PublishedKey: Sendable {
         public var kid: String
@@ -10,19 +13,41 @@ public final class PayloadSigner: Sendable {
         public var isActive: Bool
     }
 
-    public let activeKeyID: String
-    private let signer: ES256Signer
-    public let publishedKeys: [PublishedKey]
+    private struct Keys: Sendable {
+        var activeKeyID: String
+        var signer: ES256Signer
+        var published: [PublishedKey]
+    }
+
+    public let directory: String
+    private let keys: Mutex<Keys>
 
     /// Loads the keys in `directory`, creating the first one (file mode 0600) on first start.
     public init(directory: String) throws {
-        let loaded = try SigningKeyFiles(directory: directory).loadOrCreate()
-        activeKeyID = loaded.active.kid
-        signer = ES256Signer(privateKey: loaded.active.key)
-        publishedKeys = loaded.all.map { PublishedKey(kid: $0.kid, publicKey: $0.publicKey, createdAt: $0.createdAt, isActive: $0.kid == loaded.active.kid) }
+        self.directory = directory
+        self.keys = Mutex(try Self.load(directory))
     }
 
+    public var activeKeyID: String { keys.withLock { $0.activeKeyID } }
+    public var publishedKeys: [PublishedKey] { keys.withLock { $0.published } }
+
     public func sign(_ payload: [UInt8]) throws -> [UInt8] {
-        try COSESign1.sign(payload: payload, kid: activeKeyID, signer: signer)
+        let (kid, signer) = keys.withLock { ($0.activeKeyID, $0.signer) }
+        return try COSESign1.sign(payload: payload, kid: kid, signer: signer)
+    }
+
+    /// Re-reads the key directory; on failure the current keys stay in use.
+    public func reload() throws {
+        let fresh = try Self.load(directory)
+        keys.withLock { $0 = fresh }
+    }
+
+    private static func load(_ directory: String) throws -> Keys {
+        let loaded = try SigningKeyFiles(directory: directory).loadOrCreate()
+        return Keys(
+            activeKeyID: loaded.active.kid, signer: ES256Signer(privateKey: loaded.active.key),
+            published: loaded.all.map {
+                PublishedKey(kid: $0.kid, publicKey: $0.publicKey, createdAt: $0.createdAt, isActive: $0.kid == loaded.active.kid)
+            })
     }
 }

@@ -10,6 +10,7 @@ public enum RootCommand {
                 ServeCommand.spec,
                 KeysCommand.spec,
                 ModelsCommand.spec,
+                SigningKeysCommand.spec,
                 SimulateCommand.spec,
                 TrainCommand.spec,
                 VersionCommand.spec,

@@ -18,6 +18,7 @@ final class ServiceRuntime: Sendable {
     let readiness: Readiness
     let server: HTTPServer
     let models: RegistryModelProvider
+    let signer: PayloadSigner
     let log: EventLog
     let demoClientSecret: APIKeySecret?
 
@@ -53,7 +54,6 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.failure("models: \(error)")
         }
-        let signer: PayloadSigner
         do {
             signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys")
         } catch {
@@ -113,8 +113,15 @@ final class ServiceRuntime: Sendable {
         log.info("listening", [("address", "\(configuration.host):\(server.boundPort)")])
     }
 
-    /// SIGHUP: reloads the models as one atomic swap; a bad manifest leaves the old models in service.
+    /// SIGHUP: reloads the signing keys and the models, each as one atomic swap; a bad manifest or key directory
+    /// leaves the old ones in service.
     func reload() {
+        do {
+            try signer.reload()
+            log.info("signing keys reloaded", [("activeKeyID", signer.activeKeyID)])
+        } catch {
+            log.error("signing keys reload refused", [("reason", "\(error)")])
+        }
         do {
             try models.reload()
             log.info("models reloaded", [("generation", String(models.generation))])

@@ -1,0 +1,33 @@
+import Foundation
+import InsightCrypto
+import Testing
+@testable import TrustInsightsApp
+
+@Suite(.serialized) struct SigningKeyRotationTests {
+    @Test func rotatedKeySignsNewPayloadsWhileTheOldOneStaysPublished() throws {
+        let service = try LiveService()
+        let key = try service.key()
+        let before = service.runtime.signer.activeKeyID
+        let newKid = try SigningKeyFiles(directory: service.dataDirectory + "/signing-keys").rotate()
+        service.runtime.reload()
+        #expect(service.runtime.signer.activeKeyID == newKid)
+        #expect(newKid != before)
+
+        let published = try service.client().request("GET", "/v1/signing-keys")
+        let keys = try #require((try JSONSerialization.jsonObject(with: Data(published.body)) as? [String: Any])?["keys"] as? [[String: Any]])
+        #expect(Set(keys.compactMap { $0["kid"] as? String }) == [before, newKid])
+        #expect(keys.first { $0["kid"] as? String == newKid }?["status"] as? String == "active")
+        #expect(keys.first { $0["kid"] as? String == before }?["status"] as? String == "retired")
+
+        let response = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let payloadText = try #require(object["signedPayload"] as? String)
+        let signed = try #require(Data(base64Encoded: payloadText))
+        let newKey = try ES256PublicKey(jwkX: keys.first { $0["kid"] as? String == newKid }!["x"] as! String,
+                                        y: keys.first { $0["kid"] as? String == newKid }!["y"] as! String)
+        #expect(COSESign1.verify(Array(signed), publicKeys: [newKid: newKey]) != nil)
+        #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(newKid) })
+    }
+}
