@@ -204,6 +204,15 @@ struct LiveRawSocketTests {
         #expect(throws: RawClientError.self) { _ = try RawClient(port: server.port) }
     }
 
+    @Test func stopsPromptlyWhenShutdownPrecedesStart() throws {
+        let server = HTTPServer(
+            configuration: TestServer.configuration(), router: Router(), metrics: MetricsRegistry(),
+            logSink: CollectingLogSink())
+        server.beginShutdown()
+        try server.start()
+        #expect(server.waitUntilStopped(timeout: .seconds(2)))
+    }
+
     @Test func refusesToStartOnATakenPort() throws {
         let first = try TestServer.start()
         defer { first.stop() }

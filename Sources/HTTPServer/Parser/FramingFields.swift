@@ -32,7 +32,10 @@ struct FramingFields {
             break
         case .host:
             hostCount += 1
-            if !value.allSatisfy({ ByteClass.isHost(bytes[$0]) }) { hostIsValid = false }
+            for index in value where !ByteClass.isHost(bytes[index]) {
+                hostIsValid = false
+                break
+            }
         case .contentLength:
             contentLengthCount += 1
             contentLength = Self.decimal(bytes, value)

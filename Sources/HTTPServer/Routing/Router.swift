@@ -1,9 +1,17 @@
 /// Routes by method and path template, and holds the middleware chain that wraps every routed handler.
 public struct Router: Sendable {
-    struct Route: Sendable {
+    /// A class, immutable: a resolved route is passed along several times per request, and one reference
+    /// count is cheaper than copying its template, options and handler each time.
+    final class Route: Sendable {
         let template: RouteTemplate
         let options: RouteOptions
         let handler: HTTPHandler
+
+        init(template: RouteTemplate, options: RouteOptions, handler: @escaping HTTPHandler) {
+            self.template = template
+            self.options = options
+            self.handler = handler
+        }
     }
 
     /// A node of the path trie: literal children first, then at most one parameter child.

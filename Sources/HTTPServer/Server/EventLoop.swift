@@ -48,6 +48,8 @@ final class EventLoop {
         let capacity = 256
         var events = [UInt32](repeating: 0, count: capacity)
         var tokens = [UInt64](repeating: 0, count: capacity)
+        // Shutdown may have been asked for before this loop ran (a signal during start-up).
+        if shared.draining.load(ordering: .sequentiallyConsistent) { beginDraining() }
         while true {
             let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil && drainDeadline == nil ? 1000 : 50
             let count = clinux_epoll_wait(epoll, &events, &tokens, Int32(capacity), timeout)
