@@ -8,12 +8,7 @@ final class CatalogueBoundModel: ScoringModel {
     private let vectorIndices: [Int]
 
     init?(loaded: LoadedModel, catalogue: CategoryCatalogue) {
-        var indices: [Int] = []
-        indices.reserveCapacity(loaded.scorer.featureCount)
-        for name in loaded.scorer.featureNames {
-            guard let index = catalogue.features.firstIndex(where: { $0.name == name }) else { return nil }
-            indices.append(index)
-        }
+        guard let indices = try? catalogue.indices(forModelFeatures: loaded.scorer.featureNames) else { return nil }
         self.loaded = loaded
         self.vectorIndices = indices
     }

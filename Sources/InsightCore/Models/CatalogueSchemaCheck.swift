@@ -10,11 +10,11 @@ public struct CatalogueSchemaCheck: ModelSchemaCheck {
     public func problems(with model: ModelDocument, insightType: String, category: String) -> [String] {
         guard insightType == InsightType.isLikelyBeingCoached else { return ["unknown insight type '\(insightType)'"] }
         guard let category = OperationCategory(rawValue: category) else { return ["unknown operation category '\(category)'"] }
-        let declared = Set(catalogue.catalogue(for: category).features.map(\.name))
-        let missing = model.featureNames.filter { !declared.contains($0) }
-        guard missing.isEmpty else {
-            return ["features not in the \(category.rawValue) catalogue: \(missing.joined(separator: ", "))"]
+        do {
+            _ = try catalogue.catalogue(for: category).indices(forModelFeatures: model.featureNames)
+            return []
+        } catch {
+            return ["features not in the \(category.rawValue) catalogue: \(error.names.joined(separator: ", "))"]
         }
-        return []
     }
 }

@@ -29,8 +29,6 @@ struct TimestampRing {
         return storage.count - low
     }
 
-    var newest: Int64? { count > 0 ? storage[storage.count - 1] : nil }
-
     private mutating func compactIfNeeded() {
         if start > 32, start * 2 > storage.count {
             storage.removeFirst(start)
@@ -63,7 +61,4 @@ struct DistinctRecency {
         for member in members where member.lastSeen > cutoff { total += 1 }
         return total
     }
-
-    var isEmpty: Bool { members.isEmpty }
-    var newest: Int64? { members.map(\.lastSeen).max() }
 }

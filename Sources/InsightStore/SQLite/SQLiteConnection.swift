@@ -79,8 +79,6 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
     /// Writes the WAL back into the main database file (used at shutdown so the folder is compact).
     public func checkpoint() throws(SQLiteError) {

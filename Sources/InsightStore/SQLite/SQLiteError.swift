@@ -9,13 +9,6 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(context): \(message) (SQLite code \(extendedCode))" }
 
-    /// The database is locked by another writer past the busy timeout.
-    public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
-    /// The disk is full or the file cannot be written; the service reports not-ready until writes succeed again.
-    public var isStorageUnavailable: Bool {
-        code == SQLITE_FULL || code == SQLITE_IOERR || code == SQLITE_READONLY || code == SQLITE_CANTOPEN || isBusy
-    }
-    public var isConstraintViolation: Bool { code == SQLITE_CONSTRAINT }
 
     init(connection: OpaquePointer?, code: Int32, context: String) {
         self.code = code & 0xFF

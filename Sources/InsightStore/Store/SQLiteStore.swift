@@ -61,13 +61,11 @@ public final class SQLiteStore: Sendable {
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case notFound
-    case conflict(String)
 
     public var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason): "cannot create \(path): \(reason)"
         case .notFound: "not found"
-        case .conflict(let message): message
         }
     }
 }
