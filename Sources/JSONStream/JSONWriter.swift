@@ -126,7 +126,12 @@ public struct JSONWriter: Sendable {
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Identifiers, timestamps and names need no escaping: copy them whole (this is most of every response).
-        if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }) {
+        // Scanned through contiguous storage: the generic UTF-8 iterator cost more than the copy (the signed
+        // payload alone is several hundred characters).
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        } ?? value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
+        if plain {
             bytes.append(contentsOf: value.utf8)
             bytes.append(UInt8(ascii: "\""))
             return

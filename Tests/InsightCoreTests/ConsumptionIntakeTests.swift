@@ -4,9 +4,9 @@ import Testing
 struct ConsumptionIntakeTests {
     let acme = TenantID("acme")!
     let other = TenantID("other")!
-    let evaluationID = Identifier.make()
-    let insightA = Identifier.make()
-    let insightB = Identifier.make()
+    let evaluationID = Identifier.make(at: Clock.nowMilliseconds())
+    let insightA = Identifier.make(at: Clock.nowMilliseconds())
+    let insightB = Identifier.make(at: Clock.nowMilliseconds())
     let createdAt: Int64 = 1_790_000_000_000
     let store = MemoryConsumptionStore()
 
@@ -40,14 +40,14 @@ struct ConsumptionIntakeTests {
 
     @Test func unknownForeignAndMalformedEvaluationsAreTheSameNotFound() {
         let report = ConsumptionReport(status: .notUsedNotNeeded, insightIDsUsed: [])
-        for (id, tenant) in [(evaluationID, other), (Identifier.make(), acme), ("not-an-id", acme)] {
+        for (id, tenant) in [(evaluationID, other), (Identifier.make(at: Clock.nowMilliseconds()), acme), ("not-an-id", acme)] {
             #expect(throws: ConsumptionError.evaluationNotFound) { try intake().submit(report, evaluationID: id, tenant: tenant, now: createdAt) }
         }
         #expect(store.records.withLock { $0.isEmpty })
     }
 
     @Test func insightsOutsideTheEvaluationOrRepeatedAreRejectedByPointer() {
-        let foreign = Identifier.make()
+        let foreign = Identifier.make(at: Clock.nowMilliseconds())
         #expect(throws: ConsumptionError.invalid([
             ContextViolation(pointer: "/insightIDsUsed/1", code: "unknownInsight", detail: "is not an insight of this evaluation"),
             ContextViolation(pointer: "/insightIDsUsed/2", code: "duplicateInsight", detail: "appears more than once"),
@@ -62,7 +62,7 @@ struct ConsumptionIntakeTests {
         let onTime = try intake(deadline: 10_000).submit(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                          evaluationID: evaluationID, tenant: acme, now: createdAt + 10_000)
         #expect(onTime.record.late == false)
-        let second = Identifier.make()
+        let second = Identifier.make(at: Clock.nowMilliseconds())
         store.add(second, tenant: acme, createdAt: createdAt, insightIDs: [insightA])
         let late = try intake(deadline: 10_000).submit(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                        evaluationID: second, tenant: acme, now: createdAt + 10_001)

@@ -1,3 +1,4 @@
+import Dispatch
 import InsightCrypto
 import Synchronization
 import Testing
@@ -37,9 +38,10 @@ final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySo
     let failing = Atomic<Bool>(false)
     let auth = Mutex<[(TenantID, SubjectKey, AuthorizationState)]>([])
 
-    func record(_ evaluation: EvaluationRecord) throws {
-        if failing.load(ordering: .relaxed) { throw SubjectHasherError.unknownTenant }
+    func record(_ evaluation: EvaluationRecord) -> PendingWrite {
+        if failing.load(ordering: .relaxed) { return PendingWrite(succeeded: false) }
         records.withLock { $0.append(evaluation) }
+        return PendingWrite(succeeded: true)
     }
     func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
         auth.withLock { $0.map { ($0.0, $0.1, $0.2) } }
@@ -171,9 +173,41 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     }
 
     @Test func identifiersAreUUIDShapedAndDistinct() {
-        let ids = (0..<100).map { _ in Identifier.make() }
+        let ids = (0..<100).map { _ in Identifier.make(at: Clock.nowMilliseconds()) }
         #expect(Set(ids).count == 100)
         #expect(ids.allSatisfy(Identifier.isWellFormed))
         #expect(!Identifier.isWellFormed("not-an-id"))
+        #expect(!Identifier.isWellFormed("0190f1c2-7a3b-7c4d-8e5f-60718293a4b5X"))
+        #expect(!Identifier.isWellFormed("0190F1C2-7A3B-7C4D-8E5F-60718293A4B5"))
+    }
+
+    @Test func identifiersAreVersion7AndOrderedByTheirMillisecond() {
+        let earlier = Identifier.make(at: 1_763_700_000_000)
+        let later = Identifier.make(at: 1_763_700_000_001)
+        #expect(earlier < later)
+        #expect(Array(earlier.utf8)[14] == UInt8(ascii: "7"))
+        #expect("89ab".utf8.contains(Array(earlier.utf8)[19]))
+        #expect(Identifier.milliseconds(of: earlier) == 1_763_700_000_000)
+        #expect(Identifier.milliseconds(of: "not-an-id") == nil)
+    }
+}
+
+@Suite struct PendingWriteTests {
+    @Test func settlesOnceAndTellsEveryWaiterWhereverTheyRegistered() {
+        let pending = PendingWrite()
+        let seen = Mutex<[Bool]>([])
+        pending.whenSettled { ok in seen.withLock { $0.append(ok) } }
+        #expect(seen.withLock { $0 }.isEmpty)
+        pending.settle(succeeded: true)
+        pending.settle(succeeded: false)
+        pending.whenSettled { ok in seen.withLock { $0.append(ok) } }
+        #expect(seen.withLock { $0 } == [true, true])
+        #expect(pending.wait())
+    }
+
+    @Test func waitReturnsWhenAnotherThreadSettles() {
+        let pending = PendingWrite()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { pending.settle(succeeded: false) }
+        #expect(pending.wait() == false)
     }
 }

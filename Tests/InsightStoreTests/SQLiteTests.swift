@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 @testable import InsightStore
 
@@ -75,6 +76,29 @@ import Testing
             return values
         }
         #expect(values == [1, 3])
+    }
+
+    @Test func submittedWritesCallBackOnceCommittedWithTheirOwnOutcome() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory)
+        let outcomes = Mutex<[Int: Bool]>([:])
+        let done = DispatchSemaphore(value: 0)
+        for (index, value) in [1, 2, 1, 3].enumerated() {
+            committer.submit({ connection in
+                try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, value).run()
+            }, completion: { outcome in
+                if case .success = outcome { outcomes.withLock { $0[index] = true } } else { outcomes.withLock { $0[index] = false } }
+                done.signal()
+            })
+        }
+        for _ in 0..<4 { #expect(done.wait(timeout: .now() + 5) == .success) }
+        // The second insert of 1 breaks the UNIQUE constraint and fails alone.
+        #expect(outcomes.withLock { $0 } == [0: true, 1: true, 2: false, 3: true])
+        // Visible to a new connection once called back.
+        let reader = try SQLiteConnection(path: directory.file("db.sqlite"), mode: .readOnly)
+        let count = try reader.statement("SELECT count(*) FROM item")
+        #expect(try count.step())
+        #expect(count.int(0) == 3)
     }
 
     @Test func committedWriteIsVisibleToANewConnection() throws {

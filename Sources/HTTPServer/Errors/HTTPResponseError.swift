@@ -9,3 +9,8 @@ public protocol HTTPResponseError: Error {
 extension HTTPResponseError {
     public var headers: HTTPFields { HTTPFields() }
 }
+
+extension HTTPResponseError {
+    /// The response the server would send had this error been thrown: for a `ResponseGate` replacement.
+    public var response: HTTPResponse { ErrorResponder.response(for: self) }
+}

@@ -4,6 +4,8 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPFields
     public var body: [UInt8]
+    /// When set, the server sends this response only once the gate opens (see `ResponseGate`).
+    public var gate: ResponseGate?
 
     public init(status: HTTPStatus = .ok, headers: HTTPFields = HTTPFields(), body: [UInt8] = []) {
         self.status = status

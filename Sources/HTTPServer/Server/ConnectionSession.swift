@@ -17,6 +17,8 @@ struct ConnectionSession {
     /// outright would reset the connection and could destroy the response before the client reads it.
     private(set) var lingerOnClose = false
     private(set) var current: PendingRequest?
+    /// A response waiting for its gate (see `ResponseGate`); nothing after it is handled until it goes.
+    private(set) var held: HeldResponse?
     private var lastReceiveAt: UInt64
     private var requestStartedAt: UInt64
 
@@ -29,10 +31,18 @@ struct ConnectionSession {
         self.requestStartedAt = now
     }
 
-    var wantsRead: Bool { !closeAfterFlush && output.byteCount < Self.outputHighWater }
+    struct HeldResponse {
+        let response: HTTPResponse
+        let pending: PendingRequest
+        let gate: ResponseGate
+    }
+
+    var wantsRead: Bool { !closeAfterFlush && held == nil && output.byteCount < Self.outputHighWater }
 
     /// Nothing received, nothing owed: safe to close without losing a request.
-    var isIdle: Bool { parser.isIdle && current == nil && output.isEmpty }
+    var isIdle: Bool { parser.isIdle && current == nil && held == nil && output.isEmpty }
+
+    var heldGate: ResponseGate? { held?.gate }
 
     mutating func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
         guard !closeAfterFlush, !bytes.isEmpty else { return }
@@ -78,13 +88,15 @@ struct ConnectionSession {
                 process(now: now)
                 if !output.isEmpty || closeAfterFlush { continue }
             }
+            // A held response is still owed, even to a peer that has stopped sending.
+            if held != nil { return .open }
             return peerClosed || (draining && isIdle) ? .close : .open
         }
     }
 
     /// Handles every complete request already buffered, until output backs up or the connection must close.
     mutating func process(now: UInt64) {
-        while !closeAfterFlush && output.byteCount < Self.outputHighWater {
+        while !closeAfterFlush && held == nil && output.byteCount < Self.outputHighWater {
             guard let event = parser.next() else { break }
             switch event {
             case .head(let head): begin(head)
@@ -97,7 +109,7 @@ struct ConnectionSession {
     /// The event loop wrote everything queued.
     mutating func outputDrained(now: UInt64) {
         deadlines.writeDrained()
-        if parser.isIdle && current == nil && !closeAfterFlush { deadlines.becameIdle(at: now) }
+        if parser.isIdle && current == nil && held == nil && !closeAfterFlush { deadlines.becameIdle(at: now) }
     }
 
     /// The request deadline passed before the request was complete.
@@ -157,7 +169,7 @@ struct ConnectionSession {
         guard let pending = current else { return }
         current = nil
         deadlines.requestCompleted()
-        let response: HTTPResponse
+        var response: HTTPResponse
         if let earlyError = pending.earlyError {
             response = ErrorResponder.response(for: earlyError)
         } else {
@@ -177,7 +189,34 @@ struct ConnectionSession {
                 response = ErrorResponder.response(for: HTTPError(.internalServerError, slug: "internal-error"))
             }
         }
+        if let gate = response.gate {
+            switch gate.settlement {
+            case nil:
+                held = HeldResponse(response: response, pending: pending, gate: gate)
+                return
+            case .open:
+                break
+            case .replaced(let replacement):
+                response = replacement
+            }
+        }
         send(response, pending: pending, requestID: pending.requestID, forceClose: false)
+        resumePipelining()
+    }
+
+    /// Sends the held response (or its replacement) once its gate has settled, then goes on with any pipelined
+    /// requests already buffered. Does nothing while the gate is still closed.
+    mutating func releaseHeld(now: UInt64) {
+        guard let held, let settlement = held.gate.settlement else { return }
+        self.held = nil
+        var response = held.response
+        if case .replaced(let replacement) = settlement { response = replacement }
+        send(response, pending: held.pending, requestID: held.pending.requestID, forceClose: false)
+        resumePipelining()
+        process(now: now)
+    }
+
+    private mutating func resumePipelining() {
         if !closeAfterFlush && !parser.isIdle {
             // A pipelined request is already partly here: its deadline runs from when those bytes arrived.
             requestStartedAt = lastReceiveAt

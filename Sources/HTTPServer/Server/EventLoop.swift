@@ -19,6 +19,9 @@ final class EventLoop {
     private var listenerArmed = true
     private var acceptResumesAt: UInt64?
     private var connections: [Int32: SocketConnection] = [:]
+    /// Connections whose response waits for a gate, by gate; the mailbox says which gates have settled.
+    private var awaiting: [ObjectIdentifier: SocketConnection] = [:]
+    private let mailbox: LoopMailbox
     private var drainDeadline: UInt64?
     private let readBuffer: UnsafeMutableRawBufferPointer
     private var now: UInt64 = MonotonicClock.now()
@@ -32,6 +35,7 @@ final class EventLoop {
         guard epoll >= 0 else { throw .socketFailure(operation: "epoll_create1", errno: errno) }
         wakeFD = clinux_eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
         guard wakeFD >= 0 else { throw .socketFailure(operation: "eventfd", errno: errno) }
+        mailbox = LoopMailbox(wakeFD: wakeFD)
         readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, listenFD, UInt32(EPOLLIN.rawValue), Self.listenerToken)
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, wakeFD, UInt32(EPOLLIN.rawValue), Self.wakeToken)
@@ -63,6 +67,7 @@ final class EventLoop {
                 } else if token == Self.wakeToken {
                     var value: UInt64 = 0
                     _ = read(wakeFD, &value, 8)
+                    releaseSettledResponses()
                     if shared.draining.load(ordering: .relaxed) { beginDraining() }
                 } else if let connection = connections[Int32(truncatingIfNeeded: token)] {
                     handle(events[index], on: connection)
@@ -84,6 +89,7 @@ final class EventLoop {
             close(listenFD)
             listenFD = -1
         }
+        mailbox.close()
     }
 
     // MARK: accepting
@@ -153,7 +159,38 @@ final class EventLoop {
             flush(connection)
             guard connections[connection.fd] === connection else { return }
         }
+        watchHeldResponse(connection)
+    }
+
+    // MARK: held responses
+
+    /// Asks to be woken when the connection's held response may go, or sends it at once if it already may.
+    /// Ends by updating the connection's epoll interest.
+    private func watchHeldResponse(_ connection: SocketConnection) {
+        while let gate = connection.session.heldGate {
+            let key = ObjectIdentifier(gate)
+            if awaiting[key] != nil { break }
+            awaiting[key] = connection
+            let mailbox = self.mailbox
+            if gate.notify({ mailbox.post($0) }) { break }
+            // Settled in the meantime: no callback will come.
+            awaiting.removeValue(forKey: key)
+            connection.session.releaseHeld(now: now)
+            flush(connection)
+            guard connections[connection.fd] === connection else { return }
+        }
         updateInterest(connection)
+    }
+
+    private func releaseSettledResponses() {
+        for gate in mailbox.take() {
+            guard let connection = awaiting.removeValue(forKey: ObjectIdentifier(gate)),
+                  connections[connection.fd] === connection else { continue }
+            connection.session.releaseHeld(now: now)
+            flush(connection)
+            guard connections[connection.fd] === connection else { continue }
+            watchHeldResponse(connection)
+        }
     }
 
     private func readable(_ connection: SocketConnection) {
@@ -174,7 +211,7 @@ final class EventLoop {
                 if count < Self.readChunk { return }
             } else if count == 0 {
                 connection.peerClosed = true
-                if connection.session.output.isEmpty {
+                if connection.session.output.isEmpty && connection.session.heldGate == nil {
                     closeConnection(connection)
                 }
                 return
@@ -242,6 +279,7 @@ final class EventLoop {
 
     private func closeConnection(_ connection: SocketConnection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        if let gate = connection.session.heldGate { awaiting.removeValue(forKey: ObjectIdentifier(gate)) }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, 0, 0)
         close(connection.fd)
         shared.openConnections.subtract(1, ordering: .relaxed)

@@ -115,7 +115,8 @@ public struct EvaluationRecord: Sendable, Equatable {
     }
 }
 
-/// Where evaluation records go; `record` returns only once the record is durable.
+/// Where evaluation records go. `record` hands the record over and returns at once; the pending write settles
+/// once the record is durable (or has failed to be).
 public protocol EvaluationRecorder: Sendable {
-    func record(_ evaluation: EvaluationRecord) throws
+    func record(_ evaluation: EvaluationRecord) -> PendingWrite
 }

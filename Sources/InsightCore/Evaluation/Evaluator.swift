@@ -2,7 +2,7 @@ import InsightCrypto
 
 /// Evaluates one operation: checks the context against the category's catalogue, honours the person's choice,
 /// derives velocity counters, scores every requested insight with its model, lets velocity rules raise (never
-/// lower) each outcome, and records the evaluation durably before returning.
+/// lower) each outcome, and hands the evaluation's record to storage.
 public final class Evaluator: Sendable {
     public struct Dependencies: Sendable {
         public var catalogue: FeatureCatalogue
@@ -46,9 +46,27 @@ public final class Evaluator: Sendable {
         self.computedSlots = slots
     }
 
+    /// An evaluation whose answer is ready but whose record may not be durable yet.
+    public struct Pending: Sendable {
+        public var result: EvaluationResult
+        /// The answer may leave only once this has succeeded.
+        public let durability: PendingWrite
+    }
+
+    /// Evaluates and waits until the record is durable; `start` is the same without the wait.
     public func evaluate(
         _ request: EvaluationRequest, principal: Principal, overrides: SandboxOverrides = SandboxOverrides(), now: Int64
     ) throws(EvaluationError) -> EvaluationResult {
+        let pending = try start(request, principal: principal, overrides: overrides, now: now)
+        guard pending.durability.wait() else { throw .serverError }
+        return pending.result
+    }
+
+    /// Evaluates and hands the record to storage without waiting for it: the caller must not let the answer out
+    /// before `durability` has succeeded.
+    public func start(
+        _ request: EvaluationRequest, principal: Principal, overrides: SandboxOverrides = SandboxOverrides(), now: Int64
+    ) throws(EvaluationError) -> Pending {
         if let forced = overrides.evaluationError { throw Self.error(forcing: forced) }
 
         // 1. Context: insights, subject refs and features, with every problem reported at once.
@@ -115,7 +133,7 @@ public final class Evaluator: Sendable {
         var records: [EvaluationRecord.Insight] = []
         insights.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
-            let result = evaluateInsight(insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules, overrides: overrides)
+            let result = evaluateInsight(insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules, overrides: overrides, now: now)
             insights.append(result)
             var outcome: RiskLevel?
             var error: InsightErrorCode?
@@ -128,30 +146,29 @@ public final class Evaluator: Sendable {
                 modelVersion: result.modelVersion, outcome: outcome, error: error))
         }
 
-        // 6. Durable before answering.
+        // 6. The record goes to storage; the caller answers once it is durable.
         let record = EvaluationRecord(
-            evaluationID: Identifier.make(), tenant: principal.tenant, environment: principal.environment,
+            evaluationID: Identifier.make(at: now), tenant: principal.tenant, environment: principal.environment,
             keyID: principal.keyID, category: request.category, createdAt: now, account: account, device: device,
             counterparty: counterparty, insights: records)
-        do {
-            try dependencies.recorder.record(record)
-        } catch {
-            throw .serverError
-        }
+        let durability = dependencies.recorder.record(record)
+        // Counted now rather than once durable, like the velocity observation above: a failed write then errs
+        // towards caution for this account's next evaluations.
         if let account, record.hasHighOutcome {
             dependencies.velocity.recordHighOutcome(account: account, at: now)
         }
-        return EvaluationResult(
+        let result = EvaluationResult(
             evaluationID: record.evaluationID, requestID: request.requestID, category: request.category,
             generationTimestamp: now, serverTimestamp: now, environment: principal.environment,
             additionalInfo: [("catalogueVersion", catalogue.version)], insights: insights)
+        return Pending(result: result, durability: durability)
     }
 
     private func evaluateInsight(
         _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
-        firedRules: [String], overrides: SandboxOverrides
+        firedRules: [String], overrides: SandboxOverrides, now: Int64
     ) -> InsightResult {
-        let insightID = Identifier.make()
+        let insightID = Identifier.make(at: now)
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
             InsightResult(
                 insightID: insightID, insightType: request.insightType, modelVersion: version, newestModelVersion: current,
@@ -202,37 +219,5 @@ public final class Evaluator: Sendable {
         case .serverError: .serverError
         case .notAvailable: .notAvailable
         }
-    }
-}
-
-/// Unguessable identifiers for evaluations and insights: 122 random bits as a lowercase UUID (version 4).
-public enum Identifier {
-    public static func make() -> String {
-        var bytes = SecureRandom.bytes(16)
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(36)
-        for (index, byte) in bytes.enumerated() {
-            if index == 4 || index == 6 || index == 8 || index == 10 { out.append(UInt8(ascii: "-")) }
-            out.append(hex[Int(byte >> 4)])
-            out.append(hex[Int(byte & 0xF)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// True for the shape `make` produces; cheap filter before a lookup.
-    public static func isWellFormed(_ text: String) -> Bool {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 36 else { return false }
-        for (index, byte) in bytes.enumerated() {
-            if index == 8 || index == 13 || index == 18 || index == 23 {
-                if byte != UInt8(ascii: "-") { return false }
-            } else if !((UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)) {
-                return false
-            }
-        }
-        return true
     }
 }

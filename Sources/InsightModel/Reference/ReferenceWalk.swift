@@ -36,17 +36,6 @@ public struct ReferenceWalk: Sendable {
         return node
     }
 
-    /// The path from the root to the leaf, root first.
-    func path(of tree: ModelTree, row: [Double]) -> [Int] {
-        var node = 0
-        var path = [0]
-        while tree.leftChildren[node] >= 0 {
-            node = goesLeft(tree, node: node, row: row) ? tree.leftChildren[node] : tree.rightChildren[node]
-            path.append(node)
-        }
-        return path
-    }
-
     func goesLeft(_ tree: ModelTree, node: Int, row: [Double]) -> Bool {
         let missing = tree.missingTypes?[node] ?? .nan
         let defaultLeft = tree.defaultLeft[node]

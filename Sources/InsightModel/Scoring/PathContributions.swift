@@ -19,20 +19,15 @@ public struct PathContributions: Sendable, Hashable {
 }
 
 extension CompiledModel {
-    /// Per-feature path contributions for one row; computed only when asked (it walks the plain way).
+    /// Per-feature path contributions for one row; computed only when asked, by the reference walk's rules.
     public func contributions(for row: [Double]) -> PathContributions {
         precondition(row.count == featureCount, "row width must match the model's features")
-        let walk = ReferenceWalk(document: document)
         var values = [Double](repeating: 0, count: featureCount)
-        var bias = document.baseMargin
-        for (index, tree) in document.trees.enumerated() {
-            let means = contributionTable.means[index]
-            let path = walk.path(of: tree, row: row)
-            bias += means[0]
-            for step in 1..<max(path.count, 1) {
-                values[tree.splitFeatures[path[step - 1]]] += means[path[step]] - means[path[step - 1]]
+        row.withUnsafeBufferPointer { row in
+            values.withUnsafeMutableBufferPointer { values in
+                contributionTable.accumulate(row: row, into: values)
             }
         }
-        return PathContributions(featureNames: document.featureNames, bias: bias, values: values)
+        return PathContributions(featureNames: document.featureNames, bias: contributionTable.bias, values: values)
     }
 }

@@ -20,20 +20,33 @@ struct EvaluationRoutes: Sendable {
         let principal = try access.principal(request, roles: [.client], now: now)
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let decoded = try EvaluationRequestDecoder.decode(request.body)
-        var result: EvaluationResult
+        var pending: Evaluator.Pending
         do {
-            result = try evaluator.evaluate(decoded, principal: principal, overrides: overrides, now: now)
+            pending = try evaluator.start(decoded, principal: principal, overrides: overrides, now: now)
         } catch {
-            if error == .serverError { readiness.noteStorageWrite(succeeded: false, now: now) }
             throw ServiceProblem.evaluation(error)
         }
-        result.serverTimestamp = Clock.nowMilliseconds()
+        pending.result.serverTimestamp = Clock.nowMilliseconds()
         let signed: [UInt8]
         do {
-            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(result))
+            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(pending.result))
         } catch {
             throw ServiceProblem.evaluation(.serverError)
         }
-        return .json(.ok, EvaluationResultEncoder.response(result, signedPayload: signed))
+        // Answered while the record commits; the server sends the answer only once it is durable, and a 503
+        // in its place if it cannot be.
+        var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(pending.result, signedPayload: signed))
+        let gate = ResponseGate()
+        response.gate = gate
+        let readiness = self.readiness
+        pending.durability.whenSettled { succeeded in
+            if succeeded {
+                gate.open()
+            } else {
+                readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds())
+                gate.fail(with: ServiceProblem.evaluation(.serverError).response)
+            }
+        }
+        return response
     }
 }

@@ -6,6 +6,11 @@ import JSONStream
 enum Wire {
     /// RFC 6901: '~' becomes '~0' and '/' becomes '~1'.
     static func pointer(_ parent: String, _ key: String) -> String {
+        // Every well-formed request builds one pointer per member: skip the per-character escape when there is
+        // nothing to escape.
+        if !key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) {
+            return parent + "/" + key
+        }
         var escaped = ""
         escaped.reserveCapacity(key.utf8.count)
         for character in key {

@@ -3,143 +3,188 @@ import Glibc
 #endif
 import Synchronization
 
-/// Batches writes from many threads into one transaction, and returns to each caller only after its write is
-/// committed (the service answers only after that). The first waiting thread becomes the leader, takes every
-/// queued write, runs them in one transaction and wakes the others; no extra thread is needed.
+/// Batches writes from many threads into one transaction on a dedicated writer thread. `submit` returns at once
+/// and calls back once the write is committed (the service holds its answer until then); `perform` waits for it.
+/// Whatever queues up while a batch commits goes into the next one, so batches grow with load and the WAL pages
+/// each commit writes are shared by more writes.
 ///
 /// Each write runs inside its own SAVEPOINT, so one failing write is rolled back alone and reported to its own
 /// caller while the rest of the batch commits.
 public final class GroupCommitter: Sendable {
     public typealias Write = (SQLiteConnection) throws -> Void
+    public typealias Completion = @Sendable (Result<Void, any Error>) -> Void
 
-    private final class Ticket: @unchecked Sendable {
-        let write: Write
-        var result: Result<Void, any Error>?
-        init(_ write: @escaping Write) { self.write = write }
-    }
-
-    private struct State {
-        var queue: [Ticket] = []
-        var leaderActive = false
-        var batchesCommitted = 0
-    }
-
-    private let connection: SQLiteConnection
-    private let connectionLock = Mutex(())
-    private let state = Mutex(State())
-    private let condition = Condition()
-    public let maximumBatch: Int
+    private let engine: Engine
+    public var maximumBatch: Int { engine.maximumBatch }
 
     public init(connection: SQLiteConnection, maximumBatch: Int = 512) {
-        self.connection = connection
-        self.maximumBatch = maximumBatch
+        engine = Engine(connection: connection, maximumBatch: maximumBatch)
+        let engine = self.engine
+        WriterThread.spawn { engine.run() }
+    }
+
+    deinit {
+        // The thread holds only the engine; it commits what is queued, then exits.
+        engine.stop()
+    }
+
+    /// Queues `write` for the next group transaction; `completion` runs on the writer thread once it is committed
+    /// or has failed. Keep completions short: the next batch waits for them.
+    public func submit(_ write: @escaping Write, completion: @escaping Completion) {
+        engine.enqueue(Ticket(write, completion))
     }
 
     /// Runs `write` in the next group transaction and returns once it is committed (or throws its error).
     public func perform(_ write: @escaping Write) throws {
-        let ticket = Ticket(write)
-        let becomeLeader: Bool = state.withLock { state in
-            state.queue.append(ticket)
-            if state.leaderActive { return false }
-            state.leaderActive = true
-            return true
-        }
-        if becomeLeader {
-            lead()
-        } else {
-            condition.wait(until: { state.withLock { _ in ticket.result != nil } })
-        }
-        try ticket.result!.get()
+        let latch = Latch()
+        engine.enqueue(Ticket(write) { latch.set($0) })
+        try latch.wait().get()
     }
 
     /// Runs `body` with exclusive use of the write connection (migrations, maintenance).
     public func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try connectionLock.withLock { _ in try body(connection) }
+        try engine.connectionLock.withLock { _ in try body(engine.connection) }
     }
 
-    public var batchesCommitted: Int { state.withLock { $0.batchesCommitted } }
+    public var batchesCommitted: Int { engine.batchesCommitted }
+}
 
-    private func lead() {
+private final class Ticket: @unchecked Sendable {
+    // Created by one thread, then touched only by the writer thread.
+    let write: GroupCommitter.Write
+    let completion: GroupCommitter.Completion
+    init(_ write: @escaping GroupCommitter.Write, _ completion: @escaping GroupCommitter.Completion) {
+        self.write = write
+        self.completion = completion
+    }
+}
+
+/// The writer thread's side: the queue, the connection and the commit loop.
+private final class Engine: @unchecked Sendable {
+    // `connection` is used only under `connectionLock`; the queue only under `signal`'s mutex.
+    let connection: SQLiteConnection
+    let connectionLock = Mutex(())
+    let maximumBatch: Int
+    private let signal = Condition()
+    private var queue: [Ticket] = []
+    private var stopping = false
+    /// The writer is asleep on the condition: only then does a new write need to signal it (a futex call and a
+    /// context switch per write showed up in profiles).
+    private var writerWaiting = false
+    private let batches = Atomic<Int>(0)
+
+    init(connection: SQLiteConnection, maximumBatch: Int) {
+        self.connection = connection
+        self.maximumBatch = maximumBatch
+    }
+
+    var batchesCommitted: Int { batches.load(ordering: .relaxed) }
+
+    func enqueue(_ ticket: Ticket) {
+        signal.locked {
+            queue.append(ticket)
+            if writerWaiting { signal.signalLocked() }
+        }
+    }
+
+    func stop() {
+        signal.locked {
+            stopping = true
+            signal.signalLocked()
+        }
+    }
+
+    func run() {
         while true {
-            let batch: [Ticket] = state.withLock { state in
-                let taken = Array(state.queue.prefix(maximumBatch))
-                state.queue.removeFirst(taken.count)
-                if taken.isEmpty { state.leaderActive = false }
+            let batch: [Ticket]? = signal.locked {
+                while queue.isEmpty && !stopping {
+                    writerWaiting = true
+                    signal.waitLocked()
+                    writerWaiting = false
+                }
+                if queue.isEmpty { return nil }
+                let taken = Array(queue.prefix(maximumBatch))
+                queue.removeFirst(taken.count)
                 return taken
             }
-            if batch.isEmpty { return }
+            guard let batch else { return }
             let outcomes = commit(batch)
-            state.withLock { state in
-                for (ticket, outcome) in zip(batch, outcomes) { ticket.result = outcome }
-                state.batchesCommitted += 1
-            }
-            condition.broadcast()
+            batches.add(1, ordering: .relaxed)
+            for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
         }
     }
 
     private func commit(_ batch: [Ticket]) -> [Result<Void, any Error>] {
         connectionLock.withLock { _ in
-            var outcomes: [Result<Void, any Error>] = []
-            outcomes.reserveCapacity(batch.count)
             do {
-                try connection.execute("BEGIN IMMEDIATE")
+                try run("BEGIN IMMEDIATE")
             } catch {
                 return Array(repeating: .failure(error), count: batch.count)
             }
+            defer { connection.resetActiveStatements() }
+            if batch.count == 1 {
+                // Alone in its transaction, a failing write is rolled back with it: no savepoint needed.
+                do {
+                    try batch[0].write(connection)
+                    try run("COMMIT")
+                    return [.success(())]
+                } catch {
+                    try? run("ROLLBACK")
+                    return [.failure(error)]
+                }
+            }
+            var outcomes: [Result<Void, any Error>] = []
+            outcomes.reserveCapacity(batch.count)
             for ticket in batch {
                 do {
-                    try connection.execute("SAVEPOINT item")
+                    try run("SAVEPOINT item")
                     do {
                         try ticket.write(connection)
-                        try connection.execute("RELEASE item")
+                        try run("RELEASE item")
                         outcomes.append(.success(()))
                     } catch {
-                        try? connection.execute("ROLLBACK TO item")
-                        try? connection.execute("RELEASE item")
+                        try? run("ROLLBACK TO item")
+                        try? run("RELEASE item")
                         outcomes.append(.failure(error))
                     }
                 } catch {
                     outcomes.append(.failure(error))
                 }
             }
-            defer { connection.resetActiveStatements() }
             do {
-                try connection.execute("COMMIT")
+                try run("COMMIT")
                 return outcomes
             } catch {
-                try? connection.execute("ROLLBACK")
+                try? run("ROLLBACK")
                 return Array(repeating: .failure(error), count: batch.count)
             }
         }
     }
+
+    /// Transaction control through cached prepared statements: `sqlite3_exec` would parse the text on every
+    /// call, several times per batch.
+    private func run(_ sql: String) throws {
+        try connection.statement(sql).run()
+    }
 }
 
-/// A condition variable over pthreads: waiters re-check their predicate after every broadcast.
-final class Condition: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var cond = pthread_cond_t()
+/// Holds one write's outcome until the writer thread sets it; `perform` waits on it.
+private final class Latch: @unchecked Sendable {
+    // `result` is read and written only under `signal`'s mutex.
+    private let signal = Condition()
+    private var result: Result<Void, any Error>?
 
-    init() {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&cond, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(&cond)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    func wait(until predicate: () -> Bool) {
-        pthread_mutex_lock(&mutex)
-        while !predicate() {
-            pthread_cond_wait(&cond, &mutex)
+    func set(_ outcome: Result<Void, any Error>) {
+        signal.locked {
+            result = outcome
+            signal.broadcastLocked()
         }
-        pthread_mutex_unlock(&mutex)
     }
 
-    func broadcast() {
-        pthread_mutex_lock(&mutex)
-        pthread_cond_broadcast(&cond)
-        pthread_mutex_unlock(&mutex)
+    func wait() -> Result<Void, any Error> {
+        signal.locked {
+            while result == nil { signal.waitLocked() }
+            return result!
+        }
     }
 }

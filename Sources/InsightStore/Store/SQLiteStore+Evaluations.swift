@@ -2,9 +2,10 @@ import InsightCore
 import InsightCrypto
 
 extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore {
-    /// Writes the evaluation and its insights in the next group commit; returns once durable.
-    public func record(_ evaluation: EvaluationRecord) throws {
-        try write { connection in
+    /// Queues the evaluation and its insights for the next group commit; the pending write settles once durable.
+    public func record(_ evaluation: EvaluationRecord) -> PendingWrite {
+        let pending = PendingWrite()
+        writer.submit({ connection in
             try connection.statement("""
                 INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at,
                     account_hash, device_hash, counterparty_hash, high_outcome)
@@ -26,7 +27,10 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                     .bind(7, insight.outcome?.rawValue).bind(8, insight.error?.rawValue)
                     .run()
             }
-        }
+        }, completion: { outcome in
+            if case .success = outcome { pending.settle(succeeded: true) } else { pending.settle(succeeded: false) }
+        })
+        return pending
     }
 
     /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker.

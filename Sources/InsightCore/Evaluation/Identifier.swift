@@ -1,0 +1,73 @@
+import InsightCrypto
+
+/// Identifiers for evaluations and insights: lowercase UUIDs of version 7 (RFC 9562), 48 bits of Unix milliseconds
+/// followed by 74 random bits.
+///
+/// Time-ordered on purpose: every evaluation inserts its identifiers into B-tree indexes, and random (version 4)
+/// keys dirtied a different page per insert, so each group commit wrote several pages per evaluation to the WAL.
+/// Ordered keys land on the same right-hand pages, and a batch of evaluations writes a handful of pages in all.
+/// The 74 random bits keep them unguessable; the time they reveal is already in the signed response.
+public enum Identifier {
+    public static func make(at milliseconds: Int64) -> String {
+        var bytes = SecureRandom.bytes(16)
+        let time = UInt64(max(0, milliseconds))
+        for index in 0..<6 {
+            bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return format(bytes)
+    }
+
+    /// Milliseconds since the Unix epoch encoded in an identifier of version 7, or nil for any other text.
+    public static func milliseconds(of identifier: String) -> Int64? {
+        guard isWellFormed(identifier) else { return nil }
+        let bytes = Array(identifier.utf8)
+        guard bytes[14] == UInt8(ascii: "7") else { return nil }
+        var value: Int64 = 0
+        for byte in bytes[0..<8] + bytes[9..<13] {
+            value = value << 4 | Int64(hexValue(byte))
+        }
+        return value
+    }
+
+    /// True for the textual shape of a lowercase UUID; a cheap filter before a lookup.
+    public static func isWellFormed(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            if count == 8 || count == 13 || count == 18 || count == 23 {
+                if byte != UInt8(ascii: "-") { return false }
+            } else if hexValue(byte) > 15 {
+                return false
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+        default: 255
+        }
+    }
+
+    private static func format(_ bytes: [UInt8]) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    buffer[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                buffer[position] = hex[Int(byte >> 4)]
+                buffer[position + 1] = hex[Int(byte & 0xF)]
+                position += 2
+            }
+            return position
+        }
+    }
+}

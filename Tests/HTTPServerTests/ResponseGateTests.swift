@@ -1,0 +1,103 @@
+import Dispatch
+import Glibc
+@testable import HTTPServer
+import Synchronization
+import Testing
+
+/// Gates handed out by a route, so a test decides when each held response may go.
+final class GateBox: Sendable {
+    private let gates = Mutex<[ResponseGate]>([])
+
+    func make() -> ResponseGate {
+        let gate = ResponseGate()
+        gates.withLock { $0.append(gate) }
+        return gate
+    }
+
+    var count: Int { gates.withLock { $0.count } }
+    func gate(_ index: Int) -> ResponseGate { gates.withLock { $0[index] } }
+}
+
+extension SampleRoutes {
+    /// `/gated/{id}` answers with its id, held until the test opens (or fails) the route's gate.
+    static func gatedRouter(_ box: GateBox) -> Router {
+        var router = router()
+        router.add(.get, "/gated/{id}") { _, context in
+            var response = HTTPResponse.text(.ok, context.parameters["id"] ?? "")
+            response.gate = box.make()
+            return response
+        }
+        return router
+    }
+}
+
+@Suite("Responses held by a gate")
+struct ResponseGateTests {
+    @Test func holdsTheResponseAndEverythingPipelinedBehindItUntilTheGateOpens() {
+        let box = GateBox()
+        let connection = InMemoryConnection(router: SampleRoutes.gatedRouter(box))
+        let early = connection.send("GET /gated/a HTTP/1.1\r\nHost: a\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(early.isEmpty)
+        #expect(!connection.session.isIdle)
+        #expect(!connection.session.wantsRead)
+        box.gate(0).open()
+        connection.session.releaseHeld(now: 1)
+        let released = connection.drain()
+        #expect(released.map(\.bodyText) == ["a", "2"])
+        #expect(connection.session.isIdle)
+    }
+
+    @Test func sendsTheReplacementWhenTheGateFails() throws {
+        let box = GateBox()
+        let connection = InMemoryConnection(router: SampleRoutes.gatedRouter(box))
+        #expect(connection.send("GET /gated/a HTTP/1.1\r\nHost: a\r\n\r\n").isEmpty)
+        box.gate(0).fail(with: HTTPResponse(status: .serviceUnavailable, body: Array("later".utf8)))
+        connection.session.releaseHeld(now: 1)
+        let response = try #require(connection.drain().first)
+        #expect(response.status == 503)
+        #expect(response.bodyText == "later")
+        #expect(connection.log.lines.contains { $0.contains("\"status\":503") })
+    }
+
+    @Test func releasingBeforeTheGateSettlesDoesNothing() {
+        let box = GateBox()
+        let connection = InMemoryConnection(router: SampleRoutes.gatedRouter(box))
+        _ = connection.send("GET /gated/a HTTP/1.1\r\nHost: a\r\n\r\n")
+        connection.session.releaseHeld(now: 1)
+        #expect(connection.drain().isEmpty)
+        box.gate(0).open()
+        box.gate(0).fail(with: HTTPResponse(status: .serviceUnavailable))
+        connection.session.releaseHeld(now: 2)
+        #expect(connection.drain().map(\.status) == [200])
+    }
+
+    @Test func liveServerSendsHeldResponsesOnceOpenedFromAnotherThreadInOrder() throws {
+        let box = GateBox()
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(client.send("GET /gated/first HTTP/1.1\r\nHost: a\r\n\r\nGET /items/7 HTTP/1.1\r\nHost: a\r\n\r\n"))
+        let other = try RawClient(port: server.port)
+        // Another connection is served while the first one's answer is held.
+        #expect(other.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(other.readResponse()?.bodyText == "1")
+        for _ in 0..<200 where box.count == 0 { usleep(5_000) }
+        #expect(box.count == 1)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { box.gate(0).open() }
+        #expect(client.readResponse()?.bodyText == "first")
+        #expect(client.readResponse()?.bodyText == "7")
+    }
+
+    @Test func liveServerKeepsAHeldResponseForAPeerThatStoppedSending() throws {
+        let box = GateBox()
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box))
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(client.send("GET /gated/x HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"))
+        client.shutdownWrite()
+        for _ in 0..<200 where box.count == 0 { usleep(5_000) }
+        usleep(50_000)
+        box.gate(0).open()
+        #expect(client.readResponse()?.bodyText == "x")
+    }
+}
