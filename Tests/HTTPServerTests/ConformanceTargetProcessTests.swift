@@ -18,11 +18,17 @@ struct ConformanceTargetProcessTests {
         let port: Int
     }
 
-    static func launch() throws -> Running {
+    /// Starts the binary; with `openFileLimit`, under that RLIMIT_NOFILE (through the shell's ulimit).
+    static func launch(openFileLimit: Int? = nil, loops: Int = 2) throws -> Running {
         let binary = try #require(binary, "http-conformance-target is not built; run `swift build` first")
         let process = Process()
-        process.executableURL = binary
-        process.arguments = ["--port", "0", "--loops", "2"]
+        if let openFileLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" --port 0 --loops \(loops)", binary.path]
+        } else {
+            process.executableURL = binary
+            process.arguments = ["--port", "0", "--loops", String(loops)]
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -56,6 +62,41 @@ struct ConformanceTargetProcessTests {
         #expect(client.readResponse()?.bodyText == "ping")
         client.send("POST /echo HTTP/1.1\r\nHost: a\r\nX-Probe: 1\r\nContent-Length: 0\r\n\r\n")
         #expect(client.readResponse()?.bodyText == "Host: a\nX-Probe: 1\nContent-Length: 0\n")
+    }
+
+    /// CPU seconds the process has used (user + system), from /proc.
+    static func cpuSeconds(of pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    @Test func backsOffWhenOutOfFileDescriptorsAndRecovers() throws {
+        let running = try Self.launch(openFileLimit: 48, loops: 1)
+        defer {
+            running.process.terminate()
+            running.process.waitUntilExit()
+        }
+        // More connections than descriptors: accept fails with EMFILE and the rest wait in the backlog.
+        var clients: [RawClient] = []
+        for _ in 0..<80 { clients.append(try RawClient(port: running.port, receiveTimeoutMilliseconds: 2000)) }
+        usleep(300_000)
+        let pid = running.process.processIdentifier
+        let before = try #require(Self.cpuSeconds(of: pid))
+        usleep(1_000_000)
+        let after = try #require(Self.cpuSeconds(of: pid))
+        // A loop spinning on EMFILE would burn a whole core here.
+        #expect(after - before < 0.3)
+        // Freeing descriptors lets the waiting connections in, and they are served.
+        let last = clients.removeLast()
+        clients.removeAll()
+        #expect(last.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n"))
+        var response: ParsedResponse?
+        for _ in 0..<3 where response == nil { response = last.readResponse() }
+        #expect(response?.status == 200)
+        #expect(running.process.isRunning)
     }
 
     @Test func drainsAnInFlightRequestAndExitsZeroOnSIGTERM() throws {

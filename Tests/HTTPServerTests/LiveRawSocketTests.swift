@@ -204,6 +204,24 @@ struct LiveRawSocketTests {
         #expect(throws: RawClientError.self) { _ = try RawClient(port: server.port) }
     }
 
+    @Test func forceClosesConnectionsStillBusyWhenTheGracePeriodEnds() throws {
+        var configuration = TestServer.configuration()
+        configuration.shutdownGracePeriod = .seconds(1)
+        configuration.requestTimeout = .seconds(10)
+        let server = try TestServer.start(configuration)
+        let stuck = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
+        // A body that never completes keeps the request in flight past the grace period.
+        stuck.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhe")
+        usleep(100_000)
+        let start = ContinuousClock.now
+        server.server.beginShutdown()
+        #expect(server.server.waitUntilStopped(timeout: .seconds(4)))
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(900))
+        #expect(elapsed < .seconds(3))
+        #expect(stuck.waitForClose())
+    }
+
     @Test func stopsPromptlyWhenShutdownPrecedesStart() throws {
         let server = HTTPServer(
             configuration: TestServer.configuration(), router: Router(), metrics: MetricsRegistry(),
