@@ -13,11 +13,14 @@ public struct ServiceRoutes: Sendable {
         public var readiness: Readiness
         public var consumption: ConsumptionIntake
         public var labels: LabelIntake
+        public var admission: AdmissionControl
 
         public init(
             authenticator: Authenticator, evaluator: Evaluator, models: any ModelProvider, authorizations: AuthorizationRegistry,
-            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake
+            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake,
+            admission: AdmissionControl
         ) {
+            self.admission = admission
             self.authenticator = authenticator
             self.evaluator = evaluator
             self.models = models
@@ -36,8 +39,11 @@ public struct ServiceRoutes: Sendable {
 
     public func register(in router: inout Router) {
         let access = RouteAccess(authenticator: dependencies.authenticator)
-        EvaluationRoutes(access: access, evaluator: dependencies.evaluator, signer: dependencies.signer, readiness: dependencies.readiness)
-            .register(in: &router)
+        EvaluationRoutes(
+            access: access, evaluator: dependencies.evaluator, signer: dependencies.signer, readiness: dependencies.readiness,
+            admission: dependencies.admission
+        ).register(in: &router)
+        ComplianceRoutes(access: access, admission: dependencies.admission).register(in: &router)
         AuthorizationRoutes(access: access, registry: dependencies.authorizations, hasher: dependencies.hasher).register(in: &router)
         CatalogueRoutes(access: access, models: dependencies.models, signer: dependencies.signer).register(in: &router)
         ConsumptionRoutes(access: access, intake: dependencies.consumption, readiness: dependencies.readiness).register(in: &router)

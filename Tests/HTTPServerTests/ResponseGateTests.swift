@@ -47,11 +47,11 @@ struct ResponseGateTests {
         #expect(connection.session.isIdle)
     }
 
-    @Test func sendsTheReplacementWhenTheGateFails() throws {
+    @Test func sendsTheReplacementWhenTheGateIsReplaced() throws {
         let box = GateBox()
         let connection = InMemoryConnection(router: SampleRoutes.gatedRouter(box))
         #expect(connection.send("GET /gated/a HTTP/1.1\r\nHost: a\r\n\r\n").isEmpty)
-        box.gate(0).fail(with: HTTPResponse(status: .serviceUnavailable, body: Array("later".utf8)))
+        box.gate(0).replace(with: HTTPResponse(status: .serviceUnavailable, body: Array("later".utf8)))
         connection.session.releaseHeld(now: 1)
         let response = try #require(connection.drain().first)
         #expect(response.status == 503)
@@ -66,7 +66,7 @@ struct ResponseGateTests {
         connection.session.releaseHeld(now: 1)
         #expect(connection.drain().isEmpty)
         box.gate(0).open()
-        box.gate(0).fail(with: HTTPResponse(status: .serviceUnavailable))
+        box.gate(0).replace(with: HTTPResponse(status: .serviceUnavailable))
         connection.session.releaseHeld(now: 2)
         #expect(connection.drain().map(\.status) == [200])
     }

@@ -2,7 +2,7 @@ import Synchronization
 
 /// Holds a response back until something outside the server settles, without holding the event loop's thread:
 /// an evaluation's answer, for one, may leave only once its record is durable. Opened, the response goes out as
-/// it is; failed, the replacement goes out instead. Later requests on the same connection wait their turn, so
+/// it is; replaced, the replacement goes out instead. Later requests on the same connection wait their turn, so
 /// answers stay in order.
 public final class ResponseGate: Sendable {
     enum Settlement: Sendable {
@@ -22,8 +22,8 @@ public final class ResponseGate: Sendable {
     /// The held response may go out.
     public func open() { settle(.open) }
 
-    /// `response` goes out instead of the held one.
-    public func fail(with response: HTTPResponse) { settle(.replaced(response)) }
+    /// `response` goes out instead of the held one (an error, or an answer only known once the write is done).
+    public func replace(with response: HTTPResponse) { settle(.replaced(response)) }
 
     private func settle(_ settlement: Settlement) {
         let waiter: (@Sendable (ResponseGate) -> Void)? = state.withLock { state in

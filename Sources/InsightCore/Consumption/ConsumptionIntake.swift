@@ -5,10 +5,15 @@ public struct ConsumptionIntake: Sendable {
 
     private let store: any ConsumptionStore
     public let deadlineMilliseconds: Int64
+    /// Told of every first report, so the evaluating key's compliance follows; nil in tools and tests.
+    private let compliance: ComplianceTracker?
 
-    public init(store: any ConsumptionStore, deadlineMilliseconds: Int64 = Self.defaultDeadlineMilliseconds) {
+    public init(
+        store: any ConsumptionStore, deadlineMilliseconds: Int64 = Self.defaultDeadlineMilliseconds, compliance: ComplianceTracker? = nil
+    ) {
         self.store = store
         self.deadlineMilliseconds = deadlineMilliseconds
+        self.compliance = compliance
     }
 
     public func submit(
@@ -36,7 +41,9 @@ public struct ConsumptionIntake: Sendable {
             throw .storageFailed
         }
         // Another request may have stored its report between the read and the write.
-        return stored == record ? .recorded(stored) : try Self.answer(report, existing: stored)
+        guard stored == record else { return try Self.answer(report, existing: stored) }
+        compliance?.noteReport(keyID: target.keyID, evaluationCreatedAt: target.createdAt, late: record.late)
+        return .recorded(stored)
     }
 
     static func answer(_ report: ConsumptionReport, existing: ConsumptionRecord) throws(ConsumptionError) -> ConsumptionOutcome {

@@ -1,11 +1,14 @@
 /// What a report is checked against: the evaluation's creation time and insights, and any report already stored.
 public struct ConsumptionTarget: Sendable, Equatable {
     public var createdAt: Int64
+    /// The key that asked for the evaluation: its compliance is what the report counts towards.
+    public var keyID: String
     public var insightIDs: [String]
     public var existing: ConsumptionRecord?
 
-    public init(createdAt: Int64, insightIDs: [String], existing: ConsumptionRecord?) {
+    public init(createdAt: Int64, keyID: String = "", insightIDs: [String], existing: ConsumptionRecord?) {
         self.createdAt = createdAt
+        self.keyID = keyID
         self.insightIDs = insightIDs
         self.existing = existing
     }

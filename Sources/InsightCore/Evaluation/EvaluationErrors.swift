@@ -4,8 +4,8 @@ public enum EvaluationError: Error, Sendable, Equatable {
     case contextInvalid([ContextViolation])
     /// The person has turned the feature off for this app (after any cooldown).
     case denied
-    /// Too many requests for the app on one device, or for the app as a whole.
-    case rateLimitExceeded(retryAfterSeconds: Int, scope: String)
+    /// Too many requests for the app on one device, or for the app as a whole (its key).
+    case rateLimitExceeded(RateLimitRejection)
     /// Something failed on our side; a retry may work.
     case serverError
     /// The service cannot evaluate now (e.g. no model can be loaded for the category).
@@ -20,6 +20,26 @@ public enum EvaluationError: Error, Sendable, Equatable {
         case .serverError: "serverError"
         case .notAvailable: "notAvailable"
         }
+    }
+}
+
+/// Which limit refused a request and when to come back, for the 429 answer and its RateLimit fields.
+public struct RateLimitRejection: Sendable, Equatable {
+    /// The policy's name on the wire: `key`, `device` or `sandboxOverride`.
+    public var scope: String
+    public var limit: RateLimit
+    public var retryAfterSeconds: Int
+    public var resetSeconds: Int
+
+    public init(scope: String, limit: RateLimit, retryAfterSeconds: Int, resetSeconds: Int) {
+        self.scope = scope
+        self.limit = limit
+        self.retryAfterSeconds = retryAfterSeconds
+        self.resetSeconds = resetSeconds
+    }
+
+    public init(scope: String, decision: RateLimitDecision) {
+        self.init(scope: scope, limit: decision.limit, retryAfterSeconds: decision.retryAfterSeconds, resetSeconds: decision.resetSeconds)
     }
 }
 

@@ -11,13 +11,17 @@ public final class Evaluator: Sendable {
         public var hasher: SubjectHasher
         public var authorizations: AuthorizationRegistry
         public var recorder: any EvaluationRecorder
+        /// Device and insight-type limits; nil admits everything (tools, tests).
+        public var admission: AdmissionControl?
         /// Feature names per insight reported as reason codes.
         public var maximumReasonFeatures: Int
 
         public init(
             catalogue: FeatureCatalogue, models: any ModelProvider, velocity: VelocityTracker, hasher: SubjectHasher,
-            authorizations: AuthorizationRegistry, recorder: any EvaluationRecorder, maximumReasonFeatures: Int = 3
+            authorizations: AuthorizationRegistry, recorder: any EvaluationRecorder, admission: AdmissionControl? = nil,
+            maximumReasonFeatures: Int = 3
         ) {
+            self.admission = admission
             self.catalogue = catalogue
             self.models = models
             self.velocity = velocity
@@ -114,6 +118,11 @@ public final class Evaluator: Sendable {
         if let account, dependencies.authorizations.state(tenant: principal.tenant, subject: account, now: now).status.blocksEvaluation {
             throw .denied
         }
+        // 3b. One app on one device may not flood the service (the API's device-level rateLimitExceeded).
+        if let device, let admission = dependencies.admission {
+            let decision = admission.admitDevice(device, tenant: principal.tenant, now: now)
+            if !decision.allowed { throw .rateLimitExceeded(RateLimitRejection(scope: "device", decision: decision)) }
+        }
         // 4. Velocity counters feed the model as computed features, and their rules set a floor.
         var counts: VelocityCounts?
         if let account {
@@ -133,7 +142,9 @@ public final class Evaluator: Sendable {
         var records: [EvaluationRecord.Insight] = []
         insights.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
-            let result = evaluateInsight(insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules, overrides: overrides, now: now)
+            let result = evaluateInsight(
+                insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules,
+                overrides: overrides, principal: principal, now: now)
             insights.append(result)
             var outcome: RiskLevel?
             var error: InsightErrorCode?
@@ -166,7 +177,7 @@ public final class Evaluator: Sendable {
 
     private func evaluateInsight(
         _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
-        firedRules: [String], overrides: SandboxOverrides, now: Int64
+        firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64
     ) -> InsightResult {
         let insightID = Identifier.make(at: now)
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
@@ -188,6 +199,9 @@ public final class Evaluator: Sendable {
             current = currentVersion
         }
         if let forced = overrides.insightError { return failure(forced, version: model.version, current: current) }
+        if let admission = dependencies.admission, !admission.admitInsight(request.insightType, tenant: principal.tenant, now: now) {
+            return failure(.rateLimitError, version: model.version, current: current)
+        }
         let probability: Double
         do {
             probability = try model.probability(for: features)
@@ -215,7 +229,9 @@ public final class Evaluator: Sendable {
         switch forced {
         case .contextInvalid: .contextInvalid([ContextViolation(pointer: "", code: "sandboxOverride", detail: "forced by a sandbox override")])
         case .denied: .denied
-        case .rateLimitExceeded: .rateLimitExceeded(retryAfterSeconds: 1, scope: "sandboxOverride")
+        case .rateLimitExceeded:
+            .rateLimitExceeded(RateLimitRejection(
+                scope: "sandboxOverride", limit: RateLimit(ratePerSecond: 1, burst: 1), retryAfterSeconds: 1, resetSeconds: 1))
         case .serverError: .serverError
         case .notAvailable: .notAvailable
         }

@@ -63,8 +63,10 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
                 problem.errors = violations.map { .init(pointer: $0.pointer, detail: $0.detail) }
             case .denied:
                 problem = ProblemDetails(slug: "denied", status: status, title: "Denied", detail: "The person has turned this protection off for this app.")
-            case .rateLimitExceeded(let retryAfter, let scope):
-                problem = ProblemDetails(slug: "rate-limit-exceeded", status: status, title: "Rate limit exceeded", detail: "Too many requests (\(scope)); retry after \(retryAfter) s.")
+            case .rateLimitExceeded(let rejection):
+                problem = ProblemDetails(
+                    slug: "rate-limit-exceeded", status: status, title: "Rate limit exceeded",
+                    detail: "Too many requests for this \(rejection.scope == "device" ? "device" : "key") (policy \(rejection.scope)); retry after \(rejection.retryAfterSeconds) s.")
             case .serverError:
                 problem = ProblemDetails(slug: "server-error", status: status, title: "Server error", detail: "The evaluation could not be completed; a retry may work.")
             case .notAvailable:
@@ -106,8 +108,10 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         switch self {
         case .unauthenticated:
             fields.set("WWW-Authenticate", "Bearer realm=\"trust-insights\"")
-        case .evaluation(.rateLimitExceeded(let retryAfter, _)):
-            fields.set("Retry-After", String(retryAfter))
+        case .evaluation(.rateLimitExceeded(let rejection)):
+            fields.set("Retry-After", String(rejection.retryAfterSeconds))
+            fields.set("RateLimit-Policy", RateLimitFields.policy(rejection.scope, rejection.limit))
+            fields.set("RateLimit", RateLimitFields.current(rejection.scope, remaining: 0, resetSeconds: rejection.resetSeconds))
         case .evaluation(.serverError), .evaluation(.notAvailable), .storageUnavailable:
             fields.set("Retry-After", "1")
         default:

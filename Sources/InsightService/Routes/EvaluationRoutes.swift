@@ -7,6 +7,7 @@ struct EvaluationRoutes: Sendable {
     let evaluator: Evaluator
     let signer: PayloadSigner
     let readiness: Readiness
+    let admission: AdmissionControl
 
     func register(in router: inout Router) {
         let routes = self
@@ -18,6 +19,12 @@ struct EvaluationRoutes: Sendable {
     func evaluate(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, roles: [.client], now: now)
+        let admitted: RateLimitDecision
+        switch admission.admitEvaluation(principal, now: now) {
+        case .admitted(let decision): admitted = decision
+        case .limited(let decision): throw ServiceProblem.evaluation(.rateLimitExceeded(RateLimitRejection(scope: "key", decision: decision)))
+        case .suspended: throw ServiceProblem.accessRevoked
+        }
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let decoded = try EvaluationRequestDecoder.decode(request.body)
         var pending: Evaluator.Pending
@@ -26,6 +33,7 @@ struct EvaluationRoutes: Sendable {
         } catch {
             throw ServiceProblem.evaluation(error)
         }
+        admission.compliance.noteEvaluation(keyID: principal.keyID, at: now)
         pending.result.serverTimestamp = Clock.nowMilliseconds()
         let signed: [UInt8]
         do {
@@ -35,7 +43,9 @@ struct EvaluationRoutes: Sendable {
         }
         // Answered while the record commits; the server sends the answer only once it is durable, and a 503
         // in its place if it cannot be.
-        var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(pending.result, signedPayload: signed))
+        var headers = HTTPFields()
+        RateLimitFields.apply(admitted, name: "key", to: &headers)
+        var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(pending.result, signedPayload: signed), headers: headers)
         let gate = ResponseGate()
         response.gate = gate
         let readiness = self.readiness
@@ -44,7 +54,7 @@ struct EvaluationRoutes: Sendable {
                 gate.open()
             } else {
                 readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds())
-                gate.fail(with: ServiceProblem.evaluation(.serverError).response)
+                gate.replace(with: ServiceProblem.evaluation(.serverError).response)
             }
         }
         return response

@@ -5,12 +5,13 @@ extension SQLiteStore: ConsumptionStore {
     public func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget? {
         try read { connection in
             let evaluation = try connection.statement("""
-                SELECT e.created_at, c.status, c.insight_ids, c.received_at, c.late
+                SELECT e.created_at, c.status, c.insight_ids, c.received_at, c.late, e.key_id
                 FROM evaluation AS e LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
                 WHERE e.evaluation_id = ? AND e.tenant_id = ?
                 """).bind(1, evaluationID).bind(2, tenant.rawValue)
             guard try evaluation.step() else { return nil }
             let createdAt = evaluation.int64(0)
+            let keyID = evaluation.string(5)
             let existing = Self.consumptionRecord(evaluation, firstColumn: 1, evaluationID: evaluationID, tenant: tenant)
             evaluation.reset()
             let insights = try connection.statement(
@@ -18,7 +19,22 @@ extension SQLiteStore: ConsumptionStore {
                 .bind(1, evaluationID).bind(2, tenant.rawValue)
             var insightIDs: [String] = []
             while try insights.step() { insightIDs.append(insights.string(0)) }
-            return ConsumptionTarget(createdAt: createdAt, insightIDs: insightIDs, existing: existing)
+            return ConsumptionTarget(createdAt: createdAt, keyID: keyID, insightIDs: insightIDs, existing: existing)
+        }
+    }
+
+    /// Every evaluation since `since` (milliseconds) with its key and, if reported, whether late: what the
+    /// compliance tracker is rebuilt from at start.
+    public func forEachEvaluationForCompliance(since: Int64, _ body: (_ keyID: String, _ createdAt: Int64, _ reportLate: Bool?) -> Void) throws {
+        try read { connection in
+            let statement = try connection.statement("""
+                SELECT e.key_id, e.created_at, c.late FROM evaluation AS e
+                LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
+                WHERE e.created_at >= ?
+                """).bind(1, since)
+            while try statement.step() {
+                body(statement.string(0), statement.int64(1), statement.isNull(2) ? nil : statement.int(2) != 0)
+            }
         }
     }
 

@@ -47,6 +47,16 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.failure("velocity configuration: \(error)")
         }
+        let rateLimits: RateLimitPolicy
+        do {
+            let path = configuration.configDir + "/rate-limits.json"
+            guard let bytes = try FileSystem.readFile(atPath: path) else { throw CommandLineError.failure("\(path): no such file") }
+            rateLimits = try RateLimitPolicy.load(json: bytes)
+        } catch let error as CommandLineError {
+            throw error
+        } catch {
+            throw CommandLineError.failure("rate limit configuration: \(error)")
+        }
         do {
             let registry = try ModelRegistry(
                 manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
@@ -78,25 +88,47 @@ final class ServiceRuntime: Sendable {
         let hasher = SubjectHasher(source: store)
         let authorizations = try AuthorizationRegistry(
             store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
+        let authenticator = try Authenticator(store: store)
+        let deadline = Int64(configuration.consumptionDeadlineSeconds * 1000)
+        let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
+            // Sustained non-compliance: the key answers 403 access-revoked until `keys reinstate`.
+            do {
+                try store.setKeyStatus(keyID: keyID, to: .suspended, now: now)
+                authenticator.refreshIfDue(now: now, force: true)
+                log.warning("key suspended for not reporting consumption", [("keyID", keyID)])
+            } catch {
+                log.error("key suspension could not be stored", [("keyID", keyID), ("reason", "\(error)")])
+            }
+        }
+        var judged = 0
+        try store.forEachEvaluationForCompliance(since: now - admission.compliance.replayWindowMilliseconds) { keyID, createdAt, late in
+            admission.compliance.replay(keyID: keyID, createdAt: createdAt, reportLate: late)
+            judged += 1
+        }
+        log.info("compliance restored", [("evaluations", String(judged))])
         let evaluator = Evaluator(.init(
             catalogue: catalogue, models: models, velocity: velocity, hasher: hasher, authorizations: authorizations,
-            recorder: store))
+            recorder: store, admission: admission))
 
         let serverBox = ServerBox()
         var router = Router()
         OperationsRoutes(readiness: readiness, metrics: metrics, server: { serverBox.server }).register(in: &router)
         ServiceRoutes(.init(
-            authenticator: try Authenticator(store: store), evaluator: evaluator, models: models,
+            authenticator: authenticator, evaluator: evaluator, models: models,
             authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
-            consumption: ConsumptionIntake(store: store, deadlineMilliseconds: Int64(configuration.consumptionDeadlineSeconds * 1000)),
-            labels: LabelIntake(store: store))
+            consumption: ConsumptionIntake(store: store, deadlineMilliseconds: deadline, compliance: admission.compliance),
+            labels: LabelIntake(store: store), admission: admission)
         ).register(in: &router)
         server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
+        let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
+        let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let models = models
         metrics.onCollect {
+            limiterStates.set(Double(admission.trackedStates))
+            complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
             trackedAccounts.set(Double(velocity.trackedAccounts))
         }

@@ -1,0 +1,68 @@
+/// Decides whether a request may go ahead: the key's own limit (cut while it does not report consumption), the
+/// device's, and each insight type's. Suspension for sustained non-compliance goes through `suspend`, which the
+/// service wires to the key store.
+public final class AdmissionControl: Sendable {
+    public enum KeyAdmission: Sendable, Equatable {
+        case admitted(RateLimitDecision)
+        case limited(RateLimitDecision)
+        /// The key has just been suspended (or its suspension is due): answer 403 `access-revoked`.
+        case suspended
+    }
+
+    private struct DeviceSlot: Hashable, Sendable {
+        var tenant: String
+        var device: SubjectKey
+    }
+
+    private struct InsightSlot: Hashable, Sendable {
+        var tenant: String
+        var insightType: String
+    }
+
+    public let policy: RateLimitPolicy
+    public let compliance: ComplianceTracker
+    private let suspend: @Sendable (_ keyID: String, _ now: Int64) -> Void
+    private let keys = RateLimitTable<String>()
+    private let devices = RateLimitTable<DeviceSlot>()
+    private let insightTypes = RateLimitTable<InsightSlot>()
+
+    public init(
+        policy: RateLimitPolicy, deadlineMilliseconds: Int64, suspend: @escaping @Sendable (_ keyID: String, _ now: Int64) -> Void
+    ) {
+        self.policy = policy
+        self.compliance = ComplianceTracker(policy: policy.compliance, deadlineMilliseconds: deadlineMilliseconds)
+        self.suspend = suspend
+    }
+
+    /// The limit a key has right now, after any compliance cut, with its compliance figures.
+    public func effectiveLimit(for principal: Principal, now: Int64) -> (limit: RateLimit, figures: ComplianceFigures) {
+        let figures = compliance.assess(keyID: principal.keyID, now: now)
+        var limit = policy.limit(for: principal)
+        if figures.standing != .compliant { limit = limit.scaled(by: policy.compliance.reducedRateFactor) }
+        return (limit, figures)
+    }
+
+    /// One evaluation by this key.
+    public func admitEvaluation(_ principal: Principal, now: Int64) -> KeyAdmission {
+        let (limit, figures) = effectiveLimit(for: principal, now: now)
+        if figures.standing == .suspended {
+            if compliance.noteSuspended(keyID: principal.keyID, now: now) { suspend(principal.keyID, now) }
+            return .suspended
+        }
+        let decision = keys.admit(principal.keyID, limit: limit, now: now)
+        return decision.allowed ? .admitted(decision) : .limited(decision)
+    }
+
+    /// One evaluation for this app on this device.
+    public func admitDevice(_ device: SubjectKey, tenant: TenantID, now: Int64) -> RateLimitDecision {
+        devices.admit(DeviceSlot(tenant: tenant.rawValue, device: device), limit: policy.device, now: now)
+    }
+
+    /// One scoring of this insight type for this tenant.
+    public func admitInsight(_ insightType: String, tenant: TenantID, now: Int64) -> Bool {
+        insightTypes.admit(InsightSlot(tenant: tenant.rawValue, insightType: insightType), limit: policy.insightType, now: now).allowed
+    }
+
+    /// Limiter states held, for the metrics gauge.
+    public var trackedStates: Int { keys.count + devices.count + insightTypes.count }
+}

@@ -1,0 +1,68 @@
+/// A rate with a burst above it: `burst` requests may arrive at once, then one every `1 / ratePerSecond` seconds.
+public struct RateLimit: Sendable, Equatable, Codable {
+    public var ratePerSecond: Double
+    public var burst: Int
+
+    public init(ratePerSecond: Double, burst: Int) {
+        self.ratePerSecond = ratePerSecond
+        self.burst = burst
+    }
+
+    /// Microseconds between two requests at the sustained rate.
+    var emissionInterval: Int64 { max(1, Int64((1_000_000 / ratePerSecond).rounded(.up))) }
+    /// How far ahead of schedule a caller may run: the burst, less the request being admitted.
+    var tolerance: Int64 { emissionInterval * Int64(max(0, burst - 1)) }
+    /// Seconds for an emptied allowance to refill: the window of the `RateLimit-Policy` field.
+    public var windowSeconds: Int { max(1, Int((Double(burst) / ratePerSecond).rounded(.up))) }
+
+    /// The same limit with its rate scaled (compliance cuts), never below one request per hour.
+    public func scaled(by factor: Double) -> RateLimit {
+        RateLimit(ratePerSecond: max(1.0 / 3600, ratePerSecond * factor), burst: max(1, Int((Double(burst) * factor).rounded(.down))))
+    }
+}
+
+/// What one admission check decided, with what the RateLimit fields report.
+public struct RateLimitDecision: Sendable, Equatable {
+    public var allowed: Bool
+    public var limit: RateLimit
+    /// Requests that could still be made at once.
+    public var remaining: Int
+    /// Seconds until the full burst is available again.
+    public var resetSeconds: Int
+    /// Seconds until one more request would be admitted (0 when allowed).
+    public var retryAfterSeconds: Int
+}
+
+/// The generic cell rate algorithm: one theoretical arrival time per limited thing, so a limit costs 8 bytes of
+/// state and O(1) per request, with no timers and no buckets to refill.
+public struct GCRAState: Sendable, Equatable {
+    /// Theoretical arrival time of the next request, in microseconds.
+    public private(set) var theoreticalArrival: Int64 = 0
+
+    public init() {}
+
+    /// Admits a request at `now` (microseconds) if the limit allows it; a refused request changes nothing.
+    public mutating func admit(now: Int64, limit: RateLimit) -> RateLimitDecision {
+        let interval = limit.emissionInterval
+        let tolerance = limit.tolerance
+        let arrival = max(theoreticalArrival, now)
+        if arrival - now > tolerance {
+            let wait = arrival - tolerance - now
+            return RateLimitDecision(
+                allowed: false, limit: limit, remaining: 0, resetSeconds: Self.seconds(arrival - now),
+                retryAfterSeconds: max(1, Self.seconds(wait)))
+        }
+        theoreticalArrival = arrival + interval
+        let used = theoreticalArrival - now
+        let remaining = Int(max(0, (tolerance + interval - used) / interval))
+        return RateLimitDecision(
+            allowed: true, limit: limit, remaining: remaining, resetSeconds: Self.seconds(used), retryAfterSeconds: 0)
+    }
+
+    /// True once the state says no more than a fresh one would: it can be forgotten.
+    public func isIdle(at now: Int64) -> Bool { theoreticalArrival <= now }
+
+    private static func seconds(_ microseconds: Int64) -> Int {
+        Int((microseconds + 999_999) / 1_000_000)
+    }
+}

@@ -1,0 +1,81 @@
+import JSONStream
+
+/// Reads `config/rate-limits.json`. Every key is optional (the defaults of `RateLimitPolicy` apply); unknown keys
+/// and out-of-range values are errors naming the JSON path, so a typo cannot silently lift a limit.
+extension RateLimitPolicy {
+    public struct LoadError: Error, Equatable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "rate limits \(path): \(message)" }
+    }
+
+    public static func load(json bytes: [UInt8]) throws -> RateLimitPolicy {
+        var reader = JSONReader(bytes)
+        var policy = RateLimitPolicy()
+        var formatVersion: Int?
+        do {
+            try reader.readObject { key, reader in
+                switch key {
+                case "formatVersion": formatVersion = Int(try readNumber(&reader, path: "/formatVersion", range: 1...1))
+                case "key": policy.key = try readLimit(&reader, path: "/key")
+                case "device": policy.device = try readLimit(&reader, path: "/device")
+                case "insightType": policy.insightType = try readLimit(&reader, path: "/insightType")
+                case "tenants":
+                    try reader.readObject { tenant, reader in
+                        guard TenantID(tenant) != nil else { throw LoadError(path: "/tenants/" + tenant, message: "not a tenant ID") }
+                        policy.tenants[tenant] = try readLimit(&reader, path: "/tenants/" + tenant)
+                    }
+                case "compliance": policy.compliance = try readCompliance(&reader)
+                default: throw LoadError(path: "/" + key, message: "unknown key")
+                }
+            }
+            try reader.finish()
+        } catch let error as JSONSyntaxError {
+            throw LoadError(path: "", message: "not valid JSON: \(error)")
+        }
+        guard formatVersion != nil else { throw LoadError(path: "/formatVersion", message: "required (1)") }
+        return policy
+    }
+
+    private static func readLimit(_ reader: inout JSONReader, path: String) throws -> RateLimit {
+        var rate: Double?
+        var burst: Int?
+        try reader.readObject { key, reader in
+            switch key {
+            case "ratePerSecond": rate = try readNumber(&reader, path: path + "/ratePerSecond", range: 0.0001...1_000_000)
+            case "burst": burst = Int(try readNumber(&reader, path: path + "/burst", range: 1...10_000_000, integer: true))
+            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            }
+        }
+        guard let rate, let burst else { throw LoadError(path: path, message: "ratePerSecond and burst are required") }
+        return RateLimit(ratePerSecond: rate, burst: burst)
+    }
+
+    private static func readCompliance(_ reader: inout JSONReader) throws -> CompliancePolicy {
+        var policy = CompliancePolicy()
+        try reader.readObject { key, reader in
+            let path = "/compliance/" + key
+            switch key {
+            case "windowSeconds": policy.windowSeconds = Int(try readNumber(&reader, path: path, range: 60...2_592_000, integer: true))
+            case "minimumJudged": policy.minimumJudged = Int(try readNumber(&reader, path: path, range: 1...10_000_000, integer: true))
+            case "threshold": policy.threshold = try readNumber(&reader, path: path, range: 0...1)
+            case "reducedRateFactor": policy.reducedRateFactor = try readNumber(&reader, path: path, range: 0.001...1)
+            case "suspendAfterSeconds":
+                policy.suspendAfterSeconds = Int(try readNumber(&reader, path: path, range: 0...31_536_000, integer: true))
+            default: throw LoadError(path: path, message: "unknown key")
+            }
+        }
+        return policy
+    }
+
+    private static func readNumber(
+        _ reader: inout JSONReader, path: String, range: ClosedRange<Double>, integer: Bool = false
+    ) throws -> Double {
+        guard try reader.peekKind() == .number else { throw LoadError(path: path, message: "expected a number") }
+        let number = try reader.readNumber()
+        guard range.contains(number), !integer || number == number.rounded() else {
+            throw LoadError(path: path, message: "expected \(integer ? "an integer" : "a number") from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+}

@@ -1,0 +1,43 @@
+import Synchronization
+
+/// GCRA states by key, in shards so that threads admitting different keys rarely meet on a lock. Idle states (whose
+/// allowance is full again) are swept out as the table is used, so memory follows the active keys only.
+public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
+    private struct Shard {
+        var states: [Key: GCRAState] = [:]
+        var admitsSinceSweep = 0
+    }
+
+    /// A class per shard: `Mutex` is not copyable, so it cannot sit in an array directly.
+    private final class ShardBox: Sendable {
+        let state = Mutex(Shard())
+    }
+
+    private let shards: [ShardBox]
+    private let sweepEvery: Int
+
+    public init(shardCount: Int = 16, sweepEvery: Int = 4096) {
+        shards = (0..<max(1, shardCount)).map { _ in ShardBox() }
+        self.sweepEvery = sweepEvery
+    }
+
+    /// Admits one request for `key` at `now` (milliseconds).
+    public func admit(_ key: Key, limit: RateLimit, now: Int64) -> RateLimitDecision {
+        let micros = now &* 1000
+        let index = Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))
+        return shards[index].state.withLock { shard in
+            shard.admitsSinceSweep += 1
+            if shard.admitsSinceSweep >= sweepEvery {
+                shard.admitsSinceSweep = 0
+                shard.states = shard.states.filter { !$0.value.isIdle(at: micros) }
+            }
+            var state = shard.states[key] ?? GCRAState()
+            let decision = state.admit(now: micros, limit: limit)
+            if decision.allowed { shard.states[key] = state }
+            return decision
+        }
+    }
+
+    /// States currently held (for the metrics gauge).
+    public var count: Int { shards.reduce(0) { total, shard in total + shard.state.withLock { $0.states.count } } }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import InsightCore
+@testable import TrustInsightsApp
+import Testing
+
+@Suite("Rate limits and compliance", .serialized)
+struct RateLimitAPITests {
+    private func evaluate(_ service: LiveService, key: String, device: String = "dev-rl", account: String = "acct-rl") throws -> SocketClient.Response {
+        try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment(account: account, device: device))
+    }
+
+    @Test func aKeysOwnLimitAnswers429WithRetryAfterAndRateLimitFields() throws {
+        let service = try LiveService()
+        let key = try KeyIssuer(store: service.runtime.store).issue(
+            tenant: TenantID("acme")!, role: .client, environment: .sandbox, rate: 0.5, burst: 2, now: Clock.nowMilliseconds()).revealed
+        let first = try evaluate(service, key: key, device: "d1")
+        #expect(first.status == 200)
+        #expect(first.header("RateLimit-Policy") == "\"key\";q=2;w=4")
+        #expect(first.header("RateLimit") == "\"key\";r=1;t=2")
+        #expect(try evaluate(service, key: key, device: "d2").status == 200)
+        let refused = try evaluate(service, key: key, device: "d3")
+        #expect(refused.status == 429)
+        #expect(refused.header("Content-Type") == "application/problem+json")
+        #expect(Int(refused.header("Retry-After") ?? "") ?? 0 >= 1)
+        #expect(refused.header("RateLimit-Policy") == "\"key\";q=2;w=4")
+        #expect(refused.header("RateLimit")?.hasPrefix("\"key\";r=0;t=") == true)
+        let problem = try jsonObject(refused)
+        #expect(problem["evaluationError"] as? String == "rateLimitExceeded")
+        #expect((problem["type"] as? String)?.hasSuffix("rate-limit-exceeded") == true)
+        // Another key of the same tenant is not affected.
+        #expect(try evaluate(service, key: service.key(), device: "d4").status == 200)
+    }
+
+    @Test func oneDeviceIsLimitedOnItsOwn() throws {
+        let service = try LiveService()
+        let key = try service.key()
+        // The shipped device policy: a burst of 20, then one a second.
+        var statuses: [Int] = []
+        for index in 0..<21 { statuses.append(try evaluate(service, key: key, device: "busy-device", account: "acct-\(index)").status) }
+        #expect(statuses.prefix(20).allSatisfy { $0 == 200 })
+        let refused = try evaluate(service, key: key, device: "busy-device", account: "acct-x")
+        #expect(refused.status == 429)
+        #expect(refused.header("RateLimit-Policy") == "\"device\";q=20;w=20")
+        #expect(try jsonObject(refused)["evaluationError"] as? String == "rateLimitExceeded")
+        #expect(try evaluate(service, key: key, device: "quiet-device").status == 200)
+    }
+
+    @Test func nonReportingKeysAreCutThenSuspendedUntilReinstated() throws {
+        let config = NSTemporaryDirectory() + "trust-insights-config-" + UUID().uuidString
+        try FileManager.default.copyItem(atPath: LiveService.repositoryRoot + "/config", toPath: config)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try Data("""
+            {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
+             "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
+                            "suspendAfterSeconds": 2}}
+            """.utf8).write(to: URL(fileURLWithPath: config + "/rate-limits.json"))
+        let service = try LiveService { configuration in
+            configuration.configDir = config
+            configuration.consumptionDeadlineSeconds = 1
+        }
+        let key = try service.key()
+        var evaluated: [LiveService.Evaluated] = []
+        for index in 0..<4 { evaluated.append(try service.evaluate(key: key, account: "acct-c\(index)")) }
+        let reported = try service.post(
+            "/v1/evaluations/\(evaluated[0].evaluationID)/consumption", key: key,
+            body: #"{"status": "usedUnchangedFriction", "insightIDsUsed": []}"#)
+        #expect(reported.status == 201)
+        Thread.sleep(forTimeInterval: 3.2)
+
+        let compliance = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(key)")])
+        #expect(compliance.status == 200)
+        let figures = try jsonObject(compliance)
+        #expect(figures["standing"] as? String == "rateReduced")
+        #expect(figures["evaluationsJudged"] as? Int == 4)
+        #expect(figures["reportedOnTime"] as? Int == 1)
+        #expect(figures["missing"] as? Int == 3)
+        #expect(figures["suspendsAt"] is String)
+        #expect((figures["rateLimit"] as? [String: Any])?["burst"] as? Int == 100)
+        let cut = try evaluate(service, key: key)
+        #expect(cut.status == 200)
+        #expect(cut.header("RateLimit-Policy") == "\"key\";q=100;w=2")
+
+        Thread.sleep(forTimeInterval: 2.1)
+        let suspended = try evaluate(service, key: key)
+        #expect(suspended.status == 403)
+        #expect((try jsonObject(suspended)["type"] as? String)?.hasSuffix("access-revoked") == true)
+        #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 1)
+        #expect(try evaluate(service, key: key).status == 403)
+        #expect(service.logs.lines.contains { $0.contains("key suspended for not reporting consumption") })
+
+        // What `trust-insights keys reinstate` does; the key then gets a fresh suspension period.
+        let keyID = try #require(APIKeySecret(presented: key)?.keyID)
+        try service.runtime.store.setKeyStatus(keyID: keyID, to: .active, now: Clock.nowMilliseconds())
+        Thread.sleep(forTimeInterval: 5.2)
+        #expect(try evaluate(service, key: key).status == 200)
+    }
+
+    @Test func complianceIsForClientKeysOnly() throws {
+        let service = try LiveService()
+        let partner = try service.key(role: .partner)
+        let response = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(partner)")])
+        #expect(response.status == 403)
+        #expect(try service.client().request("GET", "/v1/compliance").status == 401)
+        let fresh = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(service.key())")])
+        #expect(fresh.status == 200)
+        #expect(try jsonObject(fresh)["standing"] as? String == "compliant")
+        #expect(fresh.header("Cache-Control") == "no-store")
+    }
+}

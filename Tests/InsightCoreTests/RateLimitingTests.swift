@@ -1,0 +1,195 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import InsightCore
+
+@Suite struct GCRATests {
+    let limit = RateLimit(ratePerSecond: 2, burst: 3)
+
+    @Test func admitsTheBurstAtOnceThenOnePerInterval() {
+        var state = GCRAState()
+        let start: Int64 = 1_000_000_000
+        let remaining = (0..<3).map { _ in state.admit(now: start, limit: limit) }
+        #expect(remaining.map(\.allowed) == [true, true, true])
+        #expect(remaining.map(\.remaining) == [2, 1, 0])
+        let refused = state.admit(now: start, limit: limit)
+        #expect(!refused.allowed)
+        #expect(refused.retryAfterSeconds == 1)
+        #expect(refused.resetSeconds == 2)
+        // A refused request costs nothing: half a second later (one interval) exactly one more is admitted.
+        #expect(state.admit(now: start + 500_000, limit: limit).allowed)
+        #expect(!state.admit(now: start + 500_000, limit: limit).allowed)
+    }
+
+    @Test func refillsToTheFullBurstAndThenIsIdle() {
+        var state = GCRAState()
+        for _ in 0..<3 { _ = state.admit(now: 0, limit: limit) }
+        #expect(!state.isIdle(at: 1_000_000))
+        #expect(state.isIdle(at: 1_500_000))
+        let again = (0..<4).map { _ in state.admit(now: 1_500_000, limit: limit).allowed }
+        #expect(again == [true, true, true, false])
+    }
+
+    @Test func policyWindowIsTheTimeToRefillTheBurst() {
+        #expect(RateLimit(ratePerSecond: 2, burst: 3).windowSeconds == 2)
+        #expect(RateLimit(ratePerSecond: 200, burst: 400).windowSeconds == 2)
+        #expect(RateLimit(ratePerSecond: 0.5, burst: 10).windowSeconds == 20)
+        let cut = RateLimit(ratePerSecond: 200, burst: 400).scaled(by: 0.25)
+        #expect(cut == RateLimit(ratePerSecond: 50, burst: 100))
+    }
+
+    @Test func tableKeepsKeysApartAndForgetsIdleOnes() {
+        let table = RateLimitTable<String>(shardCount: 2, sweepEvery: 4)
+        let tight = RateLimit(ratePerSecond: 1, burst: 1)
+        #expect(table.admit("a", limit: tight, now: 0).allowed)
+        #expect(!table.admit("a", limit: tight, now: 0).allowed)
+        #expect(table.admit("b", limit: tight, now: 0).allowed)
+        #expect(table.count == 2)
+        for _ in 0..<4 { _ = table.admit("c", limit: tight, now: 10_000) }
+        #expect(table.count <= 2)
+    }
+}
+
+@Suite struct ComplianceTrackerTests {
+    let policy = CompliancePolicy(windowSeconds: 600, minimumJudged: 10, threshold: 0.2, reducedRateFactor: 0.5, suspendAfterSeconds: 60)
+    let deadline: Int64 = 10_000
+
+    @Test func judgesOnlyEvaluationsPastTheirDeadline() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        let start: Int64 = 1_000_000
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: start + Int64(index)) }
+        for index in 0..<5 { tracker.noteReport(keyID: "k", evaluationCreatedAt: start + Int64(index), late: false) }
+        #expect(tracker.assess(keyID: "k", now: start + 1000).judged == 0)
+        let figures = tracker.assess(keyID: "k", now: start + deadline + 20_000)
+        #expect(figures.judged == 20)
+        #expect(figures.reportedOnTime == 5)
+        #expect(figures.missing == 15)
+        #expect(figures.standing == .rateReduced)
+        #expect(figures.nonCompliantSince == start + deadline + 20_000)
+        #expect(figures.suspendsAt == start + deadline + 20_000 + 60_000)
+    }
+
+    @Test func lateReportsStillCountAsMissing() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<10 {
+            tracker.noteEvaluation(keyID: "k", at: Int64(index))
+            tracker.noteReport(keyID: "k", evaluationCreatedAt: Int64(index), late: index < 3)
+        }
+        let figures = tracker.assess(keyID: "k", now: 60_000)
+        #expect(figures.reportedLate == 3)
+        #expect(figures.missing == 3)
+        #expect(figures.standing == .rateReduced)
+    }
+
+    @Test func tooFewEvaluationsAreNotJudgedAndGoodReportersStayCompliant() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<9 { tracker.noteEvaluation(keyID: "few", at: Int64(index)) }
+        #expect(tracker.assess(keyID: "few", now: 60_000).standing == .compliant)
+        for index in 0..<50 {
+            tracker.noteEvaluation(keyID: "good", at: Int64(index))
+            if index % 10 != 0 { tracker.noteReport(keyID: "good", evaluationCreatedAt: Int64(index), late: false) }
+        }
+        let good = tracker.assess(keyID: "good", now: 60_000)
+        #expect(good.missingShare == 0.1)
+        #expect(good.standing == .compliant)
+        #expect(tracker.assess(keyID: "unknown", now: 60_000).judged == 0)
+    }
+
+    @Test func sustainedNonComplianceSuspendsAndAReinstatedKeyStartsAfresh() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
+        let first = tracker.assess(keyID: "k", now: 30_000)
+        #expect(first.standing == .rateReduced)
+        #expect(tracker.assess(keyID: "k", now: 89_999).standing == .rateReduced)
+        #expect(tracker.assess(keyID: "k", now: 90_000).standing == .suspended)
+        #expect(tracker.noteSuspended(keyID: "k", now: 90_000))
+        #expect(!tracker.noteSuspended(keyID: "k", now: 90_001))
+        // Reached again after the grace: an operator reinstated the key; the clock restarts.
+        let after = tracker.assess(keyID: "k", now: 100_000)
+        #expect(after.standing == .rateReduced)
+        #expect(after.nonCompliantSince == 100_000)
+    }
+
+    @Test func evaluationsLeaveTheWindowAndComplianceRecovers() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
+        #expect(tracker.assess(keyID: "k", now: 30_000).standing == .rateReduced)
+        #expect(tracker.assess(keyID: "k", now: 700_000).standing == .compliant)
+        #expect(tracker.trackedKeys == 0)
+    }
+}
+
+@Suite struct AdmissionControlTests {
+    let principal = Principal(keyID: "k1", tenant: TenantID("acme")!, role: .client, environment: .sandbox)
+
+    @Test func keyLimitComesFromTheKeyThenTheTenantThenTheDefault() {
+        var policy = RateLimitPolicy(key: RateLimit(ratePerSecond: 10, burst: 20))
+        policy.tenants["acme"] = RateLimit(ratePerSecond: 5, burst: 5)
+        #expect(policy.limit(for: principal) == RateLimit(ratePerSecond: 5, burst: 5))
+        var own = principal
+        own.rate = 2
+        own.burst = 4
+        #expect(policy.limit(for: own) == RateLimit(ratePerSecond: 2, burst: 4))
+        own.tenant = TenantID("other")!
+        own.rate = nil
+        #expect(policy.limit(for: own) == RateLimit(ratePerSecond: 10, burst: 20))
+    }
+
+    @Test func nonCompliantKeysAreCutThenSuspendedOnce() {
+        let policy = RateLimitPolicy(
+            key: RateLimit(ratePerSecond: 100, burst: 100),
+            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let suspended = LockedBox<[String]>([])
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { keyID, _ in suspended.mutate { $0.append(keyID) } }
+        for index in 0..<10 { admission.compliance.noteEvaluation(keyID: "k1", at: Int64(index)) }
+        #expect(admission.effectiveLimit(for: principal, now: 10_000).limit == RateLimit(ratePerSecond: 10, burst: 10))
+        #expect(admission.admitEvaluation(principal, now: 19_999) != .suspended)
+        #expect(admission.admitEvaluation(principal, now: 20_000) == .suspended)
+        #expect(admission.admitEvaluation(principal, now: 20_001) == .suspended)
+        #expect(suspended.value == ["k1"])
+    }
+
+    @Test func devicesAndInsightTypesHaveTheirOwnLimits() {
+        let policy = RateLimitPolicy(device: RateLimit(ratePerSecond: 1, burst: 2), insightType: RateLimit(ratePerSecond: 1, burst: 1))
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, _ in }
+        let device = SubjectKey(high: 1, low: 2)
+        let acme = TenantID("acme")!
+        #expect(admission.admitDevice(device, tenant: acme, now: 0).allowed)
+        #expect(admission.admitDevice(device, tenant: acme, now: 0).allowed)
+        #expect(!admission.admitDevice(device, tenant: acme, now: 0).allowed)
+        #expect(admission.admitDevice(device, tenant: TenantID("other")!, now: 0).allowed)
+        #expect(admission.admitInsight("isLikelyBeingCoached", tenant: acme, now: 0))
+        #expect(!admission.admitInsight("isLikelyBeingCoached", tenant: acme, now: 0))
+        #expect(admission.admitInsight("other", tenant: acme, now: 0))
+    }
+}
+
+@Suite struct RateLimitPolicyLoadingTests {
+    @Test func loadsTheShippedFile() throws {
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let bytes = try #require(FileManager.default.contents(atPath: root + "/config/rate-limits.json"))
+        let policy = try RateLimitPolicy.load(json: Array(bytes))
+        #expect(policy.key == RateLimit(ratePerSecond: 200, burst: 400))
+        #expect(policy.compliance.threshold == 0.2)
+    }
+
+    @Test func namesThePathOfABadValue() {
+        #expect(throws: RateLimitPolicy.LoadError(path: "/device/burst", message: "expected an integer from 1.0 to 10000000.0")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "device": {"ratePerSecond": 1, "burst": 0.5}}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/compliance/treshold", message: "unknown key")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "compliance": {"treshold": 0.1}}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/formatVersion", message: "required (1)")) {
+            try RateLimitPolicy.load(json: Array("{}".utf8))
+        }
+    }
+}
+
+/// A value several threads may touch, for callbacks under test.
+final class LockedBox<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value { storage.withLock { $0 } }
+    func mutate(_ body: (inout Value) -> Void) { storage.withLock { body(&$0) } }
+}
