@@ -39,7 +39,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "port", value: .integer(\.port, 0...65535), help: "TCP port (0 picks a free one)."),
         .init(name: "dataDir", value: .text(\.dataDir), help: "Folder for the SQLite database and signing keys."),
         .init(name: "modelsDir", value: .text(\.modelsDir), help: "Folder holding manifest.json and the models."),
-        .init(name: "configDir", value: .text(\.configDir), help: "Folder holding features/ and velocity.json."),
+        .init(name: "configDir", value: .text(\.configDir), help: "Folder holding features/, velocity.json and rate-limits.json."),
         .init(name: "eventLoops", value: .integer(\.eventLoops, 0...256), help: "Event loop threads (0 = one per core)."),
         .init(name: "maxConnections", value: .integer(\.maxConnections, 1...1_000_000), help: "Open connection cap."),
         .init(name: "maxRequestLineBytes", value: .integer(\.maxRequestLineBytes, 64...1_048_576), help: "Longest request line (414 above)."),
