@@ -17,23 +17,23 @@ struct ConsumptionIntakeTests {
     func intake(deadline: Int64 = 600_000) -> ConsumptionIntake { ConsumptionIntake(store: store, deadlineMilliseconds: deadline) }
 
     @Test func firstReportIsRecordedAndTheSameReportAgainIsAnsweredAsBefore() throws {
-        let first = try intake().submit(ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: [insightA, insightB]),
+        let first = try intake().submitAndWait(ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: [insightA, insightB]),
                                         evaluationID: evaluationID, tenant: acme, now: createdAt + 1000)
         guard case .recorded(let record) = first else { Issue.record("expected recorded, got \(first)"); return }
         #expect(record.receivedAt == createdAt + 1000 && !record.late)
         // Same status and the same insights in another order: the stored answer, with its original time.
-        let again = try intake().submit(ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: [insightB, insightA]),
+        let again = try intake().submitAndWait(ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: [insightB, insightA]),
                                         evaluationID: evaluationID, tenant: acme, now: createdAt + 5000)
         #expect(again == .repeated(record))
     }
 
     @Test func aDifferentSecondReportIsAConflictAndLeavesTheFirst() throws {
-        _ = try intake().submit(ConsumptionReport(status: .usedUnchangedFriction, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt)
+        _ = try intake().submitAndWait(ConsumptionReport(status: .usedUnchangedFriction, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt)
         #expect(throws: ConsumptionError.conflict) {
-            try intake().submit(ConsumptionReport(status: .notUsedError, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt)
+            try intake().submitAndWait(ConsumptionReport(status: .notUsedError, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt)
         }
         #expect(throws: ConsumptionError.conflict) {
-            try intake().submit(ConsumptionReport(status: .usedUnchangedFriction, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt)
+            try intake().submitAndWait(ConsumptionReport(status: .usedUnchangedFriction, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt)
         }
         #expect(store.records.withLock { $0[evaluationID]?.report.status } == .usedUnchangedFriction)
     }
@@ -41,7 +41,7 @@ struct ConsumptionIntakeTests {
     @Test func unknownForeignAndMalformedEvaluationsAreTheSameNotFound() {
         let report = ConsumptionReport(status: .notUsedNotNeeded, insightIDsUsed: [])
         for (id, tenant) in [(evaluationID, other), (Identifier.make(at: Clock.nowMilliseconds()), acme), ("not-an-id", acme)] {
-            #expect(throws: ConsumptionError.evaluationNotFound) { try intake().submit(report, evaluationID: id, tenant: tenant, now: createdAt) }
+            #expect(throws: ConsumptionError.evaluationNotFound) { try intake().submitAndWait(report, evaluationID: id, tenant: tenant, now: createdAt) }
         }
         #expect(store.records.withLock { $0.isEmpty })
     }
@@ -52,19 +52,19 @@ struct ConsumptionIntakeTests {
             ContextViolation(pointer: "/insightIDsUsed/1", code: "unknownInsight", detail: "is not an insight of this evaluation"),
             ContextViolation(pointer: "/insightIDsUsed/2", code: "duplicateInsight", detail: "appears more than once"),
         ])) {
-            try intake().submit(ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA, foreign, insightA]),
+            try intake().submitAndWait(ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA, foreign, insightA]),
                                 evaluationID: evaluationID, tenant: acme, now: createdAt)
         }
         #expect(store.records.withLock { $0.isEmpty })
     }
 
     @Test func reportsAfterTheDeadlineAreAcceptedAndFlaggedLate() throws {
-        let onTime = try intake(deadline: 10_000).submit(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
+        let onTime = try intake(deadline: 10_000).submitAndWait(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                          evaluationID: evaluationID, tenant: acme, now: createdAt + 10_000)
         #expect(onTime.record.late == false)
         let second = Identifier.make(at: Clock.nowMilliseconds())
         store.add(second, tenant: acme, createdAt: createdAt, insightIDs: [insightA])
-        let late = try intake(deadline: 10_000).submit(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
+        let late = try intake(deadline: 10_000).submitAndWait(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                        evaluationID: second, tenant: acme, now: createdAt + 10_001)
         #expect(late == .recorded(ConsumptionRecord(evaluationID: second, tenant: acme, report: late.record.report, receivedAt: createdAt + 10_001, late: true)))
     }
@@ -74,16 +74,16 @@ struct ConsumptionIntakeTests {
                                        report: ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA]), receivedAt: createdAt, late: false)
         store.intruder.withLock { $0 = winner }
         #expect(throws: ConsumptionError.conflict) {
-            try intake().submit(ConsumptionReport(status: .notUsedError, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt + 1)
+            try intake().submitAndWait(ConsumptionReport(status: .notUsedError, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt + 1)
         }
-        let same = try intake().submit(ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt + 2)
+        let same = try intake().submitAndWait(ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA]), evaluationID: evaluationID, tenant: acme, now: createdAt + 2)
         #expect(same == .repeated(winner))
     }
 
     @Test func storageFailureIsReportedAsSuch() {
         store.failing.store(true, ordering: .relaxed)
         #expect(throws: ConsumptionError.storageFailed) {
-            try intake().submit(ConsumptionReport(status: .notUsedError, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt)
+            try intake().submitAndWait(ConsumptionReport(status: .notUsedError, insightIDsUsed: []), evaluationID: evaluationID, tenant: acme, now: createdAt)
         }
     }
 }

@@ -39,9 +39,9 @@ final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySo
     let auth = Mutex<[(TenantID, SubjectKey, AuthorizationState)]>([])
 
     func record(_ evaluation: EvaluationRecord) -> PendingWrite {
-        if failing.load(ordering: .relaxed) { return PendingWrite(succeeded: false) }
+        if failing.load(ordering: .relaxed) { return PendingWrite(false) }
         records.withLock { $0.append(evaluation) }
-        return PendingWrite(succeeded: true)
+        return PendingWrite(true)
     }
     func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
         auth.withLock { $0.map { ($0.0, $0.1, $0.2) } }
@@ -196,18 +196,18 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     @Test func settlesOnceAndTellsEveryWaiterWhereverTheyRegistered() {
         let pending = PendingWrite()
         let seen = Mutex<[Bool]>([])
-        pending.whenSettled { ok in seen.withLock { $0.append(ok) } }
+        pending.whenFulfilled { ok in seen.withLock { $0.append(ok) } }
         #expect(seen.withLock { $0 }.isEmpty)
-        pending.settle(succeeded: true)
-        pending.settle(succeeded: false)
-        pending.whenSettled { ok in seen.withLock { $0.append(ok) } }
+        pending.fulfil(true)
+        pending.fulfil(false)
+        pending.whenFulfilled { ok in seen.withLock { $0.append(ok) } }
         #expect(seen.withLock { $0 } == [true, true])
         #expect(pending.wait())
     }
 
     @Test func waitReturnsWhenAnotherThreadSettles() {
         let pending = PendingWrite()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { pending.settle(succeeded: false) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) { pending.fulfil(false) }
         #expect(pending.wait() == false)
     }
 }

@@ -24,14 +24,14 @@ final class MemoryConsumptionStore: ConsumptionStore {
         return ConsumptionTarget(createdAt: evaluation.createdAt, insightIDs: evaluation.insightIDs, existing: records.withLock { $0[evaluationID] })
     }
 
-    func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord {
-        if failing.load(ordering: .relaxed) { throw FakeStoreError.unavailable }
+    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void) {
+        if failing.load(ordering: .relaxed) { return completion(.failure(FakeStoreError.unavailable)) }
         if let first = intruder.withLock({ $0 }) { records.withLock { $0[record.evaluationID] = first } }
-        return records.withLock { records in
+        completion(.success(records.withLock { records in
             if let existing = records[record.evaluationID] { return existing }
             records[record.evaluationID] = record
             return record
-        }
+        }))
     }
 }
 
@@ -55,11 +55,17 @@ final class MemoryLabelStore: LabelStore {
     var versions: [LabelVersion] { state.withLock { $0.versions } }
     var idempotencyRecords: Int { state.withLock { $0.idempotency.count } }
 
-    func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T {
+    func inLabelTransaction<T: Sendable>(
+        _ body: @escaping (any LabelTransaction) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
         let transaction = Transaction(state: state.withLock { $0 }, failAppends: failAppends.load(ordering: .relaxed))
-        let result = try body(transaction)
-        state.withLock { $0 = transaction.state }
-        return result
+        do {
+            let result = try body(transaction)
+            state.withLock { $0 = transaction.state }
+            completion(.success(result))
+        } catch {
+            completion(.failure(error))
+        }
     }
 
     final class Transaction: LabelTransaction {
@@ -98,5 +104,21 @@ final class MemoryLabelStore: LabelStore {
         func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
             state.idempotency[record.tenant.rawValue + "\n" + record.key.rawValue] = record
         }
+    }
+}
+
+/// The intakes answer through a one-shot value; these tests read it straight away.
+extension ConsumptionIntake {
+    func submitAndWait(_ report: ConsumptionReport, evaluationID: String, tenant: TenantID, now: Int64) throws(ConsumptionError) -> ConsumptionOutcome {
+        try submit(report, evaluationID: evaluationID, tenant: tenant, now: now).wait().get()
+    }
+}
+
+extension LabelIntake {
+    func submitAndWait(
+        _ drafts: [LabelDraft], tenant: TenantID, idempotency: IdempotentRequest?, now: Int64,
+        encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
+    ) throws(LabelError) -> LabelSubmission {
+        try submit(drafts, tenant: tenant, idempotency: idempotency, now: now, encode: encode).wait().get()
     }
 }

@@ -25,7 +25,7 @@ struct LabelIntakeTests {
     }
 
     func submit(_ drafts: [LabelDraft], idempotency: IdempotentRequest? = nil, tenant: TenantID? = nil) throws(LabelError) -> LabelSubmission {
-        try LabelIntake(store: store).submit(drafts, tenant: tenant ?? acme, idempotency: idempotency, now: now) { results in
+        try LabelIntake(store: store).submitAndWait(drafts, tenant: tenant ?? acme, idempotency: idempotency, now: now) { results in
             Array(results.map { "\($0.insightID ?? "-") \($0.outcome.rawValue) \($0.reason ?? "")" }.joined(separator: "\n").utf8)
         }
     }

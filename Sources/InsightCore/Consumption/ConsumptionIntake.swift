@@ -16,39 +16,46 @@ public struct ConsumptionIntake: Sendable {
         self.compliance = compliance
     }
 
-    public func submit(
-        _ report: ConsumptionReport, evaluationID: String, tenant: TenantID, now: Int64
-    ) throws(ConsumptionError) -> ConsumptionOutcome {
+    public typealias Answer = Result<ConsumptionOutcome, ConsumptionError>
+
+    /// Checks the report and, if it is the evaluation's first, stores it; the answer arrives once the report is
+    /// durable (at once, on this thread, when no write is needed).
+    public func submit(_ report: ConsumptionReport, evaluationID: String, tenant: TenantID, now: Int64) -> OneShot<Answer> {
         // Malformed IDs get the same answer as unknown ones; only the shape is filtered, never another tenant.
-        guard Identifier.isWellFormed(evaluationID) else { throw .evaluationNotFound }
+        guard Identifier.isWellFormed(evaluationID) else { return OneShot(.failure(.evaluationNotFound)) }
         let target: ConsumptionTarget?
         do {
             target = try store.consumptionTarget(evaluationID: evaluationID, tenant: tenant)
         } catch {
-            throw .storageFailed
+            return OneShot(.failure(.storageFailed))
         }
-        guard let target else { throw .evaluationNotFound }
+        guard let target else { return OneShot(.failure(.evaluationNotFound)) }
         let violations = Self.violations(of: report, insightIDs: target.insightIDs)
-        guard violations.isEmpty else { throw .invalid(violations) }
-        if let existing = target.existing { return try Self.answer(report, existing: existing) }
+        guard violations.isEmpty else { return OneShot(.failure(.invalid(violations))) }
+        if let existing = target.existing { return OneShot(Self.answer(report, existing: existing)) }
         let record = ConsumptionRecord(
             evaluationID: evaluationID, tenant: tenant, report: report, receivedAt: now,
             late: now - target.createdAt > deadlineMilliseconds)
-        let stored: ConsumptionRecord
-        do {
-            stored = try store.recordConsumption(record)
-        } catch {
-            throw .storageFailed
+        let answer = OneShot<Answer>()
+        let compliance = self.compliance
+        store.recordConsumption(record) { stored in
+            switch stored {
+            case .failure:
+                answer.fulfil(.failure(.storageFailed))
+            case .success(let stored) where stored != record:
+                // Another request stored its report between the read and the write.
+                answer.fulfil(Self.answer(report, existing: stored))
+            case .success(let stored):
+                compliance?.noteReport(keyID: target.keyID, evaluationCreatedAt: target.createdAt, late: record.late)
+                answer.fulfil(.success(.recorded(stored)))
+            }
         }
-        // Another request may have stored its report between the read and the write.
-        guard stored == record else { return try Self.answer(report, existing: stored) }
-        compliance?.noteReport(keyID: target.keyID, evaluationCreatedAt: target.createdAt, late: record.late)
-        return .recorded(stored)
+        return answer
     }
 
-    static func answer(_ report: ConsumptionReport, existing: ConsumptionRecord) throws(ConsumptionError) -> ConsumptionOutcome {
-        guard report.isSameReport(as: existing.report) else { throw .conflict }
-        return .repeated(existing)
+    static func answer(_ report: ConsumptionReport, existing: ConsumptionRecord) -> Answer {
+        guard report.isSameReport(as: existing.report) else { return .failure(.conflict) }
+        return .success(.repeated(existing))
     }
 
     /// Each used insight must be one of the evaluation's, named once; pointers only, never the IDs sent.

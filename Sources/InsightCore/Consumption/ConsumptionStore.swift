@@ -18,6 +18,7 @@ public struct ConsumptionTarget: Sendable, Equatable {
 public protocol ConsumptionStore: Sendable {
     /// The tenant's evaluation with this ID; nil when unknown or another tenant's (one query for both).
     func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget?
-    /// Stores `record` unless its evaluation already has a report, durably; returns the report that is stored.
-    func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord
+    /// Stores `record` unless its evaluation already has a report; once durable, calls back with the report that is
+    /// stored (this one, or one a concurrent request stored first). May call back on another thread.
+    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void)
 }

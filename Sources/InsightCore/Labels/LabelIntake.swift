@@ -9,53 +9,56 @@ public struct LabelIntake: Sendable {
     public init(store: any LabelStore) { self.store = store }
 
     /// `encode` turns the results into the response body, which is what a retry under the same key gets again.
+    /// The answer arrives once the batch's transaction is durable.
     public func submit(
         _ drafts: [LabelDraft], tenant: TenantID, idempotency: IdempotentRequest?, now: Int64,
-        encode: @escaping ([LabelItemResult]) -> [UInt8]
-    ) throws(LabelError) -> LabelSubmission {
+        encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
+    ) -> OneShot<Result<LabelSubmission, LabelError>> {
         let today = now.floorDividedWithRemainder(86_400_000).0
         let checked = drafts.map { $0.validated(today: today) }
         let insightIDs = checked.compactMap { check -> String? in
             if case .success(let label) = check { return label.insightID }
             return nil
         }
-        do {
-            return try store.inLabelTransaction { transaction throws -> LabelSubmission in
-                if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, key: idempotency.key) {
-                    guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
-                    return .replayed(response: earlier.response)
-                }
-                let evaluationTimes = try transaction.evaluationTimes(ofInsights: insightIDs, tenant: tenant)
-                var latest = try transaction.latestLabels(ofInsights: insightIDs, tenant: tenant)
-                var versions: [LabelVersion] = []
-                var results: [LabelItemResult] = []
-                results.reserveCapacity(drafts.count)
-                for (draft, check) in zip(drafts, checked) {
-                    switch check {
-                    case .failure(let rejection):
-                        results.append(LabelItemResult(insightID: draft.wellFormedInsightID, outcome: .rejected, reason: rejection.reason))
-                    case .success(let label):
-                        let result = Self.decide(label, draft: draft, evaluationTime: evaluationTimes[label.insightID], latest: latest[label.insightID])
-                        results.append(result)
-                        if result.outcome == .accepted || result.outcome == .revised {
-                            versions.append(LabelVersion(insightID: label.insightID, tenant: tenant, content: label.content, receivedAt: now))
-                            latest[label.insightID] = label.content
-                        }
+        let answer = OneShot<Result<LabelSubmission, LabelError>>()
+        store.inLabelTransaction({ transaction throws -> LabelSubmission in
+            if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, key: idempotency.key) {
+                guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
+                return .replayed(response: earlier.response)
+            }
+            let evaluationTimes = try transaction.evaluationTimes(ofInsights: insightIDs, tenant: tenant)
+            var latest = try transaction.latestLabels(ofInsights: insightIDs, tenant: tenant)
+            var versions: [LabelVersion] = []
+            var results: [LabelItemResult] = []
+            results.reserveCapacity(drafts.count)
+            for (draft, check) in zip(drafts, checked) {
+                switch check {
+                case .failure(let rejection):
+                    results.append(LabelItemResult(insightID: draft.wellFormedInsightID, outcome: .rejected, reason: rejection.reason))
+                case .success(let label):
+                    let result = Self.decide(label, draft: draft, evaluationTime: evaluationTimes[label.insightID], latest: latest[label.insightID])
+                    results.append(result)
+                    if result.outcome == .accepted || result.outcome == .revised {
+                        versions.append(LabelVersion(insightID: label.insightID, tenant: tenant, content: label.content, receivedAt: now))
+                        latest[label.insightID] = label.content
                     }
                 }
-                if !versions.isEmpty { try transaction.appendLabels(versions) }
-                let response = encode(results)
-                if let idempotency {
-                    try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                        tenant: tenant, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
-                }
-                return .processed(results: results, response: response)
             }
-        } catch let error as LabelError {
-            throw error
-        } catch {
-            throw .storageFailed
-        }
+            if !versions.isEmpty { try transaction.appendLabels(versions) }
+            let response = encode(results)
+            if let idempotency {
+                try transaction.saveIdempotencyRecord(IdempotencyRecord(
+                    tenant: tenant, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
+            }
+            return .processed(results: results, response: response)
+        }, completion: { outcome in
+            switch outcome {
+            case .success(let submission): answer.fulfil(.success(submission))
+            case .failure(let error as LabelError): answer.fulfil(.failure(error))
+            case .failure: answer.fulfil(.failure(.storageFailed))
+            }
+        })
+        return answer
     }
 
     /// One valid item against the stored facts. A later item of the same batch sees the earlier ones as latest.

@@ -11,7 +11,8 @@ public protocol LabelTransaction {
 
 /// Where labels are kept.
 public protocol LabelStore: Sendable {
-    /// Runs `body` in one transaction that is durable when this returns; if `body` throws, none of its writes is
-    /// kept and its error is rethrown as is.
-    func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T
+    /// Runs `body` in one transaction and calls back once it is durable, with what `body` returned; if `body`
+    /// throws, none of its writes is kept and the callback gets its error as is. May call back on another thread.
+    func inLabelTransaction<T: Sendable>(
+        _ body: @escaping (any LabelTransaction) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 }

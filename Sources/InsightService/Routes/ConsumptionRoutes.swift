@@ -2,7 +2,8 @@ import HTTPServer
 import InsightCore
 
 /// `POST /v1/evaluations/{evaluationID}/consumption`: the app's mandatory report of how it used an evaluation.
-/// 201 for the first report, 200 for the same report again; stored durably before the answer.
+/// 201 for the first report, 200 for the same report again; stored durably before the answer, which the server
+/// holds (not the thread) until the write commits.
 struct ConsumptionRoutes: Sendable {
     let access: RouteAccess
     let intake: ConsumptionIntake
@@ -21,16 +22,16 @@ struct ConsumptionRoutes: Sendable {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, roles: [.client], now: now)
         let report = try ConsumptionRequestDecoder.decode(request.body)
-        let outcome: ConsumptionOutcome
-        do {
-            outcome = try intake.submit(report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant, now: now)
-        } catch {
-            if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: now) }
-            throw ServiceProblem(error)
-        }
-        switch outcome {
-        case .recorded(let record): return .json(.created, FeedbackEncoders.consumption(record))
-        case .repeated(let record): return .json(.ok, FeedbackEncoders.consumption(record))
+        let answer = intake.submit(report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant, now: now)
+        let readiness = self.readiness
+        return DeferredResponse.awaiting(answer) { answer in
+            switch answer {
+            case .success(.recorded(let record)): return .json(.created, FeedbackEncoders.consumption(record))
+            case .success(.repeated(let record)): return .json(.ok, FeedbackEncoders.consumption(record))
+            case .failure(let error):
+                if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds()) }
+                return ServiceProblem(error).response
+            }
         }
     }
 }

@@ -49,7 +49,7 @@ struct EvaluationRoutes: Sendable {
         let gate = ResponseGate()
         response.gate = gate
         let readiness = self.readiness
-        pending.durability.whenSettled { succeeded in
+        pending.durability.whenFulfilled { succeeded in
             if succeeded {
                 gate.open()
             } else {

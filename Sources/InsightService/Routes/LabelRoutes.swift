@@ -30,15 +30,18 @@ struct LabelRoutes: Sendable {
             idempotency = IdempotentRequest(key: key, body: request.body)
         }
         let drafts = try LabelBatchDecoder.decode(request.body)
-        let submission: LabelSubmission
-        do {
-            submission = try intake.submit(drafts, tenant: principal.tenant, idempotency: idempotency, now: now, encode: FeedbackEncoders.labelResults)
-        } catch {
-            if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: now) }
-            throw ServiceProblem(error)
+        let answer = intake.submit(drafts, tenant: principal.tenant, idempotency: idempotency, now: now, encode: FeedbackEncoders.labelResults)
+        let readiness = self.readiness
+        return DeferredResponse.awaiting(answer) { answer in
+            switch answer {
+            case .success(let submission):
+                var headers = HTTPFields()
+                if case .replayed = submission { headers.set("Idempotent-Replayed", "true") }
+                return .json(.ok, submission.response, headers: headers)
+            case .failure(let error):
+                if error == .storageFailed { readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds()) }
+                return ServiceProblem(error).response
+            }
         }
-        var headers = HTTPFields()
-        if case .replayed = submission { headers.set("Idempotent-Replayed", "true") }
-        return .json(.ok, submission.response, headers: headers)
     }
 }

@@ -38,10 +38,11 @@ extension SQLiteStore: ConsumptionStore {
         }
     }
 
-    /// Inserts unless a report exists (a concurrent first report may have won); returns the stored one.
-    public func recordConsumption(_ record: ConsumptionRecord) throws -> ConsumptionRecord {
-        var stored = record
-        try write { connection in
+    /// Inserts unless a report exists (a concurrent first report may have won); calls back with the stored one.
+    public func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void) {
+        // Set by the write on the writer thread and read by its completion on the same thread.
+        nonisolated(unsafe) var stored = record
+        writer.submit({ connection in
             try connection.statement("""
                 INSERT INTO consumption (evaluation_id, tenant_id, status, insight_ids, received_at, late)
                 VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (evaluation_id) DO NOTHING
@@ -58,8 +59,9 @@ extension SQLiteStore: ConsumptionStore {
                 stored = found
             }
             existing.reset()
-        }
-        return stored
+        }, completion: { outcome in
+            completion(outcome.map { stored })
+        })
     }
 
     /// Reads status, insight_ids, received_at and late from four consecutive columns; nil when they are NULL.

@@ -28,7 +28,7 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                     .run()
             }
         }, completion: { outcome in
-            if case .success = outcome { pending.settle(succeeded: true) } else { pending.settle(succeeded: false) }
+            if case .success = outcome { pending.fulfil(true) } else { pending.fulfil(false) }
         })
         return pending
     }

@@ -2,13 +2,16 @@ import InsightCore
 
 extension SQLiteStore: LabelStore {
     /// The batch runs as one write of the next group commit: its own savepoint, so it is kept whole or not at all.
-    public func inLabelTransaction<T>(_ body: @escaping (any LabelTransaction) throws -> T) throws -> T {
-        var result: T?
-        try write { connection in
+    public func inLabelTransaction<T: Sendable>(
+        _ body: @escaping (any LabelTransaction) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        // Set by the write on the writer thread and read by its completion on the same thread.
+        nonisolated(unsafe) var result: T?
+        writer.submit({ connection in
             result = try body(SQLiteLabelTransaction(connection: connection))
-        }
-        guard let result else { throw StoreError.notFound }
-        return result
+        }, completion: { outcome in
+            completion(outcome.flatMap { result.map { .success($0) } ?? .failure(StoreError.notFound) })
+        })
     }
 }
 

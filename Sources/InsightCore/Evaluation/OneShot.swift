@@ -2,13 +2,13 @@
 import Glibc
 #endif
 
-/// A record handed to storage that settles later: an evaluation's answer may leave only once its record is
-/// durable. The service holds the answer until then without holding a thread; tools and tests `wait`.
-public final class PendingWrite: @unchecked Sendable {
+/// A value that arrives once, later, from another thread: a write's outcome, an answer only known once the write
+/// is done. The service registers a callback and holds its answer without holding a thread; tools and tests `wait`.
+public final class OneShot<Value: Sendable>: @unchecked Sendable {
     // `state` is read and written only under `mutex`.
     private enum State {
-        case pending([@Sendable (Bool) -> Void])
-        case settled(Bool)
+        case pending([@Sendable (Value) -> Void])
+        case fulfilled(Value)
     }
 
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -20,10 +20,10 @@ public final class PendingWrite: @unchecked Sendable {
         pthread_cond_init(cond, nil)
     }
 
-    /// Already settled: for recorders that write synchronously.
-    public convenience init(succeeded: Bool) {
+    /// Already fulfilled: for work done synchronously.
+    public convenience init(_ value: Value) {
         self.init()
-        state = .settled(succeeded)
+        state = .fulfilled(value)
     }
 
     deinit {
@@ -33,26 +33,26 @@ public final class PendingWrite: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Settles once; later calls are ignored. Callbacks run on the calling thread, after the lock is released.
-    public func settle(succeeded: Bool) {
+    /// Fulfils once; later calls are ignored. Callbacks run on the calling thread, after the lock is released.
+    public func fulfil(_ value: Value) {
         pthread_mutex_lock(mutex)
         guard case .pending(let waiters) = state else {
             pthread_mutex_unlock(mutex)
             return
         }
-        state = .settled(succeeded)
+        state = .fulfilled(value)
         pthread_cond_broadcast(cond)
         pthread_mutex_unlock(mutex)
-        for waiter in waiters { waiter(succeeded) }
+        for waiter in waiters { waiter(value) }
     }
 
-    /// Runs `body` once settled: at once on this thread if it already is, else on the settling thread.
-    public func whenSettled(_ body: @escaping @Sendable (Bool) -> Void) {
+    /// Runs `body` with the value: at once on this thread if it is there, else on the fulfilling thread.
+    public func whenFulfilled(_ body: @escaping @Sendable (Value) -> Void) {
         pthread_mutex_lock(mutex)
         switch state {
-        case .settled(let succeeded):
+        case .fulfilled(let value):
             pthread_mutex_unlock(mutex)
-            body(succeeded)
+            body(value)
         case .pending(var waiters):
             waiters.append(body)
             state = .pending(waiters)
@@ -60,13 +60,16 @@ public final class PendingWrite: @unchecked Sendable {
         }
     }
 
-    /// Blocks until settled; true when the write succeeded.
-    public func wait() -> Bool {
+    /// Blocks until fulfilled.
+    public func wait() -> Value {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {
-            if case .settled(let succeeded) = state { return succeeded }
+            if case .fulfilled(let value) = state { return value }
             pthread_cond_wait(cond, mutex)
         }
     }
 }
+
+/// A record handed to storage: true once durable, false if the write failed.
+public typealias PendingWrite = OneShot<Bool>

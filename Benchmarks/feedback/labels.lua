@@ -1,0 +1,33 @@
+-- wrk script: label batches of TI_BATCH items (default 1000) over seeded insights (IDs from TI_IDS), each thread
+-- taking every n-th line, so batches are new labels rather than duplicates. The Bearer key comes from TI_KEY.
+local key = os.getenv("TI_KEY")
+local threads = {}
+
+setup = function(thread)
+  thread:set("index", #threads)
+  table.insert(threads, thread)
+end
+
+init = function(args)
+  ids = {}
+  local stride = tonumber(os.getenv("TI_THREADS"))
+  local line = 0
+  for id in io.lines(os.getenv("TI_IDS")) do
+    if line % stride == index then table.insert(ids, id) end
+    line = line + 1
+  end
+  batch = tonumber(os.getenv("TI_BATCH") or "1000")
+  day = os.date("!%Y-%m-%d")
+  next_id = 1
+end
+
+request = function()
+  local items = {}
+  for i = 1, batch do
+    items[i] = '{"insightID":"' .. ids[next_id] .. '","label":"confirmedFraud","fraudType":"techSupport","occurredOn":"' .. day .. '"}'
+    next_id = next_id % #ids + 1
+  end
+  return wrk.format("POST", "/v1/labels",
+    {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"},
+    '{"items":[' .. table.concat(items, ",") .. ']}')
+end
