@@ -17,17 +17,24 @@ init = function(args)
     line = line + 1
   end
   batch = tonumber(os.getenv("TI_BATCH") or "1000")
-  day = os.date("!%Y-%m-%d")
-  next_id = 1
+  local day = os.date("!%Y-%m-%d")
+  -- Bodies are built here, before the clock starts: building 100 KB of JSON in Lua per request made wrk, not
+  -- the server, the bottleneck.
+  bodies = {}
+  local next_id = 1
+  while next_id + batch - 1 <= #ids and #bodies < 400 do
+    local items = {}
+    for i = 1, batch do
+      items[i] = '{"insightID":"' .. ids[next_id] .. '","label":"confirmedFraud","fraudType":"techSupport","occurredOn":"' .. day .. '"}'
+      next_id = next_id + 1
+    end
+    table.insert(bodies, '{"items":[' .. table.concat(items, ",") .. ']}')
+  end
+  next_body = 1
 end
 
 request = function()
-  local items = {}
-  for i = 1, batch do
-    items[i] = '{"insightID":"' .. ids[next_id] .. '","label":"confirmedFraud","fraudType":"techSupport","occurredOn":"' .. day .. '"}'
-    next_id = next_id % #ids + 1
-  end
-  return wrk.format("POST", "/v1/labels",
-    {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"},
-    '{"items":[' .. table.concat(items, ",") .. ']}')
+  local body = bodies[next_body]
+  next_body = next_body % #bodies + 1
+  return wrk.format("POST", "/v1/labels", {["Authorization"] = "Bearer " .. key, ["Content-Type"] = "application/json"}, body)
 end

@@ -3,11 +3,11 @@
 # 127.0.0.1, with wrk. Evaluations are seeded straight into the database first (seed.py), so each consumption
 # report and each label is new work, not a repeat; runs are kept short enough that no ID is reused.
 #
-#   Benchmarks/feedback/run.sh                 # 3 runs each, 4 s each
+#   Benchmarks/feedback/run.sh                 # 3 runs each, 3 s each
 #   RUNS=5 DURATION=5s Benchmarks/feedback/run.sh
 set -euo pipefail
 RUNS=${RUNS:-3}
-DURATION=${DURATION:-4s}
+DURATION=${DURATION:-3s}
 EVALUATIONS=${EVALUATIONS:-300000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
