@@ -28,6 +28,14 @@ final class Condition: @unchecked Sendable {
 
     /// Only inside `locked`.
     func waitLocked() { pthread_cond_wait(cond, mutex) }
+    /// Only inside `locked`; returns after `milliseconds` even if not signalled.
+    func waitLocked(milliseconds: Int) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = Int(now.tv_nsec) + milliseconds * 1_000_000
+        var deadline = timespec(tv_sec: now.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
+        pthread_cond_timedwait(cond, mutex, &deadline)
+    }
     /// Only inside `locked`.
     func signalLocked() { pthread_cond_signal(cond) }
     /// Only inside `locked`.

@@ -10,6 +10,7 @@ public final class SQLiteStore: Sendable {
     public let path: String
     let writer: GroupCommitter
     let readers: ReaderPool
+    private let checkpointer: Checkpointer
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
     public init(directory: String, fullSync: Bool = false) throws {
@@ -23,8 +24,18 @@ public final class SQLiteStore: Sendable {
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")
+        // Checkpoints run on their own thread (see Checkpointer); the WAL file is cut back to this size when the
+        // writer restarts it, so a burst does not leave a large file behind.
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute("PRAGMA journal_size_limit = 67108864")
         writer = GroupCommitter(connection: connection)
         readers = ReaderPool(path: path)
+        checkpointer = try Checkpointer(path: path)
+        checkpointer.start()
+    }
+
+    deinit {
+        checkpointer.stop()
     }
 
     /// Runs `write` in the next group commit and returns once it is durable.
