@@ -11,7 +11,8 @@ import Testing
         // The binary embeds the file at build time: the answer must be byte-identical to the repository's copy,
         // or the build that serves it is stale.
         let onDisk = try #require(FileManager.default.contents(atPath: LiveService.repositoryRoot + "/openapi.yaml"))
-        #expect(response.body == Array(onDisk))
+        let identical = response.body == Array(onDisk)
+        #expect(identical, "GET /openapi.yaml (\(response.body.count) bytes) differs from openapi.yaml (\(onDisk.count) bytes): rebuild")
         #expect(response.text.hasPrefix("openapi: 3.1."))
     }
 }
