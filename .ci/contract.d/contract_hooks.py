@@ -4,7 +4,7 @@
 (400 contextInvalid, 403 denied, 429 rateLimitExceeded, 503 serverError / notAvailable): a deliberate 503 is not a
 server fault and a deliberate 400 is not a rejected valid request, so a valid value of that header is dropped
 before sending. Invalid values still go out (they must be 400 invalid-override). The forced answers themselves
-are checked by Tests/EndToEndTests (EvaluationAPITests, AccessMatrixTests).
+are checked by Tests/EndToEndTests/EvaluationAPITests.
 """
 import schemathesis
 
