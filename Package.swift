@@ -24,7 +24,11 @@ let package = Package(
         .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite"]),
         .target(name: "InsightTraining", dependencies: ["InsightModel"]),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
-        .target(name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream"]),
+        // openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.
+        .target(
+            name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream"],
+            resources: [.embedInCode("Contract/openapi.yaml")]
+        ),
         .target(
             name: "TrustInsightsApp",
             dependencies: [

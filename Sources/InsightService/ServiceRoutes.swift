@@ -48,5 +48,6 @@ public struct ServiceRoutes: Sendable {
         CatalogueRoutes(access: access, models: dependencies.models, signer: dependencies.signer).register(in: &router)
         ConsumptionRoutes(access: access, intake: dependencies.consumption, readiness: dependencies.readiness).register(in: &router)
         LabelRoutes(access: access, intake: dependencies.labels, readiness: dependencies.readiness).register(in: &router)
+        ContractRoutes().register(in: &router)
     }
 }

@@ -63,6 +63,14 @@ struct RouterTests {
         }
     }
 
+    @Test func answersQueryOnAKnownPathAsNotAllowed() {
+        guard case .methodNotAllowed(let allow) = Self.router().resolve(method: .query, path: "/v1/models") else {
+            Issue.record("expected 405 for QUERY, a registered method")
+            return
+        }
+        #expect(allow.contains("GET"))
+    }
+
     @Test func servesHeadThroughGet() {
         guard case .headViaGet = Self.router().resolve(method: .head, path: "/v1/models") else {
             Issue.record("expected HEAD via GET")

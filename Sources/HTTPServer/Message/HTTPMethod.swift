@@ -17,4 +17,7 @@ public struct HTTPMethod: Hashable, Sendable, RawRepresentable, CustomStringConv
     public static let patch = HTTPMethod(rawValue: "PATCH")
     public static let connect = HTTPMethod(rawValue: "CONNECT")
     public static let trace = HTTPMethod(rawValue: "TRACE")
+    /// The safe method with a body (draft-ietf-httpbis-safe-method-w-body): clients and scanners use it, so a
+    /// known path answers it 405 with `Allow`, not 501.
+    public static let query = HTTPMethod(rawValue: "QUERY")
 }

@@ -29,9 +29,9 @@ extension Router {
         return Self.standardMethods.contains(method) ? .methodNotAllowed(allow: allow) : .methodNotImplemented
     }
 
-    /// The methods of RFC 9110 §9 and RFC 5789; any other token is unknown to this server.
+    /// The methods of RFC 9110 §9, RFC 5789 and the QUERY draft; any other token is unknown to this server.
     static let standardMethods: Set<HTTPMethod> = [
-        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
+        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch, .query,
     ]
 
     static func allowValue(_ node: Node) -> String {

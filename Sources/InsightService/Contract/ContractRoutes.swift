@@ -1,0 +1,19 @@
+import HTTPServer
+
+/// `GET /openapi.yaml`, public: the API contract. It is compiled into the binary (an `embedInCode` resource of
+/// the repository's `openapi.yaml`), so the document always describes the build that serves it and an installed
+/// binary needs no file beside it.
+public enum APIContract {
+    public static var openAPIDocument: [UInt8] { PackageResources.openapi_yaml }
+    public static let mediaType = "application/yaml"
+}
+
+struct ContractRoutes: Sendable {
+    func register(in router: inout Router) {
+        router.add(.get, "/openapi.yaml") { _, _ in
+            var headers = HTTPFields()
+            headers.set("Content-Type", APIContract.mediaType)
+            return HTTPResponse(status: .ok, headers: headers, body: APIContract.openAPIDocument)
+        }
+    }
+}
