@@ -96,5 +96,6 @@ enum Schema {
                 PRIMARY KEY (tenant_id, idempotency_key)
             ) STRICT, WITHOUT ROWID;
             """),
+        .init(version: 3, description: "label metrics: exact daily aggregates kept by triggers", sql: MetricsSchema.version3),
     ])
 }
