@@ -13,10 +13,13 @@ public struct ServiceRoutes: Sendable {
         public var readiness: Readiness
         public var consumption: ConsumptionIntake
         public var labels: LabelIntake
+        /// Nil leaves `GET /v1/metrics/labels` unregistered.
+        public var metrics: LabelMetrics?
 
         public init(
             authenticator: Authenticator, evaluator: Evaluator, models: any ModelProvider, authorizations: AuthorizationRegistry,
-            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake
+            hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake,
+            metrics: LabelMetrics? = nil
         ) {
             self.authenticator = authenticator
             self.evaluator = evaluator
@@ -27,6 +30,7 @@ public struct ServiceRoutes: Sendable {
             self.readiness = readiness
             self.consumption = consumption
             self.labels = labels
+            self.metrics = metrics
         }
     }
 
@@ -42,5 +46,6 @@ public struct ServiceRoutes: Sendable {
         CatalogueRoutes(access: access, models: dependencies.models, signer: dependencies.signer).register(in: &router)
         ConsumptionRoutes(access: access, intake: dependencies.consumption, readiness: dependencies.readiness).register(in: &router)
         LabelRoutes(access: access, intake: dependencies.labels, readiness: dependencies.readiness).register(in: &router)
+        if let metrics = dependencies.metrics { MetricsRoutes(access: access, metrics: metrics).register(in: &router) }
     }
 }

@@ -17,3 +17,10 @@ public struct MetricsQuery: Sendable, Equatable {
         self.environments = environments
     }
 }
+
+extension MetricsQuery {
+    /// Days since 1970-01-01 of the UTC day holding `milliseconds`.
+    public static func day(ofMilliseconds milliseconds: Int64) -> Int64 {
+        milliseconds.floorDividedWithRemainder(86_400_000).0
+    }
+}

@@ -89,7 +89,7 @@ final class ServiceRuntime: Sendable {
             authenticator: try Authenticator(store: store), evaluator: evaluator, models: models,
             authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
             consumption: ConsumptionIntake(store: store, deadlineMilliseconds: Int64(configuration.consumptionDeadlineSeconds * 1000)),
-            labels: LabelIntake(store: store))
+            labels: LabelIntake(store: store), metrics: LabelMetrics(source: store, policy: configuration.metricsPolicy))
         ).register(in: &router)
         server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
         serverBox.server = server
