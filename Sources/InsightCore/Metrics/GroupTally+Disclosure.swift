@@ -4,49 +4,64 @@
 extension GroupTally {
     struct Disclosure {
         var metrics: GroupMetrics
-        /// The group's confirmed fraud per outcome, for recall across sibling groups when grouped by outcome.
+        /// The group's confirmed fraud, for recall across sibling groups when grouped by outcome.
         var confirmedFraud: Int
         var confirmedFraudPublished: Bool
     }
 
+    /// Where a cell is published, as a JSON Pointer relative to the group; rendered only for withheld cells (a year
+    /// of daily cells would otherwise cost a string each).
+    private enum CellName {
+        case path(String)
+        case day(Int, String)
+
+        var pointer: String {
+            switch self {
+            case .path(let path): path
+            case .day(let index, let field): "/series/\(index)/\(field)"
+            }
+        }
+    }
+
     func disclosed(dimensions: [GroupMetrics.Dimension], groupBy: [MetricsDimension], policy: MetricsPolicy, today: Int64) -> Disclosure {
         var table = SuppressionTable()
-        var paths: [[String]] = []
-        func cell(_ value: Int, _ path: String, isTotal: Bool = false) -> Int {
-            paths.append([path])
+        var names: [CellName] = []
+        var aliases: [Int: [String]] = [:]
+        func cell(_ value: Int, _ name: CellName, isTotal: Bool = false) -> Int {
+            names.append(name)
             return table.addCell(value, isTotal: isTotal)
         }
-        let ownOutcome = groupBy.contains(.outcome) ? outcomes.keys.first : nil
-        let ownConsumption = groupBy.contains(.consumption) ? consumption.keys.first : nil
+        let ownOutcome = groupBy.contains(.outcome) ? RiskLevel.allCases.first { outcomes[$0.ordinal].evaluations > 0 } : nil
+        let ownConsumption = groupBy.contains(.consumption) ? ConsumptionBucket.allCases.first { consumption[$0.ordinal] > 0 } : nil
 
-        let evaluations = cell(total.evaluations, "/evaluations", isTotal: true)
-        let fraud = cell(total.confirmedFraud, "/labels/confirmedFraud", isTotal: true)
-        let legitimate = cell(total.confirmedLegitimate, "/labels/confirmedLegitimate", isTotal: true)
+        let evaluations = cell(total.evaluations, .path("/evaluations"), isTotal: true)
+        let fraud = cell(total.confirmedFraud, .path("/labels/confirmedFraud"), isTotal: true)
+        let legitimate = cell(total.confirmedLegitimate, .path("/labels/confirmedLegitimate"), isTotal: true)
 
         var consumptionCells: [(ConsumptionBucket, Int)] = []
         if let ownConsumption {
-            paths[evaluations].append("/consumption/\(ownConsumption.rawValue)")
+            aliases[evaluations, default: []].append("/consumption/\(ownConsumption.rawValue)")
             consumptionCells = [(ownConsumption, evaluations)]
         } else {
-            consumptionCells = ConsumptionBucket.allCases.map { ($0, cell(consumption[$0] ?? 0, "/consumption/\($0.rawValue)")) }
+            consumptionCells = ConsumptionBucket.allCases.map { ($0, cell(consumption[$0.ordinal], .path("/consumption/\($0.rawValue)"))) }
             table.addSum(total: evaluations, parts: consumptionCells.map(\.1))
         }
-        let late = cell(self.late, "/consumption/late")
+        let late = cell(self.late, .path("/consumption/late"))
 
         var outcomeCells: [(RiskLevel, n: Int, f: Int, l: Int)] = []
         if let ownOutcome {
             let base = "/outcomes/\(ownOutcome.rawValue)/"
-            paths[evaluations].append(base + "evaluations")
-            paths[fraud].append(base + "confirmedFraud")
-            paths[legitimate].append(base + "confirmedLegitimate")
+            aliases[evaluations, default: []].append(base + "evaluations")
+            aliases[fraud, default: []].append(base + "confirmedFraud")
+            aliases[legitimate, default: []].append(base + "confirmedLegitimate")
             outcomeCells = [(ownOutcome, evaluations, fraud, legitimate)]
         } else {
             for level in RiskLevel.allCases {
-                let counts = outcomes[level] ?? Counts()
+                let counts = outcomes[level.ordinal]
                 let base = "/outcomes/\(level.rawValue)/"
                 outcomeCells.append((
-                    level, cell(counts.evaluations, base + "evaluations"), cell(counts.confirmedFraud, base + "confirmedFraud"),
-                    cell(counts.confirmedLegitimate, base + "confirmedLegitimate")))
+                    level, cell(counts.evaluations, .path(base + "evaluations")), cell(counts.confirmedFraud, .path(base + "confirmedFraud")),
+                    cell(counts.confirmedLegitimate, .path(base + "confirmedLegitimate"))))
             }
             table.addSum(total: evaluations, parts: outcomeCells.map(\.n))
             table.addSum(total: fraud, parts: outcomeCells.map(\.f))
@@ -54,23 +69,27 @@ extension GroupTally {
         }
 
         let histogram = latency.histogram().enumerated().map { index, count in
-            cell(count, "/labelLatencyDays/histogram/\(index)/labels")
+            cell(count, .path("/labelLatencyDays/histogram/\(index)/labels"))
         }
         table.addSum(totals: [fraud, legitimate], parts: histogram)
 
         let dayKeys = days.keys.sorted()
         let dayCells = dayKeys.enumerated().map { index, day in
             let counts = days[day]!
-            return (day, n: cell(counts.evaluations, "/series/\(index)/evaluations"),
-                    f: cell(counts.confirmedFraud, "/series/\(index)/confirmedFraud"),
-                    l: cell(counts.confirmedLegitimate, "/series/\(index)/confirmedLegitimate"))
+            return (day, n: cell(counts.evaluations, .day(index, "evaluations")),
+                    f: cell(counts.confirmedFraud, .day(index, "confirmedFraud")),
+                    l: cell(counts.confirmedLegitimate, .day(index, "confirmedLegitimate")))
         }
         table.addSum(total: evaluations, parts: dayCells.map(\.n))
         table.addSum(total: fraud, parts: dayCells.map(\.f))
         table.addSum(total: legitimate, parts: dayCells.map(\.l))
 
         let outcome = SmallCellSuppression(k: policy.suppressionK).apply(to: table)
-        var suppressed = paths.indices.filter { outcome.suppressed[$0] }.flatMap { paths[$0] }
+        var suppressed: [String] = []
+        for index in names.indices where outcome.suppressed[index] {
+            suppressed.append(names[index].pointer)
+            suppressed += aliases[index] ?? []
+        }
 
         func ratio(_ numerator: [Int], over denominator: [Int], path: String) -> Double? {
             guard outcome.canPublish(cells: numerator), outcome.canPublish(cells: denominator) else {
@@ -91,9 +110,10 @@ extension GroupTally {
         var recallMediumOrAbove: Double?
         var recallHigh: Double?
         if ownOutcome == nil {
-            let cellsOf = Dictionary(uniqueKeysWithValues: outcomeCells.map { ($0.0, $0.f) })
-            recallMediumOrAbove = ratio([cellsOf[.medium]!, cellsOf[.high]!], over: [fraud], path: "/recall/mediumOrAbove")
-            recallHigh = ratio([cellsOf[.high]!], over: [fraud], path: "/recall/high")
+            let medium = outcomeCells[RiskLevel.medium.ordinal].f
+            let high = outcomeCells[RiskLevel.high.ordinal].f
+            recallMediumOrAbove = ratio([medium, high], over: [fraud], path: "/recall/mediumOrAbove")
+            recallHigh = ratio([high], over: [fraud], path: "/recall/high")
         }
 
         let latencyPublished = policy.suppressionK == 0 || latency.count >= policy.suppressionK

@@ -1,4 +1,5 @@
-/// The exact, unsuppressed counts of one group while aggregates are read.
+/// The exact, unsuppressed counts of one group while aggregates are read. Consumption buckets and outcomes are
+/// indexed by their position in `allCases`.
 struct GroupTally: Sendable {
     struct Counts: Sendable, Equatable {
         var evaluations = 0
@@ -13,17 +14,17 @@ struct GroupTally: Sendable {
     }
 
     var total = Counts()
-    var consumption: [ConsumptionBucket: Int] = [:]
+    var consumption = Array(repeating: 0, count: ConsumptionBucket.allCases.count)
     var late = 0
-    var outcomes: [RiskLevel: Counts] = [:]
+    var outcomes = Array(repeating: Counts(), count: RiskLevel.allCases.count)
     var days: [Int64: Counts] = [:]
     var latency = LatencyDistribution()
 
     mutating func add(_ aggregate: MetricsAggregate) {
         total.add(aggregate)
-        consumption[aggregate.key.consumption, default: 0] += aggregate.evaluations
+        consumption[aggregate.key.consumption.ordinal] += aggregate.evaluations
         late += aggregate.late
-        outcomes[aggregate.key.outcome, default: Counts()].add(aggregate)
+        outcomes[aggregate.key.outcome.ordinal].add(aggregate)
         days[aggregate.key.day, default: Counts()].add(aggregate)
     }
 }
@@ -43,6 +44,30 @@ public struct GroupKey: Sendable, Hashable {
             case .consumption: key.consumption.rawValue
             case .environment: key.environment.rawValue
             }
+        }
+    }
+}
+
+extension ConsumptionBucket {
+    var ordinal: Int {
+        switch self {
+        case .usedReducedFriction: 0
+        case .usedUnchangedFriction: 1
+        case .usedIncreasedFriction: 2
+        case .notUsedNotNeeded: 3
+        case .notUsedError: 4
+        case .usedEvaluationOnly: 5
+        case .missing: 6
+        }
+    }
+}
+
+extension RiskLevel {
+    var ordinal: Int {
+        switch self {
+        case .unknown: 0
+        case .medium: 1
+        case .high: 2
         }
     }
 }

@@ -2,34 +2,70 @@
 /// groups and days, never with the number of evaluations behind them.
 public struct MetricsAccumulator: Sendable {
     public let query: MetricsQuery
-    private var groups: [GroupKey: GroupTally] = [:]
+    /// Groups by a compact integer code of their dimension values (hashing strings per row costs more than all the
+    /// counting); `keys` and `tallies` share indexes.
+    private var groupIndexes: [Int: Int] = [:]
+    private var keys: [GroupKey] = []
+    private var tallies: [GroupTally] = []
+    private var versionCodes: [String: Int] = [:]
+    private var lastVersion: (text: String, code: Int)?
 
     public init(query: MetricsQuery) { self.query = query }
 
     public mutating func add(_ aggregate: MetricsAggregate) {
         guard aggregate.evaluations != 0 || aggregate.confirmedFraud != 0 || aggregate.confirmedLegitimate != 0,
               covers(aggregate.key) else { return }
-        groups[GroupKey(aggregate.key, dimensions: query.groupBy), default: GroupTally()].add(aggregate)
+        let index = groupIndex(aggregate.key)
+        tallies[index].add(aggregate)
     }
 
     public mutating func add(_ latency: LatencyAggregate) {
         guard latency.labels != 0, covers(latency.key) else { return }
-        groups[GroupKey(latency.key, dimensions: query.groupBy), default: GroupTally()].latency.add(days: latency.latencyDays, count: latency.labels)
+        let index = groupIndex(latency.key)
+        tallies[index].latency.add(days: latency.latencyDays, count: latency.labels)
     }
 
     private func covers(_ key: MetricsAggregate.Key) -> Bool {
         query.days.contains(key.day) && query.environments.contains(key.environment)
     }
 
+    private mutating func groupIndex(_ key: MetricsAggregate.Key) -> Int {
+        var code = 0
+        for dimension in query.groupBy {
+            switch dimension {
+            case .category: code = code &* 8 &+ (OperationCategory.allCases.firstIndex(of: key.category) ?? 7)
+            case .outcome: code = code &* 4 &+ key.outcome.ordinal
+            case .consumption: code = code &* 8 &+ key.consumption.ordinal
+            case .environment: code = code &* 2 &+ (key.environment == .production ? 1 : 0)
+            case .modelVersion: code = code &* 1_048_576 &+ versionCode(key.modelVersion)
+            }
+        }
+        if let index = groupIndexes[code] { return index }
+        keys.append(GroupKey(key, dimensions: query.groupBy))
+        tallies.append(GroupTally())
+        groupIndexes[code] = tallies.count - 1
+        return tallies.count - 1
+    }
+
+    private mutating func versionCode(_ version: String) -> Int {
+        if let lastVersion, lastVersion.text == version { return lastVersion.code }
+        let code = versionCodes[version] ?? versionCodes.count
+        versionCodes[version] = code
+        lastVersion = (version, code)
+        return code
+    }
+
     public func report(policy: MetricsPolicy, now: Int64) -> LabelMetricsReport {
         let today = now.floorDividedWithRemainder(86_400_000).0
-        let keys = groups.keys.filter { groups[$0]!.total.evaluations > 0 }.sorted { Self.precedes($0, $1, query.groupBy) }
-        var disclosures = keys.map { key in
-            let dimensions = zip(query.groupBy, key.values).map { GroupMetrics.Dimension(dimension: $0, value: $1) }
-            return groups[key]!.disclosed(dimensions: dimensions, groupBy: query.groupBy, policy: policy, today: today)
+        let order = tallies.indices.filter { tallies[$0].total.evaluations > 0 }
+            .sorted { Self.precedes(self.keys[$0], self.keys[$1], query.groupBy) }
+        let sortedKeys = order.map { self.keys[$0] }
+        var disclosures: [GroupTally.Disclosure] = order.map { index in
+            let dimensions = zip(query.groupBy, self.keys[index].values).map { GroupMetrics.Dimension(dimension: $0, value: $1) }
+            return tallies[index].disclosed(dimensions: dimensions, groupBy: query.groupBy, policy: policy, today: today)
         }
         if let outcomePosition = query.groupBy.firstIndex(of: .outcome) {
-            fillRecallAcrossOutcomes(&disclosures, keys: keys, outcomePosition: outcomePosition)
+            fillRecallAcrossOutcomes(&disclosures, keys: sortedKeys, outcomePosition: outcomePosition)
         }
         return LabelMetricsReport(query: query, policy: policy, generatedAt: now, groups: disclosures.map(\.metrics))
     }

@@ -11,41 +11,101 @@ public struct SmallCellSuppression: Sendable {
     public init(k: Int) { self.k = k }
 
     public func apply(to table: SuppressionTable) -> SuppressionOutcome {
-        var suppressed = table.values.map { k > 0 && $0 < k }
-        guard suppressed.contains(true) else { return SuppressionOutcome(table: table, suppressed: suppressed) }
+        var state = State(table: table, k: k)
+        guard state.suppressed.contains(true) else { return state.outcome() }
         while true {
             var changed = false
-            for line in table.lines {
-                let hidden = line.filter { suppressed[$0.cell] }
-                guard !hidden.isEmpty else { continue }
-                let mass = hidden.reduce(0) { $0 + table.values[$1.cell] }
-                if hidden.count >= 2 && mass >= k { continue }
-                if let complement = complement(in: line, table: table, suppressed: suppressed) {
-                    suppressed[complement] = true
+            for line in table.lines.indices where state.needsComplement(line) {
+                if let complement = state.complement(in: table.lines[line]) {
+                    state.withhold(complement)
                     changed = true
                 }
             }
             if changed { continue }
-            let derivability = LinearDerivability(table: table, suppressed: suppressed)
-            guard let exposed = derivability.determinedCells.first else { break }
-            let containing = table.lines.filter { $0.contains { $0.cell == exposed } }
-            let withSuppression = table.lines.filter { $0.contains { suppressed[$0.cell] } }
-            let next = best(containing.compactMap { complement(in: $0, table: table, suppressed: suppressed) }, table)
-                ?? best(withSuppression.compactMap { complement(in: $0, table: table, suppressed: suppressed) }, table)
-            guard let next else { break }
-            suppressed[next] = true
+            let derivability = LinearDerivability(table: table, suppressed: state.suppressed)
+            guard let exposed = derivability.determinedCells.first else {
+                return SuppressionOutcome(table: table, suppressed: state.suppressed, derivability: derivability)
+            }
+            let containing = state.lines(of: exposed).compactMap { state.complement(in: table.lines[$0]) }
+            let anywhere = table.lines.indices.filter { state.hiddenCount[$0] > 0 }.compactMap { state.complement(in: table.lines[$0]) }
+            guard let next = state.best(containing) ?? state.best(anywhere) else { break }
+            state.withhold(next)
         }
-        return SuppressionOutcome(table: table, suppressed: suppressed)
+        return state.outcome()
     }
 
-    private func complement(in line: [SuppressionTable.Term], table: SuppressionTable, suppressed: [Bool]) -> Int? {
-        best(line.map(\.cell).filter { !suppressed[$0] }, table)
-    }
+    /// The withheld cells, and per line how many are withheld and what they hold, kept up to date as cells are
+    /// withheld (a year of daily cells makes lines long; recounting them on every pass was most of the cost).
+    private struct State {
+        let table: SuppressionTable
+        let k: Int
+        var suppressed: [Bool]
+        var hiddenCount: [Int]
+        var hiddenMass: [Int]
+        /// The lines of each cell, as offsets into `lineIndexes` (compressed rows: one allocation, not one per cell).
+        private var offsets: [Int]
+        private var lineIndexes: [Int]
 
-    /// Parts before totals, then the smallest value, then the earliest cell: deterministic.
-    private func best(_ cells: [Int], _ table: SuppressionTable) -> Int? {
-        cells.min { a, b in
+        init(table: SuppressionTable, k: Int) {
+            self.table = table
+            self.k = k
+            suppressed = table.values.map { k > 0 && $0 < k }
+            hiddenCount = Array(repeating: 0, count: table.lines.count)
+            hiddenMass = Array(repeating: 0, count: table.lines.count)
+            var counts = Array(repeating: 0, count: table.values.count + 1)
+            for line in table.lines { for term in line { counts[term.cell + 1] += 1 } }
+            for index in 1..<counts.count { counts[index] += counts[index - 1] }
+            offsets = counts
+            lineIndexes = Array(repeating: 0, count: counts.last ?? 0)
+            var next = counts
+            for (index, line) in table.lines.enumerated() {
+                for term in line {
+                    lineIndexes[next[term.cell]] = index
+                    next[term.cell] += 1
+                    if suppressed[term.cell] {
+                        hiddenCount[index] += 1
+                        hiddenMass[index] += table.values[term.cell]
+                    }
+                }
+            }
+        }
+
+        func lines(of cell: Int) -> ArraySlice<Int> { lineIndexes[offsets[cell]..<offsets[cell + 1]] }
+
+        /// A line with withheld cells needs at least two of them, holding at least k together.
+        func needsComplement(_ line: Int) -> Bool {
+            hiddenCount[line] > 0 && (hiddenCount[line] < 2 || hiddenMass[line] < k)
+        }
+
+        mutating func withhold(_ cell: Int) {
+            guard !suppressed[cell] else { return }
+            suppressed[cell] = true
+            for line in lines(of: cell) {
+                hiddenCount[line] += 1
+                hiddenMass[line] += table.values[cell]
+            }
+        }
+
+        func complement(in line: [SuppressionTable.Term]) -> Int? {
+            var chosen: Int?
+            for term in line where !suppressed[term.cell] {
+                if let current = chosen, !precedes(term.cell, current) { continue }
+                chosen = term.cell
+            }
+            return chosen
+        }
+
+        func best(_ cells: [Int]) -> Int? {
+            cells.min { precedes($0, $1) }
+        }
+
+        /// Parts before totals, then the smallest value, then the earliest cell: deterministic.
+        private func precedes(_ a: Int, _ b: Int) -> Bool {
             (table.isTotal[a] ? 1 : 0, table.values[a], a) < (table.isTotal[b] ? 1 : 0, table.values[b], b)
+        }
+
+        func outcome() -> SuppressionOutcome {
+            SuppressionOutcome(table: table, suppressed: suppressed, derivability: LinearDerivability(table: table, suppressed: suppressed))
         }
     }
 }
@@ -56,10 +116,10 @@ public struct SuppressionOutcome: Sendable {
     public let suppressed: [Bool]
     private let derivability: LinearDerivability
 
-    init(table: SuppressionTable, suppressed: [Bool]) {
+    init(table: SuppressionTable, suppressed: [Bool], derivability: LinearDerivability) {
         self.table = table
         self.suppressed = suppressed
-        self.derivability = LinearDerivability(table: table, suppressed: suppressed)
+        self.derivability = derivability
     }
 
     /// The cell's value, or nil when it is withheld.

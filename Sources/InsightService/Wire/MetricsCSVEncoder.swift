@@ -4,79 +4,84 @@ import InsightCore
 /// per day of its series (only the daily columns filled). An empty cell is a figure that does not apply or is
 /// withheld; `suppressed` lists, separated by `;`, the columns of the row withheld by small-cell suppression.
 public enum MetricsCSVEncoder {
-    private struct Column {
-        var name: String
-        var pointer: String?
-        var value: (GroupMetrics) -> String
-    }
-
-    public static func encode(_ report: LabelMetricsReport) -> [UInt8] {
-        let columns = summaryColumns()
-        var header = ["day"] + report.query.groupBy.map(\.rawValue) + ["mature"]
-        header += columns.map(\.name) + ["suppressed"]
-        var text = header.map(field).joined(separator: ",") + "\r\n"
-        text.reserveCapacity(report.groups.count * 600)
-        for group in report.groups {
-            let dimensions = group.dimensions.map { field($0.value) }
-            let suppressed = Set(group.suppressed)
-            var row = ["all"] + dimensions + [String(group.mature)]
-            row += columns.map { $0.value(group) }
-            row.append(field(columns.filter { $0.pointer.map(suppressed.contains) ?? false }.map(\.name).joined(separator: ";")))
-            text += row.joined(separator: ",") + "\r\n"
-            for (index, day) in group.series.enumerated() {
-                let daily: [String: String] = [
-                    "evaluations": number(day.evaluations), "confirmedFraud": number(day.confirmedFraud),
-                    "confirmedLegitimate": number(day.confirmedLegitimate),
-                ]
-                var dayRow = [MetricsJSONEncoder.day(day.day)] + dimensions + [String(day.mature)]
-                dayRow += columns.map { daily[$0.name] ?? "" }
-                let withheld = ["evaluations", "confirmedFraud", "confirmedLegitimate"].filter { suppressed.contains("/series/\(index)/\($0)") }
-                dayRow.append(field(withheld.joined(separator: ";")))
-                text += dayRow.joined(separator: ",") + "\r\n"
+    /// The summary columns after `day`, the dimensions and `mature`, each with the JSON Pointer it mirrors.
+    static let columns: [(name: String, pointer: String)] = {
+        var columns = [("evaluations", "/evaluations")]
+        columns += ConsumptionBucket.allCases.map { ("consumption_\($0.rawValue)", "/consumption/\($0.rawValue)") }
+        columns += [("consumption_late", "/consumption/late"), ("confirmedFraud", "/labels/confirmedFraud"),
+                    ("confirmedLegitimate", "/labels/confirmedLegitimate")]
+        for level in RiskLevel.allCases {
+            columns += ["evaluations", "confirmedFraud", "confirmedLegitimate", "fraudRate"].map {
+                ("\(level.rawValue)_\($0)", "/outcomes/\(level.rawValue)/\($0)")
             }
         }
-        return Array(text.utf8)
-    }
-
-    private static func summaryColumns() -> [Column] {
-        var columns = [Column(name: "evaluations", pointer: "/evaluations") { number($0.evaluations) }]
-        for bucket in ConsumptionBucket.allCases {
-            columns.append(Column(name: "consumption_\(bucket.rawValue)", pointer: "/consumption/\(bucket.rawValue)") { group in
-                group.consumption.first { $0.bucket == bucket }.map { number($0.evaluations) } ?? ""
-            })
-        }
-        columns.append(Column(name: "consumption_late", pointer: "/consumption/late") { number($0.late) })
-        columns.append(Column(name: "confirmedFraud", pointer: "/labels/confirmedFraud") { number($0.confirmedFraud) })
-        columns.append(Column(name: "confirmedLegitimate", pointer: "/labels/confirmedLegitimate") { number($0.confirmedLegitimate) })
-        for level in RiskLevel.allCases {
-            let base = "/outcomes/\(level.rawValue)/"
-            func figures(_ group: GroupMetrics) -> GroupMetrics.OutcomeFigures? { group.outcomes.first { $0.outcome == level } }
-            columns += [
-                Column(name: "\(level.rawValue)_evaluations", pointer: base + "evaluations") { figures($0).map { number($0.evaluations) } ?? "" },
-                Column(name: "\(level.rawValue)_confirmedFraud", pointer: base + "confirmedFraud") { figures($0).map { number($0.confirmedFraud) } ?? "" },
-                Column(name: "\(level.rawValue)_confirmedLegitimate", pointer: base + "confirmedLegitimate") {
-                    figures($0).map { number($0.confirmedLegitimate) } ?? ""
-                },
-                Column(name: "\(level.rawValue)_fraudRate", pointer: base + "fraudRate") { figures($0).map { ratio($0.fraudRate) } ?? "" },
-            ]
-        }
-        columns += [
-            Column(name: "recallMediumOrAbove", pointer: "/recall/mediumOrAbove") { ratio($0.recallMediumOrAbove) },
-            Column(name: "recallHigh", pointer: "/recall/high") { ratio($0.recallHigh) },
-            Column(name: "labelLatencyMedianDays", pointer: "/labelLatencyDays/median") { number($0.latency.medianDays) },
-            Column(name: "labelLatencyP90Days", pointer: "/labelLatencyDays/p90") { number($0.latency.p90Days) },
-        ]
+        columns += [("recallMediumOrAbove", "/recall/mediumOrAbove"), ("recallHigh", "/recall/high"),
+                    ("labelLatencyMedianDays", "/labelLatencyDays/median"), ("labelLatencyP90Days", "/labelLatencyDays/p90")]
         return columns
+    }()
+
+    public static func encode(_ report: LabelMetricsReport) -> [UInt8] {
+        let dailyRows = report.groups.reduce(0) { $0 + $1.series.count }
+        var writer = CSVWriter(capacity: 1024 + report.groups.count * 400 + dailyRows * 90)
+        writer.field("day")
+        for dimension in report.query.groupBy { writer.field(dimension.rawValue) }
+        writer.field("mature")
+        for column in columns { writer.field(column.name) }
+        writer.field("suppressed")
+        writer.endRow()
+        for group in report.groups {
+            summaryRow(group, into: &writer)
+            for day in group.series { dayRow(day, group: group, into: &writer) }
+        }
+        return writer.bytes
     }
 
-    private static func number(_ value: Int?) -> String { value.map(String.init) ?? "" }
-    private static func ratio(_ value: Double?) -> String { value.map { $0.description } ?? "" }
+    private static func summaryRow(_ group: GroupMetrics, into writer: inout CSVWriter) {
+        writer.field("all")
+        for dimension in group.dimensions { writer.field(dimension.value) }
+        writer.bool(group.mature)
+        writer.count(group.evaluations)
+        for bucket in ConsumptionBucket.allCases {
+            if let entry = group.consumption.first(where: { $0.bucket == bucket }) { writer.count(entry.evaluations) } else { writer.empty() }
+        }
+        writer.count(group.late)
+        writer.count(group.confirmedFraud)
+        writer.count(group.confirmedLegitimate)
+        for level in RiskLevel.allCases {
+            if let figures = group.outcomes.first(where: { $0.outcome == level }) {
+                writer.count(figures.evaluations)
+                writer.count(figures.confirmedFraud)
+                writer.count(figures.confirmedLegitimate)
+                writer.ratio(figures.fraudRate)
+            } else {
+                writer.empty(4)
+            }
+        }
+        writer.ratio(group.recallMediumOrAbove)
+        writer.ratio(group.recallHigh)
+        writer.count(group.latency.medianDays)
+        writer.count(group.latency.p90Days)
+        // Series pointers (`/series/...`) belong to the daily rows.
+        let withheld = Set(group.suppressed.filter { !$0.utf8.starts(with: "/se".utf8) })
+        writer.field(columns.filter { withheld.contains($0.pointer) }.map(\.name).joined(separator: ";"))
+        writer.endRow()
+    }
 
-    /// Quotes a field that holds a comma, a quote or a line break, doubling its quotes (RFC 4180).
-    static func field(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else { return text }
-        var quoted = "\""
-        for character in text { quoted += character == "\"" ? "\"\"" : String(character) }
-        return quoted + "\""
+    /// Every day of a series has counts, so a nil one is a withheld one.
+    private static func dayRow(_ day: GroupMetrics.Day, group: GroupMetrics, into writer: inout CSVWriter) {
+        writer.field(MetricsJSONEncoder.day(day.day))
+        for dimension in group.dimensions { writer.field(dimension.value) }
+        writer.bool(day.mature)
+        writer.count(day.evaluations)
+        writer.empty(ConsumptionBucket.allCases.count + 1)
+        writer.count(day.confirmedFraud)
+        writer.count(day.confirmedLegitimate)
+        writer.empty(columns.count - ConsumptionBucket.allCases.count - 4)
+        var withheld: [String] = []
+        if day.evaluations == nil { withheld.append("evaluations") }
+        if day.confirmedFraud == nil { withheld.append("confirmedFraud") }
+        if day.confirmedLegitimate == nil { withheld.append("confirmedLegitimate") }
+        writer.field(withheld.joined(separator: ";"))
+        writer.endRow()
     }
 }

@@ -5,7 +5,9 @@ import JSONStream
 /// `suppressed` as JSON Pointers relative to the group.
 public enum MetricsJSONEncoder {
     public static func encode(_ report: LabelMetricsReport) -> [UInt8] {
-        var writer = JSONWriter(capacity: 1024 + report.groups.count * (1024 + 96 * 30))
+        let days = report.groups.reduce(0) { $0 + $1.series.count }
+        var writer = JSONWriter(capacity: 1024 + report.groups.count * 2048 + days * 200)
+        var fragments = Fragments()
         writer.beginObject()
         writer.member("tenant", report.query.tenant.rawValue)
         writer.member("from", day(report.query.days.lowerBound))
@@ -26,13 +28,13 @@ public enum MetricsJSONEncoder {
         writer.member("generatedAt", Timestamp.iso8601(milliseconds: report.generatedAt))
         writer.key("groups")
         writer.beginArray()
-        for group in report.groups { encode(group, into: &writer) }
+        for group in report.groups { encode(group, into: &writer, fragments: &fragments) }
         writer.endArray()
         writer.endObject()
         return writer.bytes
     }
 
-    private static func encode(_ group: GroupMetrics, into writer: inout JSONWriter) {
+    private static func encode(_ group: GroupMetrics, into writer: inout JSONWriter, fragments: inout Fragments) {
         writer.beginObject()
         writer.key("group")
         writer.beginObject()
@@ -84,21 +86,68 @@ public enum MetricsJSONEncoder {
         writer.endObject()
         writer.key("series")
         writer.beginArray()
-        for entry in group.series {
-            writer.beginObject()
-            writer.member("day", day(entry.day))
-            writer.member("mature", entry.mature)
-            count("evaluations", entry.evaluations, &writer)
-            count("confirmedFraud", entry.confirmedFraud, &writer)
-            count("confirmedLegitimate", entry.confirmedLegitimate, &writer)
-            writer.endObject()
-        }
+        for entry in group.series { writer.raw(fragments.day(entry)) }
         writer.endArray()
         writer.key("suppressed")
         writer.beginArray()
-        for pointer in group.suppressed { writer.string(pointer) }
+        for pointer in group.suppressed { writer.raw(fragments.pointer(pointer)) }
         writer.endArray()
         writer.endObject()
+    }
+
+    /// The series and the suppressed pointers are most of a large answer and have a fixed shape: they are written
+    /// as ready-made fragments (keys as constant bytes, day strings cached) instead of member by member.
+    private struct Fragments {
+        private var bytes: [UInt8] = []
+        private var dayPrefixes: [Int64: [UInt8]] = [:]
+
+        mutating func day(_ entry: GroupMetrics.Day) -> [UInt8] {
+            bytes.removeAll(keepingCapacity: true)
+            if let prefix = dayPrefixes[entry.day] {
+                bytes += prefix
+            } else {
+                let prefix = Array("{\"day\":\"\(MetricsJSONEncoder.day(entry.day))\",\"mature\":".utf8)
+                dayPrefixes[entry.day] = prefix
+                bytes += prefix
+            }
+            bytes += entry.mature ? Self.trueBytes : Self.falseBytes
+            bytes += Self.evaluationsKey
+            append(entry.evaluations)
+            bytes += Self.fraudKey
+            append(entry.confirmedFraud)
+            bytes += Self.legitimateKey
+            append(entry.confirmedLegitimate)
+            bytes.append(UInt8(ascii: "}"))
+            return bytes
+        }
+
+        /// Pointers are built from fixed names and indexes only: nothing to escape.
+        mutating func pointer(_ pointer: String) -> [UInt8] {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(UInt8(ascii: "\""))
+            bytes += pointer.utf8
+            bytes.append(UInt8(ascii: "\""))
+            return bytes
+        }
+
+        private mutating func append(_ value: Int?) {
+            guard let value else {
+                bytes += Self.nullBytes
+                return
+            }
+            if value >= 0 && value < 10 {
+                bytes.append(UInt8(48 + value))
+            } else {
+                bytes += String(value).utf8
+            }
+        }
+
+        private static let trueBytes = Array("true".utf8)
+        private static let falseBytes = Array("false".utf8)
+        private static let nullBytes = Array("null".utf8)
+        private static let evaluationsKey = Array(",\"evaluations\":".utf8)
+        private static let fraudKey = Array(",\"confirmedFraud\":".utf8)
+        private static let legitimateKey = Array(",\"confirmedLegitimate\":".utf8)
     }
 
     private static func count(_ name: String, _ value: Int?, _ writer: inout JSONWriter) {
