@@ -11,7 +11,9 @@
 /// the data generator reuses them, and tests compare table and view to prove that the triggers stay exact.
 ///
 /// The insight trigger counts a new insight as `missing` consumption and unlabelled: an insight is written together
-/// with its evaluation, before any report or label can refer to it.
+/// with its evaluation, before any report or label can refer to it. A consumption report moves each of its
+/// evaluation's insights from `missing` to its status one row at a time (an upsert of -1 and one of +1): no
+/// GROUP BY, so no temporary b-tree, which SQLite would otherwise open as a temporary file on every report.
 enum MetricsSchema {
     static let version3 = """
         CREATE TABLE metrics_daily (
@@ -77,57 +79,45 @@ enum MetricsSchema {
         END;
 
         CREATE TRIGGER metrics_move_consumption AFTER INSERT ON consumption BEGIN
-            UPDATE metrics_daily SET evaluations = metrics_daily.evaluations - moved.evaluations,
-                fraud = metrics_daily.fraud - moved.fraud, legitimate = metrics_daily.legitimate - moved.legitimate
-            FROM (SELECT e.tenant_id, e.environment, e.created_at / 86400000 AS day, e.category,
-                    coalesce(i.model_version, '') AS model_version, i.outcome, count(*) AS evaluations,
-                    count(CASE WHEN v.label = 'confirmedFraud' THEN 1 END) AS fraud,
-                    count(CASE WHEN v.label = 'confirmedLegitimate' THEN 1 END) AS legitimate
-                FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-                LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
-                WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-                GROUP BY coalesce(i.model_version, ''), i.outcome) AS moved
-            WHERE metrics_daily.tenant_id = moved.tenant_id AND metrics_daily.environment = moved.environment
-                AND metrics_daily.day = moved.day AND metrics_daily.category = moved.category
-                AND metrics_daily.model_version = moved.model_version AND metrics_daily.outcome = moved.outcome
-                AND metrics_daily.consumption = 'missing';
             INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
                 evaluations, late, fraud, legitimate)
             SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, NEW.status, count(*), count(*) * NEW.late,
-                count(CASE WHEN v.label = 'confirmedFraud' THEN 1 END),
-                count(CASE WHEN v.label = 'confirmedLegitimate' THEN 1 END)
+                i.outcome, 'missing', -1, 0, -coalesce(v.label = 'confirmedFraud', 0),
+                -coalesce(v.label = 'confirmedLegitimate', 0)
             FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
             LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
             WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            GROUP BY coalesce(i.model_version, ''), i.outcome
             ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
                 fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
-            DELETE FROM metrics_daily WHERE evaluations = 0 AND consumption = 'missing'
-                AND (tenant_id, environment, day, category) =
-                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
-
-            UPDATE metrics_latency SET labels = metrics_latency.labels - moved.labels
-            FROM (SELECT e.tenant_id, e.environment, e.created_at / 86400000 AS day, e.category,
-                    coalesce(i.model_version, '') AS model_version, i.outcome,
-                    max(0, (f.received_at - e.created_at) / 86400000) AS latency_days, count(*) AS labels
-                FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-                JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
-                WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-                GROUP BY coalesce(i.model_version, ''), i.outcome, max(0, (f.received_at - e.created_at) / 86400000)) AS moved
-            WHERE metrics_latency.tenant_id = moved.tenant_id AND metrics_latency.environment = moved.environment
-                AND metrics_latency.day = moved.day AND metrics_latency.category = moved.category
-                AND metrics_latency.model_version = moved.model_version AND metrics_latency.outcome = moved.outcome
-                AND metrics_latency.consumption = 'missing' AND metrics_latency.latency_days = moved.latency_days;
+            INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
+                evaluations, late, fraud, legitimate)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, NEW.status, 1, NEW.late, coalesce(v.label = 'confirmedFraud', 0),
+                coalesce(v.label = 'confirmedLegitimate', 0)
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
+                fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
             INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
                 latency_days, labels)
             SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, NEW.status, max(0, (f.received_at - e.created_at) / 86400000), count(*)
+                i.outcome, 'missing', max(0, (f.received_at - e.created_at) / 86400000), -1
             FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
             JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
             WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            GROUP BY coalesce(i.model_version, ''), i.outcome, max(0, (f.received_at - e.created_at) / 86400000)
             ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
+            INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
+                latency_days, labels)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, NEW.status, max(0, (f.received_at - e.created_at) / 86400000), 1
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
+            DELETE FROM metrics_daily WHERE evaluations = 0 AND consumption = 'missing'
+                AND (tenant_id, environment, day, category) =
+                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
             DELETE FROM metrics_latency WHERE labels = 0 AND consumption = 'missing'
                 AND (tenant_id, environment, day, category) =
                     (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
