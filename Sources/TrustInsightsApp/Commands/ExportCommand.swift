@@ -14,8 +14,8 @@ enum ExportCommand {
             abstract: "Write label metrics (precision, recall, consumption mix, label latency) as JSON or CSV.",
             discussion: """
                 The same figures as GET /v1/metrics/labels, with the same small-cell suppression (counts below \
-                metricsSuppressionK are withheld) and maturity flag (docs/METRICS.md). Read-only: the server may keep \
-                running.
+                metricsSuppressionK are withheld) and maturity flag (docs/METRICS.md). It only reads, and may run while the \
+                server runs.
                 """,
             options: MetricsCommandSupport.rangeOptions + [
                 .value("group-by", "dimensions", help: "Comma-separated: category, modelVersion, outcome, consumption, environment."),
