@@ -14,11 +14,14 @@ public struct ServiceRoutes: Sendable {
         public var consumption: ConsumptionIntake
         public var labels: LabelIntake
         public var admission: AdmissionControl
+        /// Nil leaves `GET /v1/metrics/labels` unregistered.
+        public var metrics: LabelMetrics?
 
         public init(
             authenticator: Authenticator, evaluator: Evaluator, models: any ModelProvider, authorizations: AuthorizationRegistry,
             hasher: SubjectHasher, signer: PayloadSigner, readiness: Readiness, consumption: ConsumptionIntake, labels: LabelIntake,
-            admission: AdmissionControl
+            admission: AdmissionControl,
+            metrics: LabelMetrics? = nil
         ) {
             self.admission = admission
             self.authenticator = authenticator
@@ -30,6 +33,7 @@ public struct ServiceRoutes: Sendable {
             self.readiness = readiness
             self.consumption = consumption
             self.labels = labels
+            self.metrics = metrics
         }
     }
 
@@ -49,5 +53,6 @@ public struct ServiceRoutes: Sendable {
         ConsumptionRoutes(access: access, intake: dependencies.consumption, readiness: dependencies.readiness).register(in: &router)
         LabelRoutes(access: access, intake: dependencies.labels, readiness: dependencies.readiness).register(in: &router)
         ContractRoutes().register(in: &router)
+        if let metrics = dependencies.metrics { MetricsRoutes(access: access, metrics: metrics).register(in: &router) }
     }
 }

@@ -101,5 +101,6 @@ enum Schema {
         .init(version: 3, description: "drop the redundant insight_by_evaluation index", sql: """
             DROP INDEX insight_by_evaluation;
             """),
+        .init(version: 4, description: "label metrics: exact daily aggregates kept by triggers", sql: MetricsSchema.aggregates),
     ])
 }

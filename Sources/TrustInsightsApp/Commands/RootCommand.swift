@@ -13,6 +13,8 @@ public enum RootCommand {
                 SigningKeysCommand.spec,
                 SimulateCommand.spec,
                 TrainCommand.spec,
+                ExportCommand.spec,
+                ReportCommand.spec,
                 VersionCommand.spec,
             ]
         )

@@ -53,6 +53,8 @@ struct ConfigurationKey: Sendable {
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
         .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
         .init(name: "consumptionDeadlineSeconds", value: .seconds(\.consumptionDeadlineSeconds, 0...31_536_000), help: "A consumption report later than this after its evaluation is flagged late."),
+        .init(name: "metricsSuppressionK", value: .integer(\.metricsSuppressionK, 0...1_000_000), help: "Label metrics withhold counts below this (0 = off)."),
+        .init(name: "metricsMaturityDays", value: .integer(\.metricsMaturityDays, 0...3650), help: "Label metrics flag evaluations younger than this as immature."),
     ]
 
     /// Parses a textual value (from the environment or a flag) into the configuration.

@@ -1,3 +1,5 @@
+import InsightCore
+
 /// Everything `serve` needs to start, after defaults, `config/default.json`, `TRUST_INSIGHTS_*` variables and
 /// command-line flags have been layered in that order.
 public struct ServiceConfiguration: Sendable, Equatable {
@@ -19,6 +21,15 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var accessLog = true
     public var authorizationCooldownSeconds = 86400.0
     public var consumptionDeadlineSeconds = 600.0
+    public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
+    public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays
 
     public init() {}
+}
+
+extension ServiceConfiguration {
+    /// The disclosure and maturity rules of label metrics, for the API, `export` and `report` alike.
+    var metricsPolicy: MetricsPolicy {
+        MetricsPolicy(suppressionK: metricsSuppressionK, maturityDays: metricsMaturityDays)
+    }
 }

@@ -117,7 +117,8 @@ final class ServiceRuntime: Sendable {
             authenticator: authenticator, evaluator: evaluator, models: models,
             authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
             consumption: ConsumptionIntake(store: store, deadlineMilliseconds: deadline, compliance: admission.compliance),
-            labels: LabelIntake(store: store), admission: admission)
+            labels: LabelIntake(store: store), admission: admission,
+            metrics: LabelMetrics(source: store, policy: configuration.metricsPolicy))
         ).register(in: &router)
         server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
         serverBox.server = server

@@ -1,0 +1,36 @@
+import HTTPServer
+import InsightCore
+
+/// `GET /v1/metrics/labels`: label metrics of the analyst's own tenant, as JSON or CSV.
+struct MetricsRoutes: Sendable {
+    let access: RouteAccess
+    let metrics: LabelMetrics
+
+    func register(in router: inout Router) {
+        let routes = self
+        router.add(.get, "/v1/metrics/labels") { request, _ in try routes.labels(request) }
+    }
+
+    func labels(_ request: HTTPRequest) throws -> HTTPResponse {
+        let now = Clock.nowMilliseconds()
+        let principal = try access.principal(request, roles: [.analyst], now: now)
+        let decoded = try MetricsRequestDecoder.decode(
+            request.queryItems, tenant: principal.tenant, keyEnvironment: principal.environment,
+            today: MetricsQuery.day(ofMilliseconds: now))
+        let report: LabelMetricsReport
+        do {
+            report = try metrics.report(decoded.query, now: now)
+        } catch {
+            throw ServiceProblem.storageUnavailable
+        }
+        switch decoded.format {
+        case .json:
+            return .json(.ok, MetricsJSONEncoder.encode(report))
+        case .csv:
+            var headers = HTTPFields()
+            headers.set("Content-Type", "text/csv; charset=utf-8")
+            headers.set("Content-Disposition", "attachment; filename=\"label-metrics.csv\"")
+            return HTTPResponse(status: .ok, headers: headers, body: MetricsCSVEncoder.encode(report))
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import FoundationEssentials
+import InsightCore
+import InsightService
+import InsightStore
+
+/// What `export metrics` and `report` share: the query options, the configuration keys that shape metrics, and
+/// opening an existing data folder.
+enum MetricsCommandSupport {
+    static var configurationOptions: [OptionSpec] {
+        ConfigurationLoader.options.filter { ["config", "data-dir", "metrics-suppression-k", "metrics-maturity-days"].contains($0.name) }
+    }
+
+    static let rangeOptions: [OptionSpec] = [
+        .value("tenant", "tenant", help: "Tenant whose evaluations are measured.", required: true),
+        .value("from", "YYYY-MM-DD", help: "First UTC evaluation day (default: 89 days before --to)."),
+        .value("to", "YYYY-MM-DD", help: "Last UTC evaluation day (default: today)."),
+        .value("environment", "environment", help: "production, sandbox or all.", default: "production"),
+    ]
+
+    /// Option names of the command line for the API's parameter names.
+    private static let flags = ["from": "from", "to": "to", "groupBy": "group-by", "format": "format", "environment": "environment"]
+
+    static func request(_ arguments: ParsedArguments, now: Int64) throws(CommandLineError) -> MetricsRequest {
+        guard let tenant = TenantID(try arguments.required("tenant")) else {
+            throw .usage("The value for '--tenant' must be 1 to 64 letters, digits, '-' or '_'")
+        }
+        var items: [(name: String, value: String)] = []
+        for (parameter, flag) in flags.sorted(by: { $0.key < $1.key }) {
+            if let value = arguments.value(flag) { items.append((parameter, value)) }
+        }
+        do {
+            return try MetricsRequestDecoder.decode(items, tenant: tenant, keyEnvironment: nil, today: MetricsQuery.day(ofMilliseconds: now))
+        } catch {
+            guard case .invalidParameter(let name, let detail) = error else { throw .usage("invalid metrics options") }
+            throw .usage("The value for '--\(flags[name] ?? name)' is invalid: it \(detail)")
+        }
+    }
+
+    /// The configured metrics of an existing data folder; a missing database is an error, not a new empty one.
+    static func metrics(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> LabelMetrics {
+        let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
+            try FileSystem.readFile(atPath: path)
+        }
+        let database = configuration.dataDir + "/" + SQLiteStore.fileName
+        guard FileManager.default.fileExists(atPath: database) else {
+            throw CommandLineError.failure("no database at \(database): nothing to measure")
+        }
+        do {
+            return LabelMetrics(source: try SQLiteStore(directory: configuration.dataDir), policy: configuration.metricsPolicy)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+        }
+    }
+
+    static func write(_ bytes: [UInt8], to output: String, _ environment: CommandEnvironment) throws(CommandLineError) {
+        if output == "-" {
+            environment.standardOutput(String(decoding: bytes, as: UTF8.self))
+        } else {
+            try ModelsFiles.write(Data(bytes), to: output)
+        }
+    }
+}

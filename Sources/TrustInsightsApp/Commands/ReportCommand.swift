@@ -1,0 +1,37 @@
+import InsightCore
+
+/// `trust-insights report --out report.html`: the analyst's HTML report, straight from the data folder.
+enum ReportCommand {
+    static var spec: CommandSpec {
+        CommandSpec(
+            name: "report",
+            abstract: "Write a self-contained HTML report of the label metrics, with inline SVG charts.",
+            discussion: """
+                Four charts, each with a short table: outcome mix over time, precision and recall per model version, \
+                consumption mix, and label latency. One file with no script and no external asset; the figures obey \
+                the same suppression as the API. scripts/render-report.sh renders it to PNG with headless Chromium.
+                """,
+            options: MetricsCommandSupport.rangeOptions + [
+                .value("out", "file", help: "The HTML file to write.", required: true),
+            ] + MetricsCommandSupport.configurationOptions
+        ) { arguments, environment in
+            let now = Clock.nowMilliseconds()
+            let request = try MetricsCommandSupport.request(arguments, now: now)
+            let metrics = try MetricsCommandSupport.metrics(arguments, environment)
+            func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
+                var query = request.query
+                query.groupBy = groupBy
+                do {
+                    return try metrics.report(query, now: now)
+                } catch {
+                    throw CommandLineError.failure("cannot read the metrics aggregates")
+                }
+            }
+            let page = MetricsReportPage(overall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]))
+            let output = try arguments.required("out")
+            try MetricsCommandSupport.write(Array(page.html().utf8), to: output, environment)
+            if output != "-" { environment.printError("report: wrote \(output)") }
+            return 0
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import InsightCore
+@testable import InsightService
+
+@Suite struct MetricsWireTests {
+    let tenant = TenantID("acme")!
+    let today: Int64 = 20_413  // 2025-11-21
+
+    func decode(_ items: [(String, String)], key: DeploymentEnvironment? = .production) throws(ServiceProblem) -> MetricsRequest {
+        try MetricsRequestDecoder.decode(items.map { (name: $0.0, value: $0.1) }, tenant: tenant, keyEnvironment: key, today: today)
+    }
+
+    @Test func defaultsToTheLastNinetyDaysOfTheKeysEnvironmentAsJSON() throws {
+        let request = try decode([])
+        #expect(request.query.days == (today - 89)...today)
+        #expect(request.query.environments == [.production])
+        #expect(request.query.groupBy == [])
+        #expect(request.format == .json)
+        #expect(try decode([], key: .sandbox).query.environments == [.sandbox])
+        #expect(try decode([], key: nil).query.environments == [.production])
+        #expect(try decode([("environment", "all")], key: nil).query.environments == [.sandbox, .production])
+    }
+
+    @Test func readsEveryParameter() throws {
+        let request = try decode([("from", "2025-01-01"), ("to", "2025-01-31"), ("groupBy", "outcome,category"), ("format", "csv"), ("environment", "all")])
+        #expect(request.query.days == Timestamp.days(fromDate: "2025-01-01")!...Timestamp.days(fromDate: "2025-01-31")!)
+        #expect(request.query.groupBy == [.outcome, .category])
+        #expect(request.format == .csv)
+        #expect(request.query.environments == [.sandbox, .production])
+    }
+
+    @Test func problemsNameTheParameterAndNeverEchoTheValue() {
+        let cases: [([(String, String)], String)] = [
+            ([("groupBy", "outcome,secret-canary")], "groupBy"), ([("groupBy", "outcome,")], "groupBy"),
+            ([("from", "secret-canary")], "from"), ([("from", "2025-02-01"), ("to", "2025-01-01")], "from"),
+            ([("format", "secret-canary")], "format"), ([("environment", "secret-canary")], "environment"),
+            ([("to", "2025-02-29")], "to"), ([("limit", "1")], "limit"), ([("to", "2025-01-01"), ("to", "2025-01-02")], "to"),
+        ]
+        for (items, parameter) in cases {
+            do {
+                _ = try decode(items)
+                Issue.record("\(items) was accepted")
+            } catch {
+                guard case .invalidParameter(let name, let detail) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(name == parameter)
+                #expect(!detail.contains("secret-canary"))
+                #expect(error.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func sandboxKeysReadSandboxOnly() {
+        #expect(throws: ServiceProblem.self) { try decode([("environment", "production")], key: .sandbox) }
+        #expect(throws: ServiceProblem.self) { try decode([("environment", "all")], key: .sandbox) }
+    }
+
+    var report: LabelMetricsReport {
+        let key = MetricsAggregate.Key(environment: .production, day: today - 40, category: .payment, modelVersion: "v1, \"beta\"", outcome: .high, consumption: .missing)
+        let source = StaticSource(
+            aggregates: [.init(key: key, evaluations: 25, late: 0, confirmedFraud: 12, confirmedLegitimate: 3)],
+            latencies: [.init(key: key, latencyDays: 5, labels: 15)])
+        let query = MetricsQuery(tenant: tenant, days: (today - 89)...today, groupBy: [.modelVersion], environments: [.production])
+        return try! LabelMetrics(source: source, policy: MetricsPolicy(suppressionK: 10, maturityDays: 30)).report(query, now: today * 86_400_000)
+    }
+
+    @Test func csvQuotesFieldsAndNamesWithheldColumns() throws {
+        let text = String(decoding: MetricsCSVEncoder.encode(report), as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.first?.hasPrefix("day,modelVersion,mature,evaluations,consumption_usedReducedFriction,") == true)
+        let quoted = #""v1, ""beta""""#
+        #expect(lines[1].hasPrefix("all,\(quoted),true,25,"))
+        let header = lines[0].components(separatedBy: ",")
+        let row = lines[1].replacingOccurrences(of: quoted, with: "v1").components(separatedBy: ",")
+        #expect(row.count == header.count)
+        let value = { (name: String) in row[header.firstIndex(of: name)!] }
+        #expect(value("confirmedFraud") == "12")
+        #expect(value("confirmedLegitimate") == "")
+        #expect(value("labelLatencyMedianDays") == "5")
+        let withheld = value("suppressed").components(separatedBy: ";")
+        #expect(withheld.contains("confirmedLegitimate"))
+        #expect(withheld.contains("consumption_late"))
+        #expect(!withheld.contains("confirmedFraud"))
+        #expect(!withheld.contains("evaluations"))
+        #expect(lines[2].hasPrefix("2025-10-12,"))
+        #expect(lines[2].hasSuffix(",confirmedLegitimate"))
+        #expect(lines.last == "")
+        #expect(lines[2].components(separatedBy: ",").count == header.count + 1, "the quoted version holds one comma")
+    }
+
+    @Test func jsonIsValidAndWithheldFiguresAreNullAndListed() throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(MetricsJSONEncoder.encode(report))) as? [String: Any])
+        #expect(object["from"] as? String == "2025-08-24")
+        let group = try #require((object["groups"] as? [[String: Any]])?.first)
+        #expect(group["group"] as? [String: String] == ["modelVersion": "v1, \"beta\""])
+        #expect(group["evaluations"] as? Int == 25)
+        #expect((group["labels"] as? [String: Any])?["confirmedLegitimate"] is NSNull)
+        let suppressed = try #require(group["suppressed"] as? [String])
+        #expect(suppressed.contains("/labels/confirmedLegitimate"))
+        #expect(suppressed.contains("/series/0/confirmedLegitimate"))
+        #expect((group["series"] as? [[String: Any]])?.first?["mature"] as? Bool == true)
+    }
+}
+
+struct StaticSource: MetricsSource {
+    var aggregates: [MetricsAggregate]
+    var latencies: [LatencyAggregate]
+    func forEachAggregate(_ query: MetricsQuery, aggregate: (MetricsAggregate) -> Void, latency: (LatencyAggregate) -> Void) throws {
+        aggregates.forEach(aggregate)
+        latencies.forEach(latency)
+    }
+}

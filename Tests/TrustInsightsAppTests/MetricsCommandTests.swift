@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+import Testing
+import InsightCore
+import InsightStore
+
+@testable import TrustInsightsApp
+
+/// `export metrics` and `report` against a data folder written through the store, as the service writes it.
+@Suite final class MetricsCommandTests {
+    static let repositoryRoot = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    final class Output: Sendable {
+        let standardOutput = Mutex("")
+        let standardError = Mutex("")
+        var environment: CommandEnvironment {
+            CommandEnvironment(
+                standardOutput: { text in self.standardOutput.withLock { $0 += text } },
+                standardError: { text in self.standardError.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        }
+    }
+
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "metrics-command-" + UUID().uuidString
+        let store = try SQLiteStore(directory: directory + "/data")
+        let tenant = TenantID("acme")!
+        let now = Clock.nowMilliseconds()
+        // 30 evaluations today: 20 unknown (2.x), 10 high; every high one reported and labelled fraud, 8 of them
+        // labelled legitimate among the unknown ones.
+        for index in 0..<30 {
+            let outcome: RiskLevel = index < 20 ? .unknown : .high
+            try store.recordAndWait(EvaluationRecord(
+                evaluationID: "e\(index)", tenant: tenant, environment: .production, keyID: "k", category: .payment, createdAt: now - 1000,
+                account: nil, device: nil, counterparty: nil,
+                insights: [.init(insightID: "i\(index)", position: 0, insightType: "isLikelyBeingCoached", modelVersion: index % 2 == 0 ? "2026.11.1" : "2026.09.1", outcome: outcome, error: nil)]))
+            _ = try store.recordConsumptionAndWait(ConsumptionRecord(
+                evaluationID: "e\(index)", tenant: tenant, report: ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: []),
+                receivedAt: now, late: false))
+            if index >= 12 {
+                try store.inLabelTransactionAndWait { transaction in
+                    try transaction.appendLabels([LabelVersion(
+                        insightID: "i\(index)", tenant: tenant,
+                        content: LabelContent(verdict: outcome == .high ? .confirmedFraud : .confirmedLegitimate, fraudType: .other,
+                                              occurredOn: Timestamp.day(milliseconds: now), amountBand: nil), receivedAt: now)])
+                }
+            }
+        }
+        store.checkpoint()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func run(_ arguments: [String]) -> (status: Int32, output: Output) {
+        let output = Output()
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            arguments + ["--data-dir", directory + "/data", "--config", Self.repositoryRoot + "/config/default.json"], environment: output.environment)
+        return (status, output)
+    }
+
+    @Test func exportsJSONWithTheServiceFigures() throws {
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--metrics-suppression-k", "0"])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let text = output.standardOutput.withLock { $0 }
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let group = try #require((body["groups"] as? [[String: Any]])?.first)
+        #expect(group["evaluations"] as? Int == 30)
+        #expect(group["labels"] as? [String: Int] == ["confirmedFraud": 10, "confirmedLegitimate": 8])
+        #expect((group["recall"] as? [String: Double])?["high"] == 1)
+        #expect(body["suppression"] as? [String: Int] == ["k": 0])
+    }
+
+    @Test func exportsCSVToAFileWithSuppression() throws {
+        let file = directory + "/metrics.csv"
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv", "--group-by", "modelVersion", "--out", file])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let lines = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\r\n")
+        #expect(lines.first?.hasPrefix("day,modelVersion,mature,evaluations,") == true)
+        // 15 evaluations per version (k = 10): published; the 5 labelled-fraud of each version are withheld.
+        let row = try #require(lines.first { $0.hasPrefix("all,2026.09.1,") }).split(separator: ",", omittingEmptySubsequences: false)
+        #expect(row[3] == "15")
+        #expect(row.last?.contains("confirmedFraud") == true)
+    }
+
+    @Test func badOptionsAreUsageErrorsNamingTheOption() {
+        for (arguments, flag) in [(["--group-by", "colour"], "--group-by"), (["--from", "2026-02-30"], "--from"), (["--format", "xml"], "--format")] {
+            let (status, output) = run(["export", "metrics", "--tenant", "acme"] + arguments)
+            #expect(status == 64)
+            #expect(output.standardError.withLock { $0 }.contains("'\(flag)'"))
+        }
+        let missing = CommandLineTool(root: RootCommand.spec).run(
+            ["export", "metrics", "--tenant", "acme", "--data-dir", directory + "/nowhere", "--config", Self.repositoryRoot + "/config/default.json"],
+            environment: Output().environment)
+        #expect(missing == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory + "/nowhere"), "export never creates an empty database")
+    }
+
+    @Test func reportIsOneSelfContainedFileWithFourCharts() throws {
+        let file = directory + "/report.html"
+        let (status, output) = run(["report", "--tenant", "acme", "--out", file])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let html = try String(contentsOfFile: file, encoding: .utf8)
+        for id in MetricsReportPage.chartIDs {
+            #expect(html.contains("<svg id=\"\(id)\" class=\"chart\""))
+        }
+        #expect(html.components(separatedBy: "<table>").count - 1 == 4)
+        #expect(!html.lowercased().contains("<script"))
+        #expect(!html.contains("src="))
+        #expect(!html.contains("href="))
+        #expect(!html.contains("url(http"))
+        // The only URL is the SVG namespace, which browsers never fetch.
+        #expect(html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1)
+        #expect(html.contains("30 evaluations"))
+    }
+
+    @Test(.enabled(if: chromium != nil, "Chromium is not installed (apt-get install -y chromium): the render check is skipped"))
+    func reportRendersInHeadlessChromium() throws {
+        let file = directory + "/report.html"
+        #expect(run(["report", "--tenant", "acme", "--out", file]).status == 0)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.repositoryRoot + "/scripts/render-report.sh")
+        process.arguments = [file, directory + "/report.png", "1000", "1400"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        #expect(printed.hasSuffix("4 charts\n"), "\(printed)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: directory + "/report.png"))
+        #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        // IHDR: width and height as asked for the window.
+        let width = png[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        #expect(width == 1000)
+        #expect(png.count > 20_000, "a page with four charts is not a blank image")
+    }
+}
