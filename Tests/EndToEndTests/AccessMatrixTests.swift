@@ -79,7 +79,7 @@ import Testing
         Row(method: "PUT", path: "/v1/authorization/{subjectRef}", body: .authorization, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
         Row(method: "POST", path: "/v1/labels", body: .label, role: .partner, cells: [forbidden, ok(200, accepted), forbidden, ok(200, labelNotFound), unauthenticated, accessRevoked, unauthenticated, ok(200, accepted), unauthenticated]),
         Row(method: "GET", path: "/v1/models", body: .none, role: .client, cells: [ok(), ok(), ok(), ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
-        Row(method: "GET", path: "/v1/metrics/labels", body: .none, role: .analyst, planned: true, cells: [forbidden, forbidden, ok(), ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
+        Row(method: "GET", path: "/v1/metrics/labels", body: .none, role: .analyst, cells: [forbidden, forbidden, ok(), ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
         Row(method: "GET", path: "/v1/compliance", body: .none, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
         Row(method: "GET", path: "/v1/signing-keys", body: .none, role: .client, cells: publicRoute),
         Row(method: "GET", path: "/healthz", body: .none, role: .client, cells: publicRoute),
