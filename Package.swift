@@ -16,12 +16,13 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Layers, lowest first. Data flows one way: CLI -> Service -> (HTTPServer, Core) -> (Model, Store).
-        .target(name: "HTTPServer", dependencies: ["CLinux"]),
+        .target(name: "DetachedThreads"),
+        .target(name: "HTTPServer", dependencies: ["CLinux", "DetachedThreads"]),
         .target(name: "JSONStream"),
         .target(name: "InsightModel"),
         .target(name: "InsightCrypto", dependencies: ["CCrypto"]),
         .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto", "JSONStream"]),
-        .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite"]),
+        .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite", "DetachedThreads"]),
         .target(name: "InsightTraining", dependencies: ["InsightModel"]),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
         // openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.

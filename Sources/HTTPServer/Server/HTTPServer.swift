@@ -1,3 +1,4 @@
+import DetachedThreads
 import Glibc
 import Synchronization
 
@@ -55,7 +56,7 @@ public final class HTTPServer: Sendable {
         shared.runningLoops.store(loops.count, ordering: .sequentiallyConsistent)
         for loop in loops {
             let shared = shared
-            Threads.spawn {
+            DetachedThread.spawn {
                 loop.run()
                 shared.runningLoops.subtract(1, ordering: .sequentiallyConsistent)
             }

@@ -1,3 +1,4 @@
+import DetachedThreads
 import Glibc
 
 /// Delivers SIGTERM, SIGINT and SIGHUP to a callback on a dedicated thread.
@@ -18,7 +19,7 @@ public struct SignalWaiter: Sendable {
     /// Starts the waiting thread; `handler` runs on it once per signal received, for as long as the process lives.
     public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
         let signals = signals
-        Threads.spawn {
+        DetachedThread.spawn {
             var set = Self.makeSet(signals)
             while true {
                 var received: Int32 = 0

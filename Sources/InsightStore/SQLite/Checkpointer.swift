@@ -1,3 +1,4 @@
+import DetachedThreads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,7 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     func start() {
-        WriterThread.spawn { [self] in run() }
+        DetachedThread.spawn { [self] in run() }
     }
 
     func stop() {

@@ -1,3 +1,4 @@
+import DetachedThreads
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,7 @@ public final class GroupCommitter: Sendable {
     public init(connection: SQLiteConnection, maximumBatch: Int = 512) {
         engine = Engine(connection: connection, maximumBatch: maximumBatch)
         let engine = self.engine
-        WriterThread.spawn { engine.run() }
+        DetachedThread.spawn { engine.run() }
     }
 
     deinit {
