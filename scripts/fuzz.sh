@@ -94,6 +94,8 @@ build_module() {
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
     swiftc "${swift_flags[@]}" -module-name "$name" -wmo -c "${sources[@]}" \
         -emit-module -emit-module-path "$modules/$name.swiftmodule" -o "$object"
+    # swiftc keeps an identical output's old timestamp; the stamp must say "built after its inputs".
+    touch "$object"
 }
 
 build_target() {
@@ -115,7 +117,8 @@ build_target() {
         echo "fuzz: linking $target"
         local sources
         mapfile -t sources < <(find "${folders[@]}" -name '*.swift' | sort)
-        swiftc "${swift_flags[@]}" -module-name "FuzzTarget" "${sources[@]}" "${objects[@]}" -lcrypto -o "$binary"
+        # lld: gold warns about every ASan helper symbol it cannot export.
+        swiftc "${swift_flags[@]}" -use-ld=lld -module-name "FuzzTarget" "${sources[@]}" "${objects[@]}" -lcrypto -o "$binary"
     fi
 }
 
@@ -151,7 +154,9 @@ shift || true
 mkdir -p "$out/corpus/$target" "$out/artifacts/$target"
 seeds=Fuzz/corpus/$target
 [[ -d $seeds ]] || { echo "fuzz: no seed corpus at $seeds" >&2; exit 1; }
+dictionary=()
+[[ -f Fuzz/dict/$target.dict ]] && dictionary=(-dict="Fuzz/dict/$target.dict")
 # Inputs larger than max_len are cut by libFuzzer; the seeds are small, and the mutations stay near them.
-exec "$binary" "$out/corpus/$target" "$seeds" \
+exec "$binary" "$out/corpus/$target" "$seeds" "${dictionary[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \
     -artifact_prefix="$out/artifacts/$target/" -print_final_stats=1 "$@"
