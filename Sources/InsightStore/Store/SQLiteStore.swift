@@ -36,9 +36,10 @@ public final class SQLiteStore: Sendable {
         try readers.withReader(body)
     }
 
-    /// True when a trivial write commits: what readiness reports.
+    /// True when the disk has room (`minimumFreeBytes`) and a trivial write commits: what readiness reports.
     public func isWritable() -> Bool {
-        (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
+        guard (availableBytes() ?? .max) >= Self.minimumFreeBytes else { return false }
+        return (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
     }
 
     /// Folds the WAL into the database file; called at shutdown.
