@@ -48,8 +48,14 @@ final class ServiceRuntime: Sendable {
             throw CommandLineError.failure("velocity configuration: \(error)")
         }
         do {
+            // One unreadable model must not take every category down: it is left out (its insight answers
+            // insightUnavailable) and logged; a reload with the file mended brings it in.
             let registry = try ModelRegistry(
-                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue),
+                skippingInvalidModels: true)
+            for refusal in registry.snapshot.refused {
+                log.error("model refused", [("file", refusal.file), ("reason", refusal.reason)])
+            }
             models = RegistryModelProvider(registry: registry, catalogue: catalogue)
         } catch {
             throw CommandLineError.failure("models: \(error)")
@@ -95,9 +101,11 @@ final class ServiceRuntime: Sendable {
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
+        let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
         let models = models
         metrics.onCollect {
             modelGeneration.set(Double(models.generation))
+            modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
         }
     }
