@@ -23,6 +23,7 @@ public final class SQLiteStore: Sendable {
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")
+        connection.keepWALFilesOnClose()
         writer = GroupCommitter(connection: connection)
         readers = ReaderPool(path: path)
     }

@@ -149,10 +149,12 @@ final class ServiceRuntime: Sendable {
     }
 }
 
-/// Lets routes built before the server exists ask it for its state later.
+/// Lets routes built before the server exists ask it for its state later. Weak: the server's router holds the
+/// routes that hold this box, and a strong reference back made a cycle that kept every stopped server, with its
+/// store (open SQLite connections), models and catalogue, alive for the life of the process.
 final class ServerBox: @unchecked Sendable {
     private let lock = Mutex(())
-    private var stored: HTTPServer?
+    private weak var stored: HTTPServer?
 
     var server: HTTPServer? {
         get { lock.withLock { _ in stored } }
