@@ -42,6 +42,9 @@ public enum LightGBMImporter {
         guard let maxFeatureText = header["max_feature_idx"], let maxFeature = Int(maxFeatureText) else {
             throw .malformed("no max_feature_idx")
         }
+        guard (0..<ModelImportOptions.maximumFeatures).contains(maxFeature) else {
+            throw .malformed("max_feature_idx must be 0 to \(ModelImportOptions.maximumFeatures - 1)")
+        }
         let featureCount = maxFeature + 1
         let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)
 
@@ -84,7 +87,8 @@ public enum LightGBMImporter {
         func numbers<T>(_ key: String, _ count: Int, _ parse: (Substring) -> T?) throws(ModelImportError) -> [T] {
             guard let text = block[Substring(key)] else { throw .malformed("tree \(index): no \(key)") }
             var result: [T] = []
-            result.reserveCapacity(count)
+            // `count` comes from the file: reserve no more than the text can hold (a value and a space each).
+            result.reserveCapacity(min(count, text.utf8.count / 2 + 1))
             for field in text.split(separator: " ") {
                 guard let value = parse(field) else { throw .malformed("tree \(index): \(key) holds '\(field)'") }
                 result.append(value)
@@ -108,8 +112,13 @@ public enum LightGBMImporter {
         let internalWeights = block["internal_weight"] == nil ? nil : try numbers("internal_weight", splitCount) { Double($0) }
 
         let nodeCount = splitCount + leafCount
-        // Internal node i stays i; leaf j (written ~j, i.e. -(j+1)) becomes splitCount + j.
-        func node(_ child: Int) -> Int { child >= 0 ? child : splitCount + (-child - 1) }
+        // Internal node i stays i; leaf j (written ~j, i.e. -(j+1)) becomes splitCount + j. The validator checks
+        // internal indices; a leaf index is checked here, where `splitCount + j` could otherwise overflow.
+        func node(_ child: Int) throws(ModelImportError) -> Int {
+            if child >= 0 { return child }
+            guard ~child < leafCount else { throw .malformed("tree \(index): child \(child) names no leaf") }
+            return splitCount + ~child
+        }
         var left = [Int](repeating: -1, count: nodeCount)
         var right = [Int](repeating: -1, count: nodeCount)
         var splitFeatures = [Int](repeating: 0, count: nodeCount)
@@ -120,8 +129,8 @@ public enum LightGBMImporter {
         for split in 0..<splitCount {
             let decision = decisionTypes[split]
             if decision & 1 != 0 { throw .categoricalSplitsNotSupported(tree: index) }
-            left[split] = node(leftChildren[split])
-            right[split] = node(rightChildren[split])
+            left[split] = try node(leftChildren[split])
+            right[split] = try node(rightChildren[split])
             splitFeatures[split] = features[split]
             nodeThresholds[split] = thresholds[split]
             defaultLeft[split] = decision & 2 != 0

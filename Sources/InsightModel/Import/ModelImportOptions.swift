@@ -8,6 +8,10 @@ public struct ModelImportOptions: Sendable {
     public var featureNames: [String]?
     public var thresholds: RiskThresholds
 
+    /// Most features a source model may declare. The count comes from the file and sizes the name list, so a
+    /// corrupt count must be refused before anything is allocated for it.
+    public static let maximumFeatures = 1 << 16
+
     public init(
         insightType: String, category: String, version: String, createdAt: String,
         featureNames: [String]? = nil, thresholds: RiskThresholds = RiskThresholds(medium: 0.2, high: 0.5)

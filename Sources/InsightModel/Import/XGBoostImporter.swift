@@ -33,6 +33,9 @@ public enum XGBoostImporter {
             throw .multiClassNotSupported("trees for more than one output group")
         }
         let featureCount = parameters?["num_feature"]?.numberText.flatMap { Int($0) } ?? 0
+        guard (1...ModelImportOptions.maximumFeatures).contains(featureCount) else {
+            throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
+        }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
         if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
             throw .categoricalSplitsNotSupported(tree: 0)

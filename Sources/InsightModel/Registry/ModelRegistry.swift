@@ -10,11 +10,16 @@ public final class ModelRegistry: Sendable {
     /// Serialises reloads (two SIGHUPs in a row) without ever blocking readers of `state`.
     private let reloading = Mutex(())
 
-    /// Loads the manifest at start-up; throws if it or any model is invalid.
-    public init(manifestPath: String, schemaCheck: any ModelSchemaCheck = PermissiveSchemaCheck()) throws(ModelRegistryError) {
+    /// Loads the manifest at start-up; throws if it or any model is invalid. With `skippingInvalidModels` (what a
+    /// service does, so that one bad file does not take every category down) only the manifest must be valid: the
+    /// models that cannot be loaded are left out and listed in `snapshot.refused`. Reloads never skip.
+    public init(
+        manifestPath: String, schemaCheck: any ModelSchemaCheck = PermissiveSchemaCheck(), skippingInvalidModels: Bool = false
+    ) throws(ModelRegistryError) {
         self.manifestPath = manifestPath
         self.schemaCheck = schemaCheck
-        self.state = Mutex(try Self.build(manifestPath: manifestPath, generation: 1, schemaCheck: schemaCheck))
+        self.state = Mutex(try Self.build(
+            manifestPath: manifestPath, generation: 1, schemaCheck: schemaCheck, skippingInvalidModels: skippingInvalidModels))
     }
 
     /// The snapshot a request should hold for its whole life.
@@ -38,7 +43,9 @@ public final class ModelRegistry: Sendable {
         snapshot.model(for: insightType, category: category, version: version)
     }
 
-    static func build(manifestPath: String, generation: Int, schemaCheck: any ModelSchemaCheck) throws(ModelRegistryError) -> RegistrySnapshot {
+    static func build(
+        manifestPath: String, generation: Int, schemaCheck: any ModelSchemaCheck, skippingInvalidModels: Bool = false
+    ) throws(ModelRegistryError) -> RegistrySnapshot {
         let manifestURL = URL(fileURLWithPath: manifestPath)
         let data: Data
         do {
@@ -49,6 +56,6 @@ public final class ModelRegistry: Sendable {
         let directory = manifestURL.deletingLastPathComponent()
         return try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: generation, schemaCheck: schemaCheck,
-            readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
+            skippingInvalidModels: skippingInvalidModels, readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
     }
 }

@@ -14,11 +14,15 @@ public final class RegistrySnapshot: Sendable {
     let models: [Pair: [String: LoadedModel]]
     let currentVersions: [Pair: String]
     let newestVersions: [Pair: String]
+    /// Models of the manifest left out because they could not be loaded (only when built skipping them).
+    public let refused: [ModelRegistryError]
 
     /// Builds a snapshot from manifest bytes; `readModel` reads a path relative to the manifest's directory.
+    /// With `skippingInvalidModels`, a model that cannot be read, decoded, compiled or bound is left out and listed
+    /// in `refused` (the manifest itself must still be valid); otherwise the first such model fails the snapshot.
     public init(
         manifestData: Data, manifestFile: String, generation: Int, schemaCheck: some ModelSchemaCheck,
-        readModel: (String) throws -> Data
+        skippingInvalidModels: Bool = false, readModel: (String) throws -> Data
     ) throws(ModelRegistryError) {
         let manifest: ModelManifest
         do {
@@ -33,6 +37,8 @@ public final class RegistrySnapshot: Sendable {
         var currents: [Pair: String] = [:]
         var newest: [Pair: String] = [:]
         var hasServed = Set<Pair>()
+        var refused: [ModelRegistryError] = []
+        var refusedCurrent = Set<Pair>()
         for entry in manifest.models {
             let pair = Pair(insightType: entry.insightType, category: entry.category)
             guard models[pair]?[entry.version] == nil else {
@@ -40,39 +46,16 @@ public final class RegistrySnapshot: Sendable {
                     file: manifestFile,
                     reason: "\(entry.insightType)/\(entry.category) lists version \(entry.version) twice")
             }
-            let data: Data
+            let loaded: LoadedModel
             do {
-                data = try readModel(entry.path)
+                loaded = try Self.load(entry, schemaCheck: schemaCheck, readModel: readModel)
             } catch {
-                throw ModelRegistryError(file: entry.path, reason: "cannot read the model (\(error))")
+                guard skippingInvalidModels else { throw error }
+                refused.append(error)
+                if entry.status == .current { refusedCurrent.insert(pair) }
+                continue
             }
-            let document: ModelDocument
-            do {
-                document = try ModelDocument(jsonData: data)
-            } catch {
-                throw ModelRegistryError(file: entry.path, reason: "not a model document (\(error))")
-            }
-            let scorer: CompiledModel
-            do {
-                scorer = try CompiledModel(document: document)
-            } catch {
-                throw ModelRegistryError(file: entry.path, reason: error.description)
-            }
-            let metadata = document.metadata
-            guard metadata.insightType == entry.insightType, metadata.category == entry.category,
-                metadata.version == entry.version
-            else {
-                throw ModelRegistryError(
-                    file: entry.path,
-                    reason: "the model says \(metadata.insightType)/\(metadata.category) \(metadata.version), the manifest says \(entry.insightType)/\(entry.category) \(entry.version)")
-            }
-            let problems = schemaCheck.problems(with: document, insightType: entry.insightType, category: entry.category)
-            guard problems.isEmpty else {
-                throw ModelRegistryError(
-                    file: entry.path,
-                    reason: "does not fit the feature schema of \(entry.insightType)/\(entry.category): \(problems.joined(separator: "; "))")
-            }
-            models[pair, default: [:]][entry.version] = LoadedModel(entry: entry, scorer: scorer)
+            models[pair, default: [:]][entry.version] = loaded
             if entry.status != .candidate {
                 hasServed.insert(pair)
                 if let known = newest[pair], !ModelVersionOrder.isOlder(known, than: entry.version) {} else {
@@ -88,7 +71,8 @@ public final class RegistrySnapshot: Sendable {
                 currents[pair] = entry.version
             }
         }
-        for pair in hasServed where currents[pair] == nil {
+        // A pair whose current model was refused serves its other versions; `current` resolves to nothing.
+        for pair in hasServed where currents[pair] == nil && !refusedCurrent.contains(pair) {
             throw ModelRegistryError(
                 file: manifestFile, reason: "\(pair.insightType)/\(pair.category) has no current version")
         }
@@ -97,6 +81,46 @@ public final class RegistrySnapshot: Sendable {
         self.models = models
         self.currentVersions = currents
         self.newestVersions = newest
+        self.refused = refused
+    }
+
+    /// Reads, decodes, validates, compiles and schema-checks one manifest entry's model.
+    static func load(
+        _ entry: ModelManifest.Entry, schemaCheck: some ModelSchemaCheck, readModel: (String) throws -> Data
+    ) throws(ModelRegistryError) -> LoadedModel {
+        let data: Data
+        do {
+            data = try readModel(entry.path)
+        } catch {
+            throw ModelRegistryError(file: entry.path, reason: "cannot read the model (\(error))")
+        }
+        let document: ModelDocument
+        do {
+            document = try ModelDocument(jsonData: data)
+        } catch {
+            throw ModelRegistryError(file: entry.path, reason: "not a model document (\(error))")
+        }
+        let scorer: CompiledModel
+        do {
+            scorer = try CompiledModel(document: document)
+        } catch {
+            throw ModelRegistryError(file: entry.path, reason: error.description)
+        }
+        let metadata = document.metadata
+        guard metadata.insightType == entry.insightType, metadata.category == entry.category,
+            metadata.version == entry.version
+        else {
+            throw ModelRegistryError(
+                file: entry.path,
+                reason: "the model says \(metadata.insightType)/\(metadata.category) \(metadata.version), the manifest says \(entry.insightType)/\(entry.category) \(entry.version)")
+        }
+        let problems = schemaCheck.problems(with: document, insightType: entry.insightType, category: entry.category)
+        guard problems.isEmpty else {
+            throw ModelRegistryError(
+                file: entry.path,
+                reason: "does not fit the feature schema of \(entry.insightType)/\(entry.category): \(problems.joined(separator: "; "))")
+        }
+        return LoadedModel(entry: entry, scorer: scorer)
     }
 
     public func model(for insightType: String, category: String, version: ModelVersionSelector) -> LoadedModel? {

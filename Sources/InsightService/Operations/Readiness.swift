@@ -1,7 +1,14 @@
+import Dispatch
+import InsightCore
 import Synchronization
 
 /// Whether the service should receive traffic: `/readyz` is 503 while starting, while draining, and while storage
 /// cannot be written (re-checked at most once a second, so a disk-full period recovers by itself).
+///
+/// The storage check is a real write, which can wait out SQLite's busy timeout (seconds) when another process
+/// holds the lock. It therefore runs off the event loop, one at a time: `/readyz` answers at once with the last
+/// known state and starts a re-check when that state is older than a second (only the first answer checks in
+/// place, having no earlier state to give).
 public final class Readiness: Sendable {
     public enum Phase: Int, Sendable {
         case starting = 0
@@ -9,28 +16,54 @@ public final class Readiness: Sendable {
         case draining = 2
     }
 
+    private struct StorageState {
+        var checkedAt: Int64?
+        var writable = true
+        var checking = false
+    }
+
     private let phase = Atomic<Int>(Phase.starting.rawValue)
     private let storageCheck: @Sendable () -> Bool
-    private let storage = Mutex<(checkedAt: Int64?, writable: Bool)>((nil, true))
+    private let clock: @Sendable () -> Int64
+    private let storage = Mutex(StorageState())
 
-    public init(storageCheck: @escaping @Sendable () -> Bool) {
+    public init(storageCheck: @escaping @Sendable () -> Bool, clock: @escaping @Sendable () -> Int64 = Clock.nowMilliseconds) {
         self.storageCheck = storageCheck
+        self.clock = clock
     }
 
     public var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring)) ?? .starting }
 
     public func set(_ newPhase: Phase) { phase.store(newPhase.rawValue, ordering: .releasing) }
 
-    /// Records the outcome of a real write, so readiness follows the store without extra probes under load.
+    /// Records the outcome of a real write, so readiness follows the store without extra probes under load. The
+    /// time is when the write ended (it may have waited seconds for a lock), not when its request began.
     public func noteStorageWrite(succeeded: Bool, now: Int64) {
-        storage.withLock { $0 = (now, succeeded) }
+        let ended = max(now, clock())
+        storage.withLock { $0.checkedAt = ended; $0.writable = succeeded }
     }
 
     public func isStorageWritable(now: Int64) -> Bool {
-        let cached = storage.withLock { $0 }
-        if let checkedAt = cached.checkedAt, now &- checkedAt < 1000 { return cached.writable }
-        let writable = storageCheck()
-        storage.withLock { $0 = (now, writable) }
+        // The very first answer (at start-up) has nothing to fall back on: check in place.
+        if storage.withLock({ $0.checkedAt == nil }) {
+            let result = storageCheck()
+            let at = clock()
+            storage.withLock { $0.checkedAt = at; $0.writable = result }
+            return result
+        }
+        let (writable, recheck) = storage.withLock { state -> (Bool, Bool) in
+            let fresh = state.checkedAt.map { now &- $0 < 1000 } ?? false
+            guard !fresh, !state.checking else { return (state.writable, false) }
+            state.checking = true
+            return (state.writable, true)
+        }
+        if recheck {
+            DispatchQueue.global().async {
+                let result = self.storageCheck()
+                let at = self.clock()
+                self.storage.withLock { $0 = StorageState(checkedAt: at, writable: result, checking: false) }
+            }
+        }
         return writable
     }
 }

@@ -40,7 +40,7 @@ struct AuthorizationRoutes: Sendable {
     func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, roles: [.client], now: now)
-        let requested = try decodeStatus(request.body)
+        let requested = try AuthorizationRequestDecoder.decode(request.body)
         let key = try subject(context, principal)
         let state: AuthorizationState
         do {
@@ -49,27 +49,6 @@ struct AuthorizationRoutes: Sendable {
             throw ServiceProblem.storageUnavailable
         }
         return .json(.ok, encode(state))
-    }
-
-    private func decodeStatus(_ body: [UInt8]) throws(ServiceProblem) -> AuthorizationStatus {
-        var violations: [ContextViolation] = []
-        var status: AuthorizationStatus?
-        let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
-            guard key == "status" else {
-                violations.append(Wire.unknownField(pointer))
-                try reader.skipValue()
-                return
-            }
-            if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
-                status = AuthorizationStatus(rawValue: text)
-                if status == nil {
-                    violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
-                }
-            }
-        }
-        if !seen.contains("status") { violations.append(Wire.missing("/status")) }
-        guard violations.isEmpty, let status else { throw .invalidRequest(violations) }
-        return status
     }
 
     private func encode(_ state: AuthorizationState) -> [UInt8] {

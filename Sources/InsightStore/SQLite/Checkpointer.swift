@@ -16,6 +16,8 @@ final class Checkpointer: @unchecked Sendable {
 
     init(path: String, intervalMilliseconds: Int = 500) throws {
         connection = try SQLiteConnection(path: path)
+        // Possibly the last connection to close: it must leave the WAL files in place too (see SQLiteStore).
+        connection.keepWALFilesOnClose()
         self.intervalMilliseconds = intervalMilliseconds
     }
 

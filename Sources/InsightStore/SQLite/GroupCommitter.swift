@@ -18,8 +18,12 @@ public final class GroupCommitter: Sendable {
     private let engine: Engine
     public var maximumBatch: Int { engine.maximumBatch }
 
-    public init(connection: SQLiteConnection, maximumBatch: Int = 512) {
-        engine = Engine(connection: connection, maximumBatch: maximumBatch)
+    /// `precondition` runs before each batch; an error it returns fails the whole batch without touching the
+    /// database (the store uses it to keep a free-space reserve).
+    public init(
+        connection: SQLiteConnection, maximumBatch: Int = 512, precondition: @escaping @Sendable () -> (any Error)? = { nil }
+    ) {
+        engine = Engine(connection: connection, maximumBatch: maximumBatch, precondition: precondition)
         let engine = self.engine
         DetachedThread.spawn { engine.run() }
     }
@@ -73,10 +77,12 @@ private final class Engine: @unchecked Sendable {
     /// context switch per write showed up in profiles).
     private var writerWaiting = false
     private let batches = Atomic<Int>(0)
+    private let precondition: @Sendable () -> (any Error)?
 
-    init(connection: SQLiteConnection, maximumBatch: Int) {
+    init(connection: SQLiteConnection, maximumBatch: Int, precondition: @escaping @Sendable () -> (any Error)?) {
         self.connection = connection
         self.maximumBatch = maximumBatch
+        self.precondition = precondition
     }
 
     var batchesCommitted: Int { batches.load(ordering: .relaxed) }
@@ -109,7 +115,12 @@ private final class Engine: @unchecked Sendable {
                 return taken
             }
             guard let batch else { return }
-            let outcomes = commit(batch)
+            let outcomes: [Result<Void, any Error>]
+            if let refusal = precondition() {
+                outcomes = Array(repeating: .failure(refusal), count: batch.count)
+            } else {
+                outcomes = commit(batch)
+            }
             batches.add(1, ordering: .relaxed)
             for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
         }

@@ -80,6 +80,14 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     public var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// Keeps the WAL and its shared-memory index on disk when this connection closes last (SQLite deletes them
+    /// otherwise). Without the index SQLite cannot even read a WAL database, and creating it needs free space: a
+    /// service restarted on a full disk could then not start at all, instead of serving reads until space returns.
+    public func keepWALFilesOnClose() {
+        var keep: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
     /// Writes the WAL back into the main database file (used at shutdown so the folder is compact).
     public func checkpoint() throws(SQLiteError) {
         try execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -28,7 +28,14 @@ public final class SQLiteStore: Sendable {
         // writer restarts it, so a burst does not leave a large file behind.
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
         try connection.execute("PRAGMA journal_size_limit = 67108864")
-        writer = GroupCommitter(connection: connection)
+        connection.keepWALFilesOnClose()
+        // Writes stop short of filling the disk: the reserve is what lets the checkpointer (which needs room in the
+        // database file) make progress, and keeps a write from failing half-way through the WAL.
+        let databasePath = path
+        writer = GroupCommitter(connection: connection) {
+            guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
+            return StoreError.diskFull(availableBytes: available)
+        }
         readers = ReaderPool(path: path)
         checkpointer = try Checkpointer(path: path)
         checkpointer.start()
@@ -47,9 +54,10 @@ public final class SQLiteStore: Sendable {
         try readers.withReader(body)
     }
 
-    /// True when a trivial write commits: what readiness reports.
+    /// True when the disk has room (`minimumFreeBytes`) and a trivial write commits: what readiness reports.
     public func isWritable() -> Bool {
-        (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
+        guard (availableBytes() ?? .max) >= Self.minimumFreeBytes else { return false }
+        return (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
     }
 
     /// Folds the WAL into the database file; called at shutdown.
@@ -72,11 +80,14 @@ public final class SQLiteStore: Sendable {
 public enum StoreError: Error, Equatable, CustomStringConvertible {
     case cannotCreateDirectory(path: String, reason: String)
     case notFound
+    /// Less than `SQLiteStore.minimumFreeBytes` left on the data folder's filesystem: writes are refused.
+    case diskFull(availableBytes: UInt64)
 
     public var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason): "cannot create \(path): \(reason)"
         case .notFound: "not found"
+        case .diskFull(let available): "the data folder's disk has \(available) bytes free, below the \(SQLiteStore.minimumFreeBytes)-byte reserve"
         }
     }
 }

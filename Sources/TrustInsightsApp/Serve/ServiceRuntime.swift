@@ -58,8 +58,14 @@ final class ServiceRuntime: Sendable {
             throw CommandLineError.failure("rate limit configuration: \(error)")
         }
         do {
+            // One unreadable model must not take every category down: it is left out (its insight answers
+            // insightUnavailable) and logged; a reload with the file mended brings it in.
             let registry = try ModelRegistry(
-                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue),
+                skippingInvalidModels: true)
+            for refusal in registry.snapshot.refused {
+                log.error("model refused", [("file", refusal.file), ("reason", refusal.reason)])
+            }
             models = RegistryModelProvider(registry: registry, catalogue: catalogue)
         } catch {
             throw CommandLineError.failure("models: \(error)")
@@ -126,11 +132,13 @@ final class ServiceRuntime: Sendable {
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
+        let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
         let models = models
         metrics.onCollect {
             limiterStates.set(Double(admission.trackedStates))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
+            modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
         }
     }
@@ -174,10 +182,12 @@ final class ServiceRuntime: Sendable {
     }
 }
 
-/// Lets routes built before the server exists ask it for its state later.
+/// Lets routes built before the server exists ask it for its state later. Weak: the server's router holds the
+/// routes that hold this box, and a strong reference back made a cycle that kept every stopped server, with its
+/// store (open SQLite connections), models and catalogue, alive for the life of the process.
 final class ServerBox: @unchecked Sendable {
     private let lock = Mutex(())
-    private var stored: HTTPServer?
+    private weak var stored: HTTPServer?
 
     var server: HTTPServer? {
         get { lock.withLock { _ in stored } }

@@ -12,17 +12,20 @@ final class LiveService: @unchecked Sendable {
     let dataDirectory: String
     let runtime: ServiceRuntime
     let logs = CollectingLogSink()
+    /// Cleared by tests that start a second service on the same data folder.
+    var removesDataFolder = true
     var port: Int { runtime.server.boundPort }
 
     init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        dataDirectory = NSTemporaryDirectory() + "trust-insights-e2e-" + UUID().uuidString
         var configuration = ServiceConfiguration()
         configuration.port = 0
         configuration.eventLoops = 2
-        configuration.dataDir = dataDirectory
+        configuration.dataDir = NSTemporaryDirectory() + "trust-insights-e2e-" + UUID().uuidString
         configuration.configDir = Self.repositoryRoot + "/config"
         configuration.modelsDir = Self.repositoryRoot + "/models"
         configure(&configuration)
+        // A test may put the data folder elsewhere (a small disk); the helpers below look where the service writes.
+        dataDirectory = configuration.dataDir
         let quiet = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
         runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: quiet)
         try runtime.start()
@@ -30,7 +33,7 @@ final class LiveService: @unchecked Sendable {
 
     deinit {
         _ = runtime.stop()
-        try? FileManager.default.removeItem(atPath: dataDirectory)
+        if removesDataFolder { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
 
     func key(tenant: String = "acme", role: KeyRole = .client, environment: DeploymentEnvironment = .sandbox) throws -> String {

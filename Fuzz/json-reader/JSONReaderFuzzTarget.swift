@@ -1,0 +1,100 @@
+import JSONStream
+
+/// libFuzzer entry for the JSONStream pull reader and writer.
+///
+/// Checks, beyond "does not crash": skipping a document and reading it into values agree on whether it is valid;
+/// a valid document written back with JSONWriter reads back to the same values (strings, escapes and numbers
+/// survive the round trip); and a document deeper than the limit is refused, never overflowing the stack.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJSONReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let skips = JSONValue.skips(bytes)
+    let value = JSONValue.read(bytes)
+    if skips != (value != nil) { fatalError("skipValue and reading disagree on validity") }
+    guard let value else { return 0 }
+    var writer = JSONWriter(capacity: bytes.count + 16)
+    value.write(to: &writer)
+    guard let again = JSONValue.read(writer.bytes) else { fatalError("JSONWriter output does not read back") }
+    if again != value { fatalError("values change in a write and read round trip") }
+    return 0
+}
+
+indirect enum JSONValue: Equatable {
+    struct Member: Equatable {
+        var key: String
+        var value: JSONValue
+    }
+
+    case object([Member])
+    case array([JSONValue])
+    case string(String)
+    case number(Double)
+    case boolean(Bool)
+    case null
+
+    static func skips(_ bytes: [UInt8]) -> Bool {
+        var reader = JSONReader(bytes)
+        do {
+            try reader.skipValue()
+            try reader.finish()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    static func read(_ bytes: [UInt8]) -> JSONValue? {
+        var reader = JSONReader(bytes)
+        do {
+            let value = try read(&reader)
+            try reader.finish()
+            return value
+        } catch {
+            return nil
+        }
+    }
+
+    static func read(_ reader: inout JSONReader) throws -> JSONValue {
+        switch try reader.peekKind() {
+        case .object:
+            var members: [Member] = []
+            try reader.readObject { key, reader in members.append(Member(key: key, value: try read(&reader))) }
+            return .object(members)
+        case .array:
+            var items: [JSONValue] = []
+            try reader.readArray { _, reader in items.append(try read(&reader)) }
+            return .array(items)
+        case .string:
+            return .string(try reader.readString())
+        case .number:
+            // JSON has no infinities: the writer turns them into null, as a reader's overflow would be refused.
+            let number = try reader.readNumber()
+            return number.isFinite ? .number(number) : .null
+        case .boolean:
+            return .boolean(try reader.readBool())
+        case .null:
+            try reader.readNull()
+            return .null
+        }
+    }
+
+    func write(to writer: inout JSONWriter) {
+        switch self {
+        case .object(let members):
+            writer.beginObject()
+            for member in members {
+                writer.key(member.key)
+                member.value.write(to: &writer)
+            }
+            writer.endObject()
+        case .array(let items):
+            writer.beginArray()
+            for item in items { item.write(to: &writer) }
+            writer.endArray()
+        case .string(let text): writer.string(text)
+        case .number(let number): writer.double(number)
+        case .boolean(let flag): writer.bool(flag)
+        case .null: writer.null()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import InsightCore
+import JSONStream
+
+/// Decodes `PUT /v1/authorization/{subjectRef}` bodies: exactly `{"status": "..."}`. Anything else is
+/// `invalid-request` with pointers; no value is echoed.
+enum AuthorizationRequestDecoder {
+    static func decode(_ body: [UInt8]) throws(ServiceProblem) -> AuthorizationStatus {
+        var violations: [ContextViolation] = []
+        var status: AuthorizationStatus?
+        let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
+            guard key == "status" else {
+                violations.append(Wire.unknownField(pointer))
+                try reader.skipValue()
+                return
+            }
+            if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                status = AuthorizationStatus(rawValue: text)
+                if status == nil {
+                    violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                }
+            }
+        }
+        if !seen.contains("status") { violations.append(Wire.missing("/status")) }
+        guard violations.isEmpty, let status else { throw .invalidRequest(violations) }
+        return status
+    }
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SQLiteStore {
+    /// Room the data folder's filesystem must keep: below it writes are refused and readiness is false. On a full disk a one-page
+    /// probe can still commit into WAL space already allocated while real writes (an evaluation, a batch of
+    /// labels) need new pages and fail, so readiness would flap to ready while every write fails.
+    public static let minimumFreeBytes: UInt64 = 8 << 20
+
+    /// Bytes an unprivileged writer may still use on the database's filesystem; nil if it cannot be asked.
+    public func availableBytes() -> UInt64? { Self.availableBytes(at: path) }
+
+    static func availableBytes(at path: String) -> UInt64? {
+        var status = statvfs()
+        guard statvfs(path, &status) == 0 else { return nil }
+        return UInt64(status.f_bavail) * UInt64(status.f_frsize)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import TrustInsightsApp
+
+/// The data folder's disk fills up while the service runs: writes answer 503 problem+json with `Retry-After`,
+/// `/readyz` turns false, everything that only reads keeps serving, and all of it recovers by itself once space
+/// comes back, without losing what was acknowledged before.
+@Suite(.serialized) struct DiskFullTests {
+    @Test(.enabled(if: SmallFilesystem.isAvailable, "needs root to mount a small tmpfs as the data disk"))
+    func writesAnswer503AndReadinessFailsWhileTheDiskIsFullThenRecover() throws {
+        let disk = try SmallFilesystem(megabytes: 32)
+        defer { disk.unmount() }
+        try withExtendedLifetime(try LiveService { $0.dataDir = disk.path + "/data" }) { service in
+            let client = try service.key()
+            let partner = try service.key(role: .partner)
+            let before = try service.evaluate(key: client, account: "acct-before")
+
+            let filler = try disk.fill()
+            let refused = try service.client().request("POST", "/v1/evaluations", headers: [
+                ("Authorization", "Bearer \(client)"), ("Content-Type", "application/json"),
+            ], body: Requests.payment(account: "acct-during"))
+            #expect(refused.status == 503)
+            #expect(refused.header("Content-Type") == "application/problem+json")
+            #expect(refused.header("Retry-After") == "1")
+            #expect(refused.text.contains("\"evaluationError\":\"serverError\""))
+
+            let ready = try service.client().request("GET", "/readyz")
+            #expect(ready.status == 503)
+            #expect(ready.text.contains("\"storageWritable\":false"))
+            // Still not ready once the noted failure is older than the re-check interval: the probe itself must
+            // not pass on a full disk just because its one page fits into WAL space already allocated.
+            usleep(1_200_000)
+            #expect(try service.client().request("GET", "/readyz").status == 503)
+
+            let consumption = try service.post(
+                "/v1/evaluations/\(before.evaluationID)/consumption", key: client,
+                body: #"{"status": "usedIncreasedFriction", "insightIDsUsed": []}"#)
+            #expect(consumption.status == 503)
+            #expect(consumption.header("Content-Type") == "application/problem+json")
+            let labels = try service.post("/v1/labels", key: partner, body: """
+                {"items": [{"insightID": "\(before.insightIDs[0])", "label": "confirmedFraud", "fraudType": "techSupport", "occurredOn": "\(Self.today)"}]}
+                """)
+            #expect(labels.status == 503)
+
+            // Reads need no space.
+            let reader = try service.client()
+            #expect(try reader.request("GET", "/healthz").status == 200)
+            #expect(try reader.request("GET", "/v1/models", headers: [("Authorization", "Bearer \(client)")]).status == 200)
+            #expect(try reader.request("GET", "/v1/authorization/acct-before", headers: [("Authorization", "Bearer \(client)")]).status == 200)
+
+            // Space comes back: readiness re-checks by itself (at most once a second) and writes succeed again.
+            try FileManager.default.removeItem(atPath: filler)
+            #expect(try Self.poll(seconds: 5) { try service.client().request("GET", "/readyz").status == 200 })
+            #expect(try service.evaluate(key: client, account: "acct-after").insightIDs.count == 2)
+            let late = try service.post(
+                "/v1/evaluations/\(before.evaluationID)/consumption", key: client,
+                body: #"{"status": "usedIncreasedFriction", "insightIDsUsed": []}"#)
+            #expect(late.status == 201)
+            #expect(try service.count("SELECT COUNT(*) FROM evaluation") == 2)
+        }
+    }
+
+    /// A restart on a disk that is already full, with the data folder as a stopped service leaves it (database,
+    /// its emptied WAL and shared-memory index): the service starts, authenticates and reads, answers writes and
+    /// `/readyz` with 503, and becomes ready by itself once space is back. (A brand-new data folder on a full disk
+    /// cannot start: SQLite needs room for the index; start-up then fails naming the folder and the cause.)
+    @Test(.enabled(if: SmallFilesystem.isAvailable, "needs root to mount a small tmpfs as the data disk"))
+    func restartsOnAFullDiskServingReadsAndBecomesReadyWhenSpaceReturns() throws {
+        let disk = try SmallFilesystem(megabytes: 32)
+        defer { disk.unmount() }
+        let dataDir = disk.path + "/data"
+        var earlier: (client: String, evaluated: LiveService.Evaluated)?
+        do {
+            let first = try LiveService { $0.dataDir = dataDir }
+            first.removesDataFolder = false
+            let client = try first.key()
+            earlier = (client, try first.evaluate(key: client))
+        }
+        let filler = try disk.fill()
+        let service = try LiveService { $0.dataDir = dataDir }
+        let (client, evaluated) = try #require(earlier)
+        #expect(try service.client().request("GET", "/readyz").status == 503)
+        #expect(try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(client)")]).status == 200)
+        let report = #"{"status": "usedEvaluationOnly", "insightIDsUsed": []}"#
+        let refused = try service.post("/v1/evaluations/\(evaluated.evaluationID)/consumption", key: client, body: report)
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(try Self.poll(seconds: 5) { try service.client().request("GET", "/readyz").status == 200 })
+        #expect(try service.post("/v1/evaluations/\(evaluated.evaluationID)/consumption", key: client, body: report).status == 201)
+    }
+
+    static var today: String {
+        var time = time_t(Int(Date().timeIntervalSince1970))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(parts.tm_year + 1900) + "-" + pad(parts.tm_mon + 1) + "-" + pad(parts.tm_mday)
+    }
+
+    static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// Calls `condition` every 100 ms until it holds or `seconds` pass.
+    static func poll(seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return try condition()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Glibc
+
+/// A tmpfs of a few megabytes mounted on a fresh temporary folder: a data disk a test can fill up and free again.
+/// Mounting needs root (CI runs as root); where it is refused, the tests that need it are skipped, saying why.
+final class SmallFilesystem {
+    let path: String
+    private var mounted = false
+
+    init(megabytes: Int) throws {
+        path = NSTemporaryDirectory() + "trust-insights-fs-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", path]) else {
+            try? FileManager.default.removeItem(atPath: path)
+            throw SmallFilesystemError.cannotMount
+        }
+        mounted = true
+    }
+
+    deinit { unmount() }
+
+    func unmount() {
+        guard mounted else { return }
+        // Lazily, so a file the service still holds open cannot keep the mount (and the test) hanging.
+        mounted = !Self.run("/bin/umount", ["-l", path])
+        rmdir(path)
+    }
+
+    /// Writes a filler file until the filesystem refuses another byte; returns its path.
+    func fill() throws -> String {
+        let filler = path + "/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw SmallFilesystemError.cannotFill(errno) }
+        defer { close(fd) }
+        let chunk = [UInt8](repeating: 0, count: 65536)
+        var failure: Int32 = 0
+        for size in [65536, 4096, 512, 1] {
+            // A short write means the space ran out part-way: go on with smaller writes until one fails outright.
+            while true {
+                let written = chunk.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, size) }
+                if written < 0 { failure = errno }
+                if written <= 0 { break }
+            }
+        }
+        guard failure == ENOSPC else { throw SmallFilesystemError.cannotFill(failure) }
+        return filler
+    }
+
+    /// Whether this process may mount a tmpfs: tried once, on a throwaway folder.
+    static let isAvailable: Bool = {
+        guard getuid() == 0, let probe = try? SmallFilesystem(megabytes: 1) else { return false }
+        probe.unmount()
+        return true
+    }()
+
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return false
+        }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+}
+
+enum SmallFilesystemError: Error { case cannotMount, cannotFill(Int32) }

@@ -1,0 +1,102 @@
+import FoundationEssentials
+import Testing
+@testable import InsightModel
+
+/// Inputs the fuzz targets (Fuzz/xgboost-import, Fuzz/lightgbm-import) found crashing the importers: counts and
+/// indices read from the file sized allocations or overflowed before anything checked them. Each must now be a
+/// refusal with a message, as the CLI reports it.
+@Suite struct ImporterFuzzRegressionTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func xgboost(numFeature: String) -> [UInt8] {
+        let json = ImporterRefusalTests.xgboost()
+        let text = String(decoding: json, as: UTF8.self)
+            .replacing(#""num_class":"0","num_feature":"2""#, with: #""num_class":"0","num_feature":"\#(numFeature)""#)
+        return Array(text.utf8)
+    }
+
+    static func lightGBM(maxFeatureIndex: String = "0", numLeaves: String = "2", leftChild: String = "-1") -> String {
+        """
+        tree
+        version=v4
+        num_class=1
+        num_tree_per_iteration=1
+        max_feature_idx=\(maxFeatureIndex)
+        objective=binary sigmoid:1
+
+        Tree=0
+        num_leaves=\(numLeaves)
+        num_cat=0
+        split_feature=0
+        threshold=1.5
+        decision_type=10
+        left_child=\(leftChild)
+        right_child=-2
+        leaf_value=-0.25 0.75
+
+        end of trees
+        """
+    }
+
+    func xgboostRefusal(_ bytes: [UInt8]) -> ModelImportError? {
+        do {
+            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: ImporterRefusalTests.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func lightGBMRefusal(_ text: String) -> ModelImportError? {
+        do {
+            _ = try LightGBMImporter.importModel(text: text, options: ImporterRefusalTests.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: ["-3", "0", "100000000000", "65537"])
+    func xgboostRefusesAFeatureCountOutOfRange(numFeature: String) {
+        #expect(xgboostRefusal(Self.xgboost(numFeature: numFeature)) == .malformed("num_feature must be 1 to 65536"))
+    }
+
+    @Test func xgboostStillImportsTheLargestFeatureCount() throws {
+        let document = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(numFeature: "65536"), options: ImporterRefusalTests.options)
+        #expect(document.featureNames.count == 65536)
+    }
+
+    @Test(arguments: ["-5", "9223372036854775807", "65536"])
+    func lightGBMRefusesAMaximumFeatureIndexOutOfRange(index: String) {
+        #expect(lightGBMRefusal(Self.lightGBM(maxFeatureIndex: index)) == .malformed("max_feature_idx must be 0 to 65535"))
+    }
+
+    @Test func lightGBMRefusesALeafCountTheTextCannotHold() {
+        #expect(lightGBMRefusal(Self.lightGBM(numLeaves: "1000000000000"))
+            == .malformed("tree 0: leaf_value has 2 values, expected 1000000000000"))
+    }
+
+    @Test(arguments: ["-9223372036854775808", "-3"])
+    func lightGBMRefusesAChildNamingNoLeaf(child: String) {
+        #expect(lightGBMRefusal(Self.lightGBM(leftChild: child)) == .malformed("tree 0: child \(child) names no leaf"))
+    }
+
+    @Test func lightGBMStillImportsTheTwoLeafTree() throws {
+        let document = try LightGBMImporter.importModel(text: Self.lightGBM(), options: ImporterRefusalTests.options)
+        #expect(try CompiledModel(document: document).margin(for: [1.0]) == -0.25)
+    }
+
+    /// Every saved crash input of the importer targets is refused, not a crash.
+    @Test(arguments: ["xgboost-import", "lightgbm-import"])
+    func refusesEverySavedCrashInput(target: String) throws {
+        let folder = Self.packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("regression-") }
+        #expect(!names.isEmpty)
+        for name in names {
+            let bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent(name)))
+            let refusal = target == "xgboost-import" ? xgboostRefusal(bytes) : lightGBMRefusal(String(decoding: bytes, as: UTF8.self))
+            #expect(refusal != nil, "\(name) was imported")
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import Dispatch
+import Glibc
+import InsightService
+import Synchronization
+import Testing
+
+/// Readiness answers `/readyz` on the event loop, so it must never wait for the storage check (a real write that
+/// can sit out SQLite's busy timeout): it answers with the last known state and re-checks in the background.
+@Suite struct ReadinessTests {
+    final class FakeStorage: Sendable {
+        let writable = Atomic<Bool>(true)
+        let checks = Atomic<Int>(0)
+        let gate = DispatchSemaphore(value: 0)
+        let blocks = Atomic<Bool>(false)
+        let time = Atomic<Int64>(10_000)
+
+        func check() -> Bool {
+            checks.add(1, ordering: .relaxed)
+            if blocks.load(ordering: .relaxed) { gate.wait() }
+            return writable.load(ordering: .relaxed)
+        }
+
+        func readiness() -> Readiness {
+            Readiness(storageCheck: { self.check() }, clock: { self.time.load(ordering: .relaxed) })
+        }
+    }
+
+    func wait(until condition: () -> Bool) {
+        for _ in 0..<200 where !condition() { usleep(5_000) }
+    }
+
+    @Test func firstAnswerChecksInPlace() {
+        let storage = FakeStorage()
+        storage.writable.store(false, ordering: .relaxed)
+        #expect(storage.readiness().isStorageWritable(now: 10_000) == false)
+        #expect(storage.checks.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func aStaleStateIsAnsweredAtOnceWhileOneRecheckRuns() {
+        let storage = FakeStorage()
+        let readiness = storage.readiness()
+        #expect(readiness.isStorageWritable(now: 10_000))
+        storage.blocks.store(true, ordering: .relaxed)
+        storage.writable.store(false, ordering: .relaxed)
+        // Stale: answered from the last state, not after the (blocked) check; asking again starts no second check.
+        #expect(readiness.isStorageWritable(now: 11_500))
+        #expect(readiness.isStorageWritable(now: 11_600))
+        wait { storage.checks.load(ordering: .relaxed) == 2 }
+        #expect(storage.checks.load(ordering: .relaxed) == 2)
+        storage.gate.signal()
+        wait { !readiness.isStorageWritable(now: 11_700) }
+        #expect(readiness.isStorageWritable(now: 11_700) == false)
+    }
+
+    @Test func aFailedWriteCountsFromWhenItEndedNotWhenItsRequestBegan() {
+        let storage = FakeStorage()
+        let readiness = storage.readiness()
+        #expect(readiness.isStorageWritable(now: 10_000))
+        // The write began at 10 s and failed at 15 s, after waiting for a lock.
+        storage.time.store(15_000, ordering: .relaxed)
+        readiness.noteStorageWrite(succeeded: false, now: 10_000)
+        #expect(readiness.isStorageWritable(now: 15_500) == false)
+        #expect(storage.checks.load(ordering: .relaxed) == 1)
+    }
+}
