@@ -99,3 +99,20 @@ run_case "GET /" 1
 run_case "GET /" 16
 run_case "GET /" 64
 run_case "POST / (JSON, 110 B)" 64 "$HERE/post.lua"
+
+# The issue's own case: GET /healthz on the real service (`trust-insights serve`, access log off, a fresh data
+# folder), at 1, 16 and 64 connections.
+swift build -c release --product trust-insights >&2
+SERVICE_BIN="$(swift build -c release --show-bin-path)/trust-insights"
+SERVICE_DATA=$(mktemp -d)
+"$SERVICE_BIN" serve --port 0 --data-dir "$SERVICE_DATA" --access-log false --event-loops "$LOOPS" >"$OUT" 2>/dev/null &
+SERVICE_PID=$!
+trap 'kill -TERM $SERVER $SERVICE_PID ${BASE_PID:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$OUT" "$SERVICE_DATA" ${BASE_BIN:-}' EXIT
+for _ in $(seq 100); do grep -q "listening on" "$OUT" && break; sleep 0.1; done
+SERVICE_PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")
+URL="http://127.0.0.1:$SERVICE_PORT/healthz"
+SERVER=$SERVICE_PID
+echo "trust-insights serve, GET /healthz"
+run_case "GET /healthz" 1
+run_case "GET /healthz" 16
+run_case "GET /healthz" 64
