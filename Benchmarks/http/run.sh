@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # HTTP server benchmark: builds release, starts http-conformance-target on 127.0.0.1, and drives it with wrk
-# (Debian package `wrk`) for GET / at 1, 16 and 64 connections and a small JSON POST at 64 connections.
+# (Debian package `wrk`) for GET / at 1, 16 and 64 connections and a small JSON POST at 64 connections; then the
+# real service (`trust-insights serve`) for GET /healthz at 1, 16 and 64 connections.
 # Prints the median of RUNS runs of requests/s, p50 and p99 for each case.
 #
 #   Benchmarks/http/run.sh                 # 3 runs of 10 s each
@@ -102,12 +103,14 @@ run_case "POST / (JSON, 110 B)" 64 "$HERE/post.lua"
 
 # The issue's own case: GET /healthz on the real service (`trust-insights serve`, access log off, a fresh data
 # folder), at 1, 16 and 64 connections.
+kill -TERM "$SERVER" 2>/dev/null || true
+wait "$SERVER" 2>/dev/null || true
 swift build -c release --product trust-insights >&2
 SERVICE_BIN="$(swift build -c release --show-bin-path)/trust-insights"
 SERVICE_DATA=$(mktemp -d)
 "$SERVICE_BIN" serve --port 0 --data-dir "$SERVICE_DATA" --access-log false --event-loops "$LOOPS" >"$OUT" 2>/dev/null &
 SERVICE_PID=$!
-trap 'kill -TERM $SERVER $SERVICE_PID ${BASE_PID:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$OUT" "$SERVICE_DATA" ${BASE_BIN:-}' EXIT
+trap 'kill -TERM $SERVICE_PID ${BASE_PID:-} 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$OUT" "$SERVICE_DATA" ${BASE_BIN:-}' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$OUT" && break; sleep 0.1; done
 SERVICE_PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")
 URL="http://127.0.0.1:$SERVICE_PORT/healthz"
