@@ -1,21 +1,10 @@
 -- wrk script: one consumption report per seeded evaluation (IDs from TI_IDS, one per line), each thread taking
 -- every n-th line so no evaluation is reported twice. The Bearer key comes from TI_KEY.
 local key = os.getenv("TI_KEY")
-local threads = {}
-
-setup = function(thread)
-  thread:set("index", #threads)
-  table.insert(threads, thread)
-end
+dofile(os.getenv("TI_HERE") .. "/ids.lua")
 
 init = function(args)
-  ids = {}
-  local stride = tonumber(os.getenv("TI_THREADS"))
-  local line = 0
-  for id in io.lines(os.getenv("TI_IDS")) do
-    if line % stride == index then table.insert(ids, id) end
-    line = line + 1
-  end
+  ids = read_ids()
   next_id = 1
 end
 

@@ -1,21 +1,10 @@
 -- wrk script: label batches of TI_BATCH items (default 1000) over seeded insights (IDs from TI_IDS), each thread
 -- taking every n-th line, so batches are new labels rather than duplicates. The Bearer key comes from TI_KEY.
 local key = os.getenv("TI_KEY")
-local threads = {}
-
-setup = function(thread)
-  thread:set("index", #threads)
-  table.insert(threads, thread)
-end
+dofile(os.getenv("TI_HERE") .. "/ids.lua")
 
 init = function(args)
-  ids = {}
-  local stride = tonumber(os.getenv("TI_THREADS"))
-  local line = 0
-  for id in io.lines(os.getenv("TI_IDS")) do
-    if line % stride == index then table.insert(ids, id) end
-    line = line + 1
-  end
+  ids = read_ids()
   batch = tonumber(os.getenv("TI_BATCH") or "1000")
   local day = os.date("!%Y-%m-%d")
   -- Bodies are built here, before the clock starts: building 100 KB of JSON in Lua per request made wrk, not

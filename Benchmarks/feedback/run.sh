@@ -37,10 +37,10 @@ run_once() { # $1 = consumption|labels, $2 = connections
   port=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$out")
   local report
   if [ "$1" = consumption ]; then
-    report=$(TI_KEY=$key TI_IDS=$data/evaluations.txt TI_THREADS=2 wrk -t2 -c"$2" -d"$DURATION" --latency \
+    report=$(TI_KEY=$key TI_IDS=$data/evaluations.txt TI_HERE=$HERE TI_THREADS=2 wrk -t2 -c"$2" -d"$DURATION" --latency \
       -s "$HERE/consumption.lua" "http://127.0.0.1:$port")
   else
-    report=$(TI_KEY=$partner TI_IDS=$data/insights.txt TI_THREADS=2 wrk -t2 -c"$2" -d"$DURATION" --latency --timeout 10s \
+    report=$(TI_KEY=$partner TI_IDS=$data/insights.txt TI_HERE=$HERE TI_THREADS=2 wrk -t2 -c"$2" -d"$DURATION" --latency --timeout 10s \
       -s "$HERE/labels.lua" "http://127.0.0.1:$port")
   fi
   kill -TERM "$server"; wait "$server" || true
