@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "InsightSimulation", dependencies: ["InsightCore"]),
         // openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.
         .target(
-            name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream"],
+            name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream", "DetachedThreads"],
             resources: [.embedInCode("Contract/openapi.yaml")]
         ),
         .target(

@@ -80,9 +80,13 @@ struct DurabilityTests {
             let workers = DispatchGroup()
             let port = server.port
             for worker in 0..<3 {
-                DispatchQueue.global().async(group: workers) {
+                // Threads of their own: these clients block on sockets, and Dispatch's pool (one thread per core)
+                // is shared with every other test running at the same time.
+                workers.enter()
+                Thread.detachNewThread {
                     Self.drive(port: port, client: client, partner: partner, worker: worker, round: round,
                                stop: stop, acknowledged: acknowledged)
+                    workers.leave()
                 }
             }
             usleep(UInt32.random(in: 300_000...900_000, using: &generator))

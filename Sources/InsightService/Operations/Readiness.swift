@@ -1,4 +1,4 @@
-import Dispatch
+import DetachedThreads
 import InsightCore
 import Synchronization
 
@@ -58,7 +58,9 @@ public final class Readiness: Sendable {
             return (state.writable, true)
         }
         if recheck {
-            DispatchQueue.global().async {
+            // A thread of its own, not Dispatch's pool: the pool is small (one thread per core) and other blocked
+            // work could hold the re-check back for longer than the lock it is waiting out.
+            DetachedThread.spawn {
                 let result = self.storageCheck()
                 let at = self.clock()
                 self.storage.withLock { $0 = StorageState(checkedAt: at, writable: result, checking: false) }
