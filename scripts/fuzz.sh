@@ -26,8 +26,9 @@ declare -A deps=(
     [InsightModel]=""
     [InsightCrypto]=""
     [InsightCore]="InsightModel InsightCrypto JSONStream"
-    [HTTPServer]=""
-    [InsightService]="HTTPServer InsightCore InsightCrypto JSONStream"
+    [DetachedThreads]=""
+    [HTTPServer]="DetachedThreads"
+    [InsightService]="HTTPServer InsightCore InsightCrypto JSONStream DetachedThreads"
 )
 # Target: the modules it imports (their dependencies come along).
 declare -A targets=(
@@ -92,6 +93,11 @@ build_module() {
     echo "fuzz: compiling $name"
     local sources
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    if [[ $name == InsightService ]]; then
+        # SwiftPM generates PackageResources for the embedded openapi.yaml; the fuzz targets never serve it.
+        printf 'enum PackageResources {\n    static let openapi_yaml: [UInt8] = []\n}\n' >"$modules/InsightService+Resources.swift"
+        sources+=("$modules/InsightService+Resources.swift")
+    fi
     swiftc "${swift_flags[@]}" -module-name "$name" -wmo -c "${sources[@]}" \
         -emit-module -emit-module-path "$modules/$name.swiftmodule" -o "$object"
     # swiftc keeps an identical output's old timestamp; the stamp must say "built after its inputs".
