@@ -87,6 +87,20 @@ import Testing
         #expect(try CompiledModel(document: document).margin(for: [1.0]) == -0.25)
     }
 
+    /// Saved crash inputs of our own format compile (or are refused) without trapping: one had a leaf whose unused
+    /// split feature did not fit the contribution table's 32-bit field.
+    @Test func compilesEverySavedCrashDocumentWithoutTrapping() throws {
+        let folder = Self.packageRoot.appendingPathComponent("Fuzz/corpus/model-document")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("regression-") }
+        #expect(!names.isEmpty)
+        for name in names {
+            guard let document = try? ModelDocument(jsonData: Data(contentsOf: folder.appendingPathComponent(name))) else { continue }
+            if let model = try? CompiledModel(document: document) {
+                _ = model.contributions(for: [Double](repeating: 0, count: model.featureCount))
+            }
+        }
+    }
+
     /// Every saved crash input of the importer targets is refused, not a crash.
     @Test(arguments: ["xgboost-import", "lightgbm-import"])
     func refusesEverySavedCrashInput(target: String) throws {

@@ -35,7 +35,8 @@ struct ContributionTable: Sendable {
                 nodes.append(Node(
                     left: leaf ? -1 : Int32(offset + tree.leftChildren[node]),
                     right: leaf ? -1 : Int32(offset + tree.rightChildren[node]),
-                    feature: Int32(tree.splitFeatures[node]), missing: tree.missingTypes?[node] ?? .nan,
+                    // A leaf's split feature is unchecked by validation and unused: any number may sit there.
+                    feature: leaf ? 0 : Int32(tree.splitFeatures[node]), missing: tree.missingTypes?[node] ?? .nan,
                     defaultLeft: tree.defaultLeft[node], threshold: tree.thresholds[node], mean: means[node]))
             }
         }
