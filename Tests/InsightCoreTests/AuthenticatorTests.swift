@@ -82,6 +82,9 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
         #expect(Timestamp.iso8601(milliseconds: 0) == "1970-01-01T00:00:00.000Z")
         #expect(Timestamp.iso8601(milliseconds: 1_795_221_683_744) == "2026-11-21T00:41:23.744Z")
         #expect(Timestamp.iso8601(milliseconds: 951_782_400_000) == "2000-02-29T00:00:00.000Z")
+        #expect(Timestamp.iso8601(milliseconds: -1) == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp.iso8601(milliseconds: 253_402_300_799_999) == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp.iso8601(milliseconds: 253_402_300_800_000) == "10000-01-01T00:00:00.000Z")
     }
 
     @Test func parsesStrictDates() {

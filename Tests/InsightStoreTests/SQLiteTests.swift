@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 @testable import InsightStore
@@ -99,6 +102,52 @@ import Testing
         let count = try reader.statement("SELECT count(*) FROM item")
         #expect(try count.step())
         #expect(count.int(0) == 3)
+    }
+
+    @Test func aFailingWriteInABatchIsRolledBackAloneAndTheOthersCommitOnce() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory)
+        let release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Int: Bool]>([:])
+        // The first write holds the writer thread, so the next four queue up and commit as one batch.
+        committer.submit({ _ in release.wait() }, completion: { _ in done.signal() })
+        for (index, value) in [10, 11, 10, 12].enumerated() {
+            committer.submit({ connection in
+                try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, value).run()
+            }, completion: { outcome in
+                outcomes.withLock { $0[index] = (try? outcome.get()) != nil }
+                done.signal()
+            })
+        }
+        let batchesBefore = committer.batchesCommitted
+        release.signal()
+        for _ in 0..<5 { #expect(done.wait(timeout: .now() + 5) == .success) }
+        #expect(committer.batchesCommitted == batchesBefore + 2)
+        #expect(outcomes.withLock { $0 } == [0: true, 1: true, 2: false, 3: true])
+        let values = try committer.withConnection { connection -> [Int] in
+            let statement = try connection.statement("SELECT value FROM item ORDER BY value")
+            var values: [Int] = []
+            while try statement.step() { values.append(statement.int(0)) }
+            return values
+        }
+        #expect(values == [10, 11, 12])
+    }
+
+    @Test func theWALStaysBoundedUnderWritesThatNeverPause() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        let committer = GroupCommitter(connection: connection, walFrameLimit: 32)
+        for value in 0..<2000 {
+            try committer.perform { try $0.statement("INSERT INTO item (value) VALUES (?)").bind(1, value).run() }
+        }
+        // Without the bound every commit appends at least one 4 KiB frame: 2000 commits, 8 MB of WAL.
+        var status = stat()
+        #expect(stat(directory.file("db.sqlite") + "-wal", &status) == 0)
+        #expect(status.st_size < 100 * 4120)
+        #expect(committer.checkpointCatchUps > 10)
     }
 
     @Test func committedWriteIsVisibleToANewConnection() throws {

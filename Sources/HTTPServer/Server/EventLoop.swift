@@ -151,7 +151,9 @@ final class EventLoop {
             closeConnection(connection)
             return
         }
+        var readIgnored = false
         if events & (Self.readInterest | UInt32(EPOLLHUP.rawValue)) != 0 {
+            readIgnored = !connection.session.wantsRead
             readable(connection)
             guard connections[connection.fd] === connection else { return }
         }
@@ -159,14 +161,14 @@ final class EventLoop {
             flush(connection)
             guard connections[connection.fd] === connection else { return }
         }
-        watchHeldResponse(connection)
+        watchHeldResponse(connection, readIgnored: readIgnored)
     }
 
     // MARK: held responses
 
     /// Asks to be woken when the connection's held response may go, or sends it at once if it already may.
     /// Ends by updating the connection's epoll interest.
-    private func watchHeldResponse(_ connection: SocketConnection) {
+    private func watchHeldResponse(_ connection: SocketConnection, readIgnored: Bool = false) {
         while let gate = connection.session.heldGate {
             let key = ObjectIdentifier(gate)
             if awaiting[key] != nil { break }
@@ -179,7 +181,7 @@ final class EventLoop {
             flush(connection)
             guard connections[connection.fd] === connection else { return }
         }
-        updateInterest(connection)
+        updateInterest(connection, readIgnored: readIgnored)
     }
 
     private func releaseSettledResponses() {
@@ -266,9 +268,15 @@ final class EventLoop {
         }
     }
 
-    private func updateInterest(_ connection: SocketConnection) {
+    /// Read interest is dropped lazily. While a response is held the session reads nothing, but taking the
+    /// interest away and giving it back cost two epoll_ctl calls per request, and most clients send nothing more
+    /// until they have their answer. So it stays registered until an event shows the peer did send more
+    /// (`readIgnored`): epoll is level-triggered, and that event would otherwise come back on every wait.
+    private func updateInterest(_ connection: SocketConnection, readIgnored: Bool = false) {
         var wanted: UInt32 = 0
         if connection.isLingering || (connection.session.wantsRead && !connection.peerClosed) {
+            wanted |= Self.readInterest
+        } else if !readIgnored && !connection.peerClosed && connection.registeredEvents & Self.readInterest != 0 {
             wanted |= Self.readInterest
         }
         if !connection.isLingering && !connection.session.output.isEmpty { wanted |= Self.writeInterest }

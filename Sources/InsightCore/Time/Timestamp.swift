@@ -8,7 +8,30 @@ public enum Timestamp {
         let minute = millisOfDay / 60_000 % 60
         let second = millisOfDay / 1000 % 60
         let millis = millisOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millis, 3))Z"
+        guard (0...9999).contains(year) else {
+            return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millis, 3))Z"
+        }
+        // Every answer carries two of these: written digit by digit into the string's own storage, one allocation
+        // instead of the interpolation's eight intermediate strings.
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var position = 0
+            func put(_ value: Int64, _ width: Int) {
+                var divisor: Int64 = 1
+                for _ in 1..<width { divisor *= 10 }
+                while divisor > 0 {
+                    buffer[position] = UInt8(truncatingIfNeeded: 48 + value / divisor % 10)
+                    position += 1
+                    divisor /= 10
+                }
+            }
+            func put(_ byte: Unicode.Scalar) {
+                buffer[position] = UInt8(byte.value)
+                position += 1
+            }
+            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+            put(hour, 2); put(":"); put(minute, 2); put(":"); put(second, 2); put("."); put(millis, 3); put("Z")
+            return position
+        }
     }
 
     /// `YYYY-MM-DD` of the UTC day containing `milliseconds`.

@@ -5,6 +5,8 @@ import CSQLite
 public final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// Frames in the WAL after this connection's last commit, once `trackWALFrames()` is on.
+    private(set) var framesInWAL: Int = 0
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
@@ -86,6 +88,17 @@ public final class SQLiteConnection: @unchecked Sendable {
     public func keepWALFilesOnClose() {
         var keep: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
+    /// Keeps `framesInWAL` current through SQLite's WAL hook, which runs inside each commit on this connection.
+    /// It replaces the automatic checkpoint's hook, so it suits a connection whose checkpoints run elsewhere.
+    func trackWALFrames() {
+        sqlite3_wal_hook(handle, { context, _, _, frames in
+            // The hook runs inside sqlite3_step on this connection, so the connection is alive and on this thread.
+            guard let context else { return SQLITE_OK }
+            Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue().framesInWAL = Int(frames)
+            return SQLITE_OK
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Writes the WAL back into the main database file (used at shutdown so the folder is compact).
