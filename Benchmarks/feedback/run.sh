@@ -5,8 +5,10 @@
 #
 #   Benchmarks/feedback/run.sh                 # 3 runs each, 3 s each
 #   RUNS=5 DURATION=5s Benchmarks/feedback/run.sh
+#   ONLY=labels Benchmarks/feedback/run.sh     # just one route (consumption or labels)
 set -euo pipefail
 RUNS=${RUNS:-3}
+ONLY=${ONLY:-}
 DURATION=${DURATION:-3s}
 EVALUATIONS=${EVALUATIONS:-300000}
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -56,6 +58,7 @@ run_once() { # $1 = consumption|labels, $2 = connections
 printf '%-12s %-12s %14s %10s %10s %s\n' route connections items/s p50-ms p99-ms non-2xx
 for spec in "consumption 16" "consumption 64" "labels 4" "labels 16"; do
   set -- $spec
+  [ -n "$ONLY" ] && [ "$1" != "$ONLY" ] && continue
   rps=(); p50=(); p99=(); errors=0
   for _ in $(seq "$RUNS"); do
     read -r r a b e < <(run_once "$1" "$2")
