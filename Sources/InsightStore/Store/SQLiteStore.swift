@@ -24,6 +24,8 @@ public final class SQLiteStore: Sendable {
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")
+        // The label writer's per-batch GROUP BYs build small temporary b-trees; in memory they cost no temp file.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         // Checkpoints run on their own thread (see Checkpointer); the WAL file is cut back to this size when the
         // writer restarts it, so a burst does not leave a large file behind.
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
