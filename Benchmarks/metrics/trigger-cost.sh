@@ -6,7 +6,7 @@
 #   Benchmarks/metrics/trigger-cost.sh
 #
 # Insights and consumption reports are counted by triggers (migration 4). Labels have had no trigger since
-# migration 5: the label writer counts each batch with two set-based statements, which this script takes from
+# migration 5: the label writer counts each batch with a few set-based statements, which this script takes from
 # Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift and runs after each batch's insert, as
 # SQLiteLabelTransaction.appendLabels does.
 set -euo pipefail
@@ -17,12 +17,15 @@ swift build -c release --product trust-insights >&2
 BIN="$(swift build -c release --show-bin-path)/trust-insights"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-# The Swift string literals `static let verdictDeltas = """ ... """` and `firstLabelLatencies`, as SQL statements.
+# The Swift string literals `static let createScratch = """ ... """` and the others countLabels(after:) runs, in its
+# order, as SQL statements.
 label_upkeep=$(python3 - "$ROOT/Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift" <<'PY'
 import re, sys
 source = open(sys.argv[1]).read()
-for name in ("verdictDeltas", "firstLabelLatencies"):
-    print(re.search(r'static let %s = """\n(.*?)"""' % name, source, re.S).group(1).rstrip() + ";")
+literals = dict(re.findall(r'static let (\w+) = """\n(.*?)"""', source, re.S))
+literals["emptyScratch"] = re.search(r'static let emptyScratch = "(.*?)"', source).group(1)
+for name in ("createScratch", "fillScratch", "verdictDeltas", "firstLabelLatencies", "emptyScratch"):
+    print(literals[name].rstrip() + ";")
 PY
 )
 # Sums the user CPU of the timed statements after each `.print` marker, per row.
@@ -69,3 +72,9 @@ SQL
   printf '%-10s %14s %16s %12s\n' "$upkeep" "$(per_row insight 200000 <<<"$times")" "$(per_row consumption 100000 <<<"$times")" \
     "$(per_row label 20000 <<<"$times")"
 done
+# The upkeep measured must also be exact: the tables against the views that define them.
+differences=$(sqlite3 "$DB" "SELECT (SELECT count(*) FROM (SELECT * FROM metrics_daily EXCEPT SELECT * FROM metrics_daily_recomputed))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_daily_recomputed EXCEPT SELECT * FROM metrics_daily))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_latency EXCEPT SELECT * FROM metrics_latency_recomputed))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_latency_recomputed EXCEPT SELECT * FROM metrics_latency))")
+echo "aggregate rows differing from a recomputation: $differences"
