@@ -210,6 +210,25 @@ import InsightCore
         #expect(try differences(store) == 0)
     }
 
+    @Test func theFirstBatchOfAConnectionRolledBackLeavesLaterBatchesExact() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        try store.recordAndWait(evaluation("e1", at: dayStart, insights: [("i1", .high)]))
+        let before = try snapshot(store)
+        // The rollback also takes back the writer's temporary table, created by this first batch.
+        try store.writer.withConnection { connection in
+            try connection.execute("BEGIN IMMEDIATE; SAVEPOINT item")
+            try SQLiteLabelTransaction(connection: connection).appendLabels(versions([("i1", .confirmedFraud, dayStart)]))
+            try connection.execute("ROLLBACK TO item; RELEASE item; COMMIT")
+        }
+        #expect(try snapshot(store) == before)
+        try batch(store, [("i1", .confirmedLegitimate, dayStart + dayLength)])
+        try batch(store, [("i1", .confirmedFraud, dayStart + 2 * dayLength)])
+        let result = try figures(store)
+        #expect((result.fraud, result.legitimate, result.latencies) == (1, 0, ["1:1"]))
+        #expect(try differences(store) == 0)
+    }
+
     @Test func migrationFromVersion4KeepsTheFiguresTheTriggerKept() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file(SQLiteStore.fileName)
