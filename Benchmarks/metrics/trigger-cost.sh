@@ -24,7 +24,7 @@ import re, sys
 source = open(sys.argv[1]).read()
 literals = dict(re.findall(r'static let (\w+) = """\n(.*?)"""', source, re.S))
 literals["emptyScratch"] = re.search(r'static let emptyScratch = "(.*?)"', source).group(1)
-for name in ("createScratch", "fillScratch", "verdictDeltas", "firstLabelLatencies", "emptyScratch"):
+for name in ("createScratch", "emptyScratch", "fillScratch", "verdictDeltas", "firstLabelLatencies", "emptyScratch"):
     print(literals[name].rstrip() + ";")
 PY
 )

@@ -22,7 +22,7 @@ extension SQLiteLabelTransaction {
     static let newestLabelID = "SELECT coalesce(max(label_id), 0) FROM label"
 
     /// One row per insight of the batch that has an outcome: its aggregate key, its verdict deltas, and its first
-    /// label's latency if the batch holds that label. Filled and emptied within each batch.
+    /// label's latency if the batch holds that label. Filled and emptied within each batch, on the writer connection.
     static let createScratch = """
         CREATE TEMP TABLE IF NOT EXISTS label_batch_delta (
             tenant_id TEXT, environment TEXT, day INTEGER, category TEXT, model_version TEXT, outcome TEXT,
@@ -80,6 +80,8 @@ extension SQLiteLabelTransaction {
     /// Adds the labels with an ID above `previousNewest` to the aggregates.
     func countLabels(after previousNewest: Int64) throws {
         try connection.statement(Self.createScratch).run()
+        // Emptied before as well as after: rows left by anything that went wrong in between would be counted twice.
+        try connection.statement(Self.emptyScratch).run()
         try connection.statement(Self.fillScratch).bind(1, previousNewest).run()
         try connection.statement(Self.verdictDeltas).run()
         try connection.statement(Self.firstLabelLatencies).run()
