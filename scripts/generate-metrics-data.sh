@@ -9,7 +9,9 @@
 #
 # The rows go in with sqlite3 bulk inserts while the metrics triggers and secondary indexes are set aside; the
 # indexes are then rebuilt, the aggregates filled from the schema's own *_recomputed views (the same definition the
-# migration uses) and the triggers put back, so the folder is exactly what the service would have written.
+# migration uses) and the triggers put back, so the folder is exactly what the service would have written. (Labels
+# have no trigger since migration 5: the service's label writer counts each batch itself, so labels inserted here
+# count only through that recomputation.)
 # Prints the analyst key's secret (tenant TENANT, production) on the last line; it is also in DATA_DIR/analyst.key.
 set -euo pipefail
 DATA=${1:?usage: $0 DATA_DIR}

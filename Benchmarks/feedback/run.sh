@@ -5,16 +5,21 @@
 #
 #   Benchmarks/feedback/run.sh                 # 3 runs each, 3 s each
 #   RUNS=5 DURATION=5s Benchmarks/feedback/run.sh
+#   ONLY=labels Benchmarks/feedback/run.sh     # just one route (consumption or labels)
+#   BIN=/path/to/trust-insights Benchmarks/feedback/run.sh   # another build, e.g. to compare before and after
 set -euo pipefail
 RUNS=${RUNS:-3}
+ONLY=${ONLY:-}
 DURATION=${DURATION:-3s}
 EVALUATIONS=${EVALUATIONS:-300000}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 cd "$ROOT"
-swift build -c release --product trust-insights >&2
-BIN="$(swift build -c release --show-bin-path)/trust-insights"
+if [ -z "${BIN:-}" ]; then
+  swift build -c release --product trust-insights >&2
+  BIN="$(swift build -c release --show-bin-path)/trust-insights"
+fi
 
 median() { sort -g | awk '{ a[NR]=$1 } END { print a[int((NR+1)/2)] }'; }
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v=v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v=v*1000 }; printf "%.3f", v }'; }
@@ -56,6 +61,7 @@ run_once() { # $1 = consumption|labels, $2 = connections
 printf '%-12s %-12s %14s %10s %10s %s\n' route connections items/s p50-ms p99-ms non-2xx
 for spec in "consumption 16" "consumption 64" "labels 4" "labels 16"; do
   set -- $spec
+  [ -n "$ONLY" ] && [ "$1" != "$ONLY" ] && continue
   rps=(); p50=(); p99=(); errors=0
   for _ in $(seq "$RUNS"); do
     read -r r a b e < <(run_once "$1" "$2")

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# What the metrics triggers add to the write paths: 100,000 evaluations (two insights each), 20,000 labels and
-# 100,000 consumption reports inserted in bulk with sqlite3, into a database the binary created (all migrations),
-# once with the triggers and once without. Prints SQLite's user CPU time per row for each.
+# What keeping the metrics aggregates adds to the write paths: 100,000 evaluations (two insights each), 20,000 labels
+# (20 batches of 1,000) and 100,000 consumption reports inserted in bulk with sqlite3, into a database the binary
+# created (all migrations), once without any upkeep and once with it. Prints SQLite's user CPU time per row.
 #
 #   Benchmarks/metrics/trigger-cost.sh
+#
+# Insights and consumption reports are counted by triggers (migration 4). Labels have had no trigger since
+# migration 5: the label writer counts each batch with a few set-based statements, which this script takes from
+# Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift and runs after each batch's insert, as
+# SQLiteLabelTransaction.appendLabels does.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install -y sqlite3" >&2; exit 1; }
@@ -12,28 +17,64 @@ swift build -c release --product trust-insights >&2
 BIN="$(swift build -c release --show-bin-path)/trust-insights"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-per_row() { awk -v rows="$2" '/Run Time/ { n++; if (n == '"$1"') printf "%.1f", $6 / rows * 1e6 }'; }
-printf '%-10s %14s %16s %12s\n' triggers "insight us" "consumption us" "label us"
-for triggers in without with; do
+# The Swift string literals `static let createScratch = """ ... """` and the others countLabels(after:) runs, in its
+# order, as SQL statements.
+label_upkeep=$(python3 - "$ROOT/Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift" <<'PY'
+import re, sys
+source = open(sys.argv[1]).read()
+literals = dict(re.findall(r'static let (\w+) = """\n(.*?)"""', source, re.S))
+literals["emptyScratch"] = re.search(r'static let emptyScratch = "(.*?)"', source).group(1)
+for name in ("createScratch", "emptyScratch", "fillScratch", "verdictDeltas", "firstLabelLatencies", "emptyScratch"):
+    print(literals[name].rstrip() + ";")
+PY
+)
+# Sums the user CPU of the timed statements after each `.print` marker, per row.
+per_row() { awk -v section="$1" -v rows="$2" '/^(insight|label|consumption)$/ { s = $1 } /Run Time/ && s == section { t += $6 } END { printf "%.1f", t / rows * 1e6 }'; }
+printf '%-10s %14s %16s %12s\n' upkeep "insight us" "consumption us" "label us"
+for upkeep in without with; do
   rm -rf "$WORK/data"
   "$BIN" keys create --tenant bench --role analyst --env production --data-dir "$WORK/data" >/dev/null
   DB="$WORK/data/trust-insights.sqlite"
-  if [ "$triggers" = without ]; then
-    sqlite3 "$DB" "DROP TRIGGER metrics_count_insight; DROP TRIGGER metrics_move_consumption; DROP TRIGGER metrics_count_label;"
+  labels=""
+  for batch in $(seq 0 19); do
+    labels+=".parameter set ?1 $((batch * 1000))
+INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at)
+  SELECT insight_id, 'bench', 'confirmedFraud', 'other', '2026-11-20', 1796000000000 FROM temp.target
+  WHERE rowid BETWEEN $((batch * 1000 + 1)) AND $((batch * 1000 + 1000));
+"
+    [ "$upkeep" = with ] && labels+="$label_upkeep
+"
+  done
+  if [ "$upkeep" = without ]; then
+    sqlite3 "$DB" "DROP TRIGGER metrics_count_insight; DROP TRIGGER metrics_move_consumption;"
   fi
-  times=$(sqlite3 "$DB" <<'SQL'
+  times=$(sqlite3 "$DB" <<SQL
 PRAGMA synchronous = NORMAL;
+PRAGMA temp_store = MEMORY;
+PRAGMA cache_size = -65536;
 CREATE TEMP TABLE n AS WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 99999) SELECT x FROM n;
 INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at, high_outcome)
   SELECT hex(randomblob(16)), 'bench', 'production', 'k', 'payment', 1795000000000 + x * 1000, 0 FROM n;
 .timer on
+.print insight
 INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 0, 't', '2026.11.1',
   CASE abs(random()) % 3 WHEN 0 THEN 'unknown' WHEN 1 THEN 'medium' ELSE 'high' END, NULL FROM evaluation;
 INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 1, 't', '2026.09.1', 'unknown', NULL FROM evaluation;
-INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at)
-  SELECT insight_id, 'bench', 'confirmedFraud', 'other', '2026-11-20', 1796000000000 FROM insight WHERE position = 0 LIMIT 20000;
+.timer off
+CREATE TEMP TABLE target AS SELECT insight_id FROM insight WHERE position = 0 LIMIT 20000;
+.timer on
+.print label
+$labels
+.print consumption
 INSERT INTO consumption SELECT evaluation_id, 'bench', 'usedIncreasedFriction', '', 1795000000000, abs(random()) % 2 FROM evaluation;
 SQL
 )
-  printf '%-10s %14s %16s %12s\n' "$triggers" "$(per_row 1 100000 <<<"$times")" "$(per_row 4 100000 <<<"$times")" "$(per_row 3 20000 <<<"$times")"
+  printf '%-10s %14s %16s %12s\n' "$upkeep" "$(per_row insight 200000 <<<"$times")" "$(per_row consumption 100000 <<<"$times")" \
+    "$(per_row label 20000 <<<"$times")"
 done
+# The upkeep measured must also be exact: the tables against the views that define them.
+differences=$(sqlite3 "$DB" "SELECT (SELECT count(*) FROM (SELECT * FROM metrics_daily EXCEPT SELECT * FROM metrics_daily_recomputed))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_daily_recomputed EXCEPT SELECT * FROM metrics_daily))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_latency EXCEPT SELECT * FROM metrics_latency_recomputed))
+  + (SELECT count(*) FROM (SELECT * FROM metrics_latency_recomputed EXCEPT SELECT * FROM metrics_latency))")
+echo "aggregate rows differing from a recomputation: $differences"

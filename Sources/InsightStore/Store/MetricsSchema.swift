@@ -1,14 +1,16 @@
-/// Migration 3: the exact aggregates behind label metrics.
+/// Migration 4: the exact aggregates behind label metrics.
 ///
 /// `metrics_daily` counts evaluated insights (those with an outcome value) per tenant, environment, UTC evaluation
 /// day, category, model version, outcome and consumption bucket, with their late reports and the verdicts of their
-/// latest labels; `metrics_latency` counts first labels per whole day of latency under the same key. Triggers keep
-/// both up to date inside the transaction of every insight, consumption and label insert, so they are exactly as
+/// latest labels; `metrics_latency` counts first labels per whole day of latency under the same key. They are kept
+/// up to date inside the transaction of every insight, consumption and label insert, so they are exactly as
 /// durable as the rows they count (a write that is rolled back, or lost to `kill -9` before its commit, takes its
-/// counts with it) and no write path needs to know about them.
+/// counts with it): by triggers for insights and consumption reports, and, since migration 5 dropped the label
+/// trigger below, by the label writer once per batch (SQLiteLabelTransaction+Aggregates.swift). Anything else that
+/// inserts labels must recompute the tables from the views.
 ///
 /// The `*_recomputed` views define the same figures from the raw rows. The migration fills the tables from them,
-/// the data generator reuses them, and tests compare table and view to prove that the triggers stay exact.
+/// the data generator reuses them, and tests compare table and view to prove that the upkeep stays exact.
 ///
 /// The insight trigger counts a new insight as `missing` consumption and unlabelled: an insight is written together
 /// with its evaluation, before any report or label can refer to it. A consumption report moves each of its

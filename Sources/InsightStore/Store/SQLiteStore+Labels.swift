@@ -52,7 +52,11 @@ struct SQLiteLabelTransaction: LabelTransaction {
         return latest
     }
 
+    /// Inserts the versions, then counts them into the metrics aggregates in a few set-based statements (see
+    /// SQLiteLabelTransaction+Aggregates.swift).
     func appendLabels(_ versions: [LabelVersion]) throws {
+        guard !versions.isEmpty else { return }
+        let previousNewest = try newestLabelID()
         let insert = try connection.statement("""
             INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, amount_band, received_at)
             VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -63,6 +67,7 @@ struct SQLiteLabelTransaction: LabelTransaction {
                 .bind(6, version.content.amountBand?.rawValue).bind(7, version.receivedAt)
                 .run()
         }
+        try countLabels(after: previousNewest)
     }
 
     func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord? {

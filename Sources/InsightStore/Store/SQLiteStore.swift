@@ -24,9 +24,9 @@ public final class SQLiteStore: Sendable {
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")
-        // Each write of a group commit runs in a savepoint, whose journal SQLite spills to a temporary file past
-        // 64 KiB: a file created, written and unlinked every other batch (an openat, an unlink and a pwrite per
-        // page, seen with strace). The savepoint journal lives only until the batch commits; memory suits it.
+        // Temporary storage in memory: the journal of a savepoint (which SQLite otherwise spills to a file past
+        // 64 KiB: a file created, written and unlinked every other batch, seen with strace) and the label batch's
+        // small GROUP BY b-trees. Both live only until the batch commits.
         try connection.execute("PRAGMA temp_store = MEMORY")
         // Checkpoints run on their own thread (see Checkpointer); the WAL file is cut back to this size when the
         // writer restarts it, so a burst does not leave a large file behind.
