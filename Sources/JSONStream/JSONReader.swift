@@ -144,25 +144,40 @@ public struct JSONReader: ~Copyable {
         } else {
             throw JSONSyntaxError(.invalidNumber, at: start)
         }
-        var isInteger = true
+        var exponent = 0
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            isInteger = false
             index += 1
             let fractionStart = index
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            while index < bytes.count, isDigit(bytes[index]) {
+                if digits < 19 { mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- 48) }
+                digits += 1
+                index += 1
+            }
             if index == fractionStart { throw JSONSyntaxError(.invalidNumber, at: start) }
+            exponent = fractionStart - index
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-            isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
             let exponentStart = index
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            var written = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                if written < 100_000 { written = written * 10 + Int(bytes[index] &- 48) }
+                index += 1
+            }
             if index == exponentStart { throw JSONSyntaxError(.invalidNumber, at: start) }
+            exponent += exponentNegative ? -written : written
         }
-        // Integers of up to 15 digits are exact in a Double: the common case skips the decimal conversion.
-        if isInteger && digits <= 15 {
-            let value = Double(mantissa)
+        // Clinger's fast path: a mantissa of up to 15 digits and a power of ten up to 1e22 are both exact in a
+        // Double, so one multiplication or division rounds correctly, as the full conversion would. Feature
+        // vectors are mostly such numbers; the rest go through the standard library.
+        if digits <= 15 && exponent >= -22 && exponent <= 22 {
+            var value = Double(mantissa)
+            if exponent < 0 { value /= Self.powersOfTen[-exponent] } else if exponent > 0 { value *= Self.powersOfTen[exponent] }
             return negative ? -value : value
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
@@ -193,6 +208,12 @@ public struct JSONReader: ~Copyable {
         }
         guard index < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
         return try readEscapedString(from: start)
+    }
+
+    @usableFromInline static let powersOfTen: [Double] = (0...22).map { exponent in
+        var value = 1.0
+        for _ in 0..<exponent { value *= 10 }  // exact: every power up to 1e22 is representable
+        return value
     }
 
     /// ASCII needs no validation, and copying it skips the generic validating initialiser, which looked up type

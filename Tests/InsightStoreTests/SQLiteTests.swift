@@ -110,8 +110,14 @@ import Testing
         let release = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let outcomes = Mutex<[Int: Bool]>([:])
-        // The first write holds the writer thread, so the next four queue up and commit as one batch.
-        committer.submit({ _ in release.wait() }, completion: { _ in done.signal() })
+        // The first write holds the writer thread, so the next four queue up and commit as one batch. It is in a
+        // batch of its own once it has started.
+        let started = DispatchSemaphore(value: 0)
+        committer.submit({ _ in
+            started.signal()
+            release.wait()
+        }, completion: { _ in done.signal() })
+        #expect(started.wait(timeout: .now() + 5) == .success)
         for (index, value) in [10, 11, 10, 12].enumerated() {
             committer.submit({ connection in
                 try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, value).run()

@@ -104,6 +104,23 @@ private func parseBytes(_ bytes: [UInt8]) throws -> Value {
         #expect(try parse(text) == .number(expected))
     }
 
+    /// The reader's fast path for short decimals must round exactly as the standard library's full conversion.
+    @Test func shortDecimalsRoundAsTheStandardLibraryDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let integer = UInt64.random(in: 0..<1_000_000, using: &generator)
+            let fraction = UInt64.random(in: 0..<1_000_000_000, using: &generator)
+            let places = Int.random(in: 1...9, using: &generator)
+            var text = "\(integer)." + String(String(fraction).suffix(places))
+            if Bool.random(using: &generator) { text += "e" + String(Int.random(in: -30...30, using: &generator)) }
+            if Bool.random(using: &generator) { text = "-" + text }
+            #expect(try parse(text) == .number(Double(text)!), "\(text)")
+        }
+        for text in ["0.30000000000000004", "9007199254740993", "1.5e-22", "4.35e22", "123.456e-5", "1e22", "1e23", "0.000001"] {
+            #expect(try parse(text) == .number(Double(text)!), "\(text)")
+        }
+    }
+
     @Test func overflowingNumberBecomesInfinity() throws {
         #expect(try parse("1e400") == .number(.infinity))
     }

@@ -88,26 +88,30 @@ enum EvaluationRequestDecoder {
         var insightType: String?
         var schema: String?
         var version: ModelVersionRequest? = .current
-        var seen = Set<String>()
+        // Fields seen so far, as bits: a set of strings per insight showed up in profiles.
+        var seen: UInt8 = 0
         let before = violations.count
         try reader.readObject { key, reader in
-            let fieldPointer = Wire.pointer(pointer, key)
-            guard seen.insert(key).inserted else {
-                violations.append(Wire.duplicateField(fieldPointer))
+            let bit: UInt8 = switch key {
+            case "insightType": 1
+            case "schema": 2
+            case "modelVersion": 4
+            default: 0
+            }
+            guard bit != 0, seen & bit == 0 else {
+                violations.append(bit == 0 ? Wire.unknownField(Wire.pointer(pointer, key)) : Wire.duplicateField(Wire.pointer(pointer, key)))
                 try reader.skipValue()
                 return
             }
-            switch key {
-            case "insightType": insightType = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
-            case "schema": schema = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
-            case "modelVersion": version = try decodeModelVersion(&reader, pointer: fieldPointer, violations: &violations)
-            default:
-                violations.append(Wire.unknownField(fieldPointer))
-                try reader.skipValue()
+            seen |= bit
+            switch bit {
+            case 1: insightType = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
+            case 2: schema = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
+            default: version = try decodeModelVersion(&reader, pointer: Wire.pointer(pointer, key), violations: &violations)
             }
         }
-        if !seen.contains("insightType") { violations.append(Wire.missing(pointer + "/insightType")) }
-        if !seen.contains("schema") { violations.append(Wire.missing(pointer + "/schema")) }
+        if seen & 1 == 0 { violations.append(Wire.missing(pointer + "/insightType")) }
+        if seen & 2 == 0 { violations.append(Wire.missing(pointer + "/schema")) }
         guard violations.count == before, let insightType, let schema, let version else { return nil }
         return InsightRequest(insightType: insightType, schema: schema, modelVersion: version)
     }
@@ -127,10 +131,10 @@ enum EvaluationRequestDecoder {
             var count = 0
             try reader.readObject { key, reader in
                 count += 1
-                let fieldPointer = Wire.pointer(pointer, key)
                 if key == "specific", count == 1 {
-                    specific = try Wire.readString(&reader, at: fieldPointer, maximumBytes: 64, violations: &violations)
+                    specific = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
                 } else {
+                    let fieldPointer = Wire.pointer(pointer, key)
                     violations.append(key == "specific" ? Wire.duplicateField(fieldPointer) : Wire.unknownField(fieldPointer))
                     try reader.skipValue()
                 }
@@ -156,24 +160,29 @@ enum EvaluationRequestDecoder {
             try reader.skipValue()
             return subject
         }
-        var seen = Set<String>()
+        var seen: UInt8 = 0
         try reader.readObject { key, reader in
-            let fieldPointer = Wire.pointer(pointer, key)
-            guard seen.insert(key).inserted else {
-                violations.append(Wire.duplicateField(fieldPointer))
-                try reader.skipValue()
-                return
-            }
             guard let kind = SubjectRefKind(rawValue: key) else {
-                violations.append(Wire.unknownField(fieldPointer))
+                violations.append(Wire.unknownField(Wire.pointer(pointer, key)))
                 try reader.skipValue()
                 return
             }
+            let bit: UInt8 = switch kind {
+            case .accountRef: 1
+            case .deviceRef: 2
+            case .counterpartyRef: 4
+            }
+            guard seen & bit == 0 else {
+                violations.append(Wire.duplicateField(Wire.pointer(pointer, key)))
+                try reader.skipValue()
+                return
+            }
+            seen |= bit
             if try reader.peekKind() == .null {
                 try reader.readNull()
                 return
             }
-            let value = try Wire.readString(&reader, at: fieldPointer, maximumBytes: maximumRefBytes, violations: &violations)
+            let value = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: maximumRefBytes, violations: &violations)
             switch kind {
             case .accountRef: subject.accountRef = value
             case .deviceRef: subject.deviceRef = value

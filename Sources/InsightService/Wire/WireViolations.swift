@@ -54,19 +54,20 @@ enum Wire {
         }
     }
 
-    /// Reads a string of 1 to `maximumBytes` UTF-8 bytes; records a violation and returns nil otherwise.
+    /// Reads a string of 1 to `maximumBytes` UTF-8 bytes; records a violation and returns nil otherwise. The
+    /// pointer is built only for a violation: a valid request has no use for it.
     static func readString(
-        _ reader: inout JSONReader, at pointer: String, maximumBytes: Int, violations: inout [ContextViolation]
+        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, maximumBytes: Int, violations: inout [ContextViolation]
     ) throws -> String? {
         let kind = try reader.peekKind()
         guard kind == .string else {
-            violations.append(wrongType(pointer, expected: "a string", received: kind))
+            violations.append(wrongType(pointer(), expected: "a string", received: kind))
             try reader.skipValue()
             return nil
         }
         let text = try reader.readString()
         guard !text.isEmpty, text.utf8.count <= maximumBytes else {
-            violations.append(invalidValue(pointer, "must be 1 to \(maximumBytes) bytes long"))
+            violations.append(invalidValue(pointer(), "must be 1 to \(maximumBytes) bytes long"))
             return nil
         }
         return text

@@ -26,11 +26,15 @@ public final class GroupCommitter: Sendable {
     ///
     /// `walFrameLimit` bounds the WAL under sustained writes. A checkpoint running beside a writer that never
     /// pauses never catches up with it, and SQLite starts the WAL over only once one has: the file grew without
-    /// bound (500 MB in 20 s of evaluations), and every new page of it cost the kernel a block allocation and a
+    /// bound (1 GB in 12 s of evaluations), and every new page of it cost the kernel a block allocation and a
     /// zeroed page. Past the limit, the writer pauses between batches for a checkpoint of its own, so its next
     /// commit can start the WAL from the beginning. 0 turns this off.
+    ///
+    /// The default is SQLite's own automatic checkpoint size. Measured on the evaluation route at 64 connections:
+    /// 512 frames gave p99 8.9 ms, 2048 gave 11-12 ms, 8192 gave 23 ms (a longer catch-up holds more answers), and
+    /// no limit 12.6 ms at 0.84x the throughput.
     public init(
-        connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 8192,
+        connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
         connection.trackWALFrames()
