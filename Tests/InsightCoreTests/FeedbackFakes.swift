@@ -104,6 +104,10 @@ final class MemoryLabelStore: LabelStore {
         func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
             state.idempotency[record.tenant.rawValue + "\n" + record.key.rawValue] = record
         }
+
+        func deleteIdempotencyRecords(createdBefore time: Int64) throws {
+            state.idempotency = state.idempotency.filter { $0.value.createdAt >= time }
+        }
     }
 }
 

@@ -24,8 +24,8 @@ struct LabelIntakeTests {
                    amountBand: amountBand, violations: violations)
     }
 
-    func submit(_ drafts: [LabelDraft], idempotency: IdempotentRequest? = nil, tenant: TenantID? = nil) throws(LabelError) -> LabelSubmission {
-        try LabelIntake(store: store).submitAndWait(drafts, tenant: tenant ?? acme, idempotency: idempotency, now: now) { results in
+    func submit(_ drafts: [LabelDraft], idempotency: IdempotentRequest? = nil, tenant: TenantID? = nil, at time: Int64? = nil) throws(LabelError) -> LabelSubmission {
+        try LabelIntake(store: store).submitAndWait(drafts, tenant: tenant ?? acme, idempotency: idempotency, now: time ?? now) { results in
             Array(results.map { "\($0.insightID ?? "-") \($0.outcome.rawValue) \($0.reason ?? "")" }.joined(separator: "\n").utf8)
         }
     }
@@ -125,6 +125,26 @@ struct LabelIntakeTests {
         #expect(store.versions.count == 2)
         // Keys are per tenant.
         #expect(outcomes(try submit([item(0, foreignInsight)], idempotency: IdempotentRequest(key: key, body: Array("x".utf8)), tenant: other)) == [.accepted])
+    }
+
+    @Test func anIdempotencyKeyIsRememberedForADayThenForgotten() throws {
+        let key = try #require(IdempotencyKey("nightly-upload"))
+        let body: [UInt8] = Array("the body".utf8)
+        let day = LabelIntake.idempotencyRetentionMilliseconds
+        let first = try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, body: body), at: now)
+        // Within the day: the first answer again, and another body under the key is refused.
+        #expect(try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, body: body), at: now + day)
+            == .replayed(response: first.response))
+        #expect(throws: LabelError.idempotencyKeyReused) {
+            try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, body: Array("other".utf8)), at: now + day)
+        }
+        // A day later the key is free: the new batch is processed.
+        let later = try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, body: Array("other".utf8)), at: now + day + 1)
+        #expect(outcomes(later) == [.accepted])
+        #expect(store.idempotencyRecords == 1)
+        // Any batch prunes what has expired, with or without a key.
+        _ = try submit([item(0, insights[2])], at: now + 2 * day + 2)
+        #expect(store.idempotencyRecords == 0)
     }
 
     @Test func aFailedWriteLeavesNothingOfTheBatch() {

@@ -3,6 +3,9 @@
 /// one transaction together with the idempotency record, before the answer exists.
 public struct LabelIntake: Sendable {
     public static let maximumItems = 1000
+    /// How long an Idempotency-Key is remembered: a retry within a day gets the first answer again; after that the
+    /// key may be used afresh. Without a bound the records would grow with every batch ever sent.
+    public static let idempotencyRetentionMilliseconds: Int64 = 86_400_000
 
     private let store: any LabelStore
 
@@ -22,6 +25,8 @@ public struct LabelIntake: Sendable {
         }
         let answer = OneShot<Result<LabelSubmission, LabelError>>()
         store.inLabelTransaction({ transaction throws -> LabelSubmission in
+            // Pruned here, in the batch's own transaction, so expiry needs no timer and costs one index seek.
+            try transaction.deleteIdempotencyRecords(createdBefore: now - Self.idempotencyRetentionMilliseconds)
             if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, key: idempotency.key) {
                 guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
                 return .replayed(response: earlier.response)

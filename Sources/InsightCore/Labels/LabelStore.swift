@@ -7,6 +7,8 @@ public protocol LabelTransaction {
     func appendLabels(_ versions: [LabelVersion]) throws
     func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord?
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
+    /// Forgets the records made before `time` (every tenant's): a key is remembered for a bounded time only.
+    func deleteIdempotencyRecords(createdBefore time: Int64) throws
 }
 
 /// Where labels are kept.

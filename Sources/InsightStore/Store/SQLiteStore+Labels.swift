@@ -89,6 +89,10 @@ struct SQLiteLabelTransaction: LabelTransaction {
             .run()
     }
 
+    func deleteIdempotencyRecords(createdBefore time: Int64) throws {
+        try connection.statement("DELETE FROM idempotency WHERE created_at < ?").bind(1, time).run()
+    }
+
     /// A JSON array of the distinct IDs for `json_each`; they are issued identifiers, but are escaped all the same.
     static func jsonArray(_ values: [String]) -> String {
         var text = "["

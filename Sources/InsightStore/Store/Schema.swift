@@ -108,5 +108,9 @@ enum Schema {
         .init(version: 5, description: "label metrics: labels counted per batch by the writer, not per row by a trigger", sql: """
             DROP TRIGGER metrics_count_label;
             """),
+        // Every label batch deletes the idempotency records past their retention; by time, that is an index seek.
+        .init(version: 6, description: "idempotency records expire: an index by creation time", sql: """
+            CREATE INDEX idempotency_by_time ON idempotency (created_at);
+            """),
     ])
 }

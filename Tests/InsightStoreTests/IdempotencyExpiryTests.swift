@@ -1,0 +1,37 @@
+import Testing
+import InsightCore
+@testable import InsightStore
+
+@Suite struct IdempotencyExpiryTests {
+    let acme = TenantID("acme")!
+
+    func record(_ key: String, at time: Int64) -> IdempotencyRecord {
+        IdempotencyRecord(tenant: acme, key: IdempotencyKey(key)!, bodyHash: [1, 2], response: Array("answer".utf8), createdAt: time)
+    }
+
+    @Test func recordsBeforeTheCutOffAreDeletedAndTheRestKept() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        try store.inLabelTransactionAndWait { transaction in
+            try transaction.saveIdempotencyRecord(record("old", at: 1_000))
+            try transaction.saveIdempotencyRecord(record("new", at: 2_000))
+        }
+        let remaining = try store.inLabelTransactionAndWait { transaction -> [String] in
+            try transaction.deleteIdempotencyRecords(createdBefore: 2_000)
+            return try ["old", "new"].filter { try transaction.idempotencyRecord(tenant: acme, key: IdempotencyKey($0)!) != nil }
+        }
+        #expect(remaining == ["new"])
+    }
+
+    @Test func theDeletionSeeksTheTimeIndexInsteadOfScanning() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        let plan = try store.read { connection -> String in
+            let statement = try connection.statement("EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE created_at < ?")
+            var details: [String] = []
+            while try statement.step() { details.append(statement.string(3)) }
+            return details.joined(separator: "; ")
+        }
+        #expect(plan.contains("idempotency_by_time"), "\(plan)")
+    }
+}
