@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Server CPU per evaluation: one wrk run against the release binary, with the process's utime+stime (and each
+# thread's, in clock ticks) read from /proc before and after. Less sensitive to other load than requests/s.
+#
+#   Benchmarks/evaluation/cpu.sh [connections=64] [seconds=8]
+#   BIN=/path/to/trust-insights Benchmarks/evaluation/cpu.sh 64 8     # a given build instead of this tree's
+set -euo pipefail
+CONNECTIONS=${1:-64}
+SECONDS_=${2:-8}
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
+if [ -z "${BIN:-}" ]; then
+  (cd "$ROOT" && swift build -c release --product trust-insights >&2)
+  BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/trust-insights"
+fi
+DATA=$(mktemp -d); OUT=$(mktemp)
+"$BIN" keys create --tenant bench --role client --env production --rate 1000000 --burst 1000000 --data-dir "$DATA" >"$OUT"
+export TI_KEY=$(tail -1 "$OUT")
+"$BIN" serve --port 0 --data-dir "$DATA" --access-log false >"$OUT" 2>/dev/null &
+SERVER=$!
+trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DATA" "$OUT"' EXIT
+for _ in $(seq 100); do grep -q listening "$OUT" && break; sleep 0.2; done
+PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")
+URL="http://127.0.0.1:$PORT"
+wrk -t2 -c16 -d2s -s "$HERE/evaluate.lua" "$URL" >/dev/null
+ticks() { awk '{ print $14 + $15 }' "$1"; }
+declare -A BEFORE
+for task in /proc/$SERVER/task/*; do BEFORE[$task]=$(ticks "$task/stat"); done
+START=$(ticks /proc/$SERVER/stat)
+REPORT=$(wrk -t2 -c"$CONNECTIONS" -d"${SECONDS_}s" --latency -s "$HERE/evaluate.lua" "$URL")
+END=$(ticks /proc/$SERVER/stat)
+THREADS=""
+for task in /proc/$SERVER/task/*; do THREADS="$THREADS $(( $(ticks "$task/stat") - ${BEFORE[$task]:-0} ))"; done
+REQUESTS=$(awk '/requests in/ { print $1 }' <<<"$REPORT")
+HZ=$(getconf CLK_TCK)
+echo "requests/s $(awk '/Requests\/sec/ { print $2 }' <<<"$REPORT")  p99 $(awk '$1 == "99%" { print $2 }' <<<"$REPORT")" \
+  " server-us-per-request $(( (END - START) * 1000000 / HZ / REQUESTS ))  ticks-per-thread [$THREADS ]" \
+  " wal-bytes $(stat -c %s "$DATA/trust-insights.sqlite-wal")  load $(cut -d' ' -f1 /proc/loadavg)"
