@@ -14,15 +14,7 @@ if [ -z "${BIN:-}" ]; then
   (cd "$ROOT" && swift build -c release --product trust-insights >&2)
   BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/trust-insights"
 fi
-DATA=$(mktemp -d); OUT=$(mktemp)
-"$BIN" keys create --tenant bench --role client --env production --rate 1000000 --burst 1000000 --data-dir "$DATA" >"$OUT"
-export TI_KEY=$(tail -1 "$OUT")
-"$BIN" serve --port 0 --data-dir "$DATA" --access-log false >"$OUT" 2>/dev/null &
-SERVER=$!
-trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DATA" "$OUT"' EXIT
-for _ in $(seq 100); do grep -q listening "$OUT" && break; sleep 0.2; done
-PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")
-URL="http://127.0.0.1:$PORT"
+. "$HERE/server.sh"
 wrk -t2 -c16 -d2s -s "$HERE/evaluate.lua" "$URL" >/dev/null
 ticks() { awk '{ print $14 + $15 }' "$1"; }
 declare -A BEFORE

@@ -15,17 +15,7 @@ cd "$ROOT"
 swift build -c release --product trust-insights >&2
 BIN="$(swift build -c release --show-bin-path)/trust-insights"
 
-DATA=$(mktemp -d)
-OUT=$(mktemp)
-# A limit far above what one machine can send: this measures the service, not its rate limiter.
-"$BIN" keys create --tenant bench --role client --env production --rate 1000000 --burst 1000000 --data-dir "$DATA" >"$OUT"
-export TI_KEY=$(tail -1 "$OUT")
-"$BIN" serve --port 0 --data-dir "$DATA" --access-log false >"$OUT" 2>/dev/null &
-SERVER=$!
-trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DATA" "$OUT"' EXIT
-for _ in $(seq 100); do grep -q listening "$OUT" && break; sleep 0.2; done
-PORT=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")
-URL="http://127.0.0.1:$PORT"
+. "$HERE/server.sh"
 
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v=v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v=v*1000 }; printf "%.3f", v }'; }
 median() { sort -g | awk '{ a[NR]=$1 } END { print a[int((NR+1)/2)] }'; }

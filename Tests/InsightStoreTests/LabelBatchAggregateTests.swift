@@ -46,21 +46,7 @@ import InsightCore
             evaluationID: id, tenant: acme, report: ConsumptionReport(status: status, insightIDsUsed: []), receivedAt: time, late: false))
     }
 
-    /// Rows in one of table and view but not the other; zero means the tables are exact.
-    func differences(_ store: SQLiteStore) throws -> Int {
-        try store.read { connection in
-            var total = 0
-            for (table, view) in [("metrics_daily", "metrics_daily_recomputed"), ("metrics_latency", "metrics_latency_recomputed")] {
-                for sql in ["SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(view))",
-                            "SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT SELECT * FROM \(table))"] {
-                    let statement = try connection.statement(sql)
-                    _ = try statement.step()
-                    total += statement.int(0)
-                }
-            }
-            return total
-        }
-    }
+    func differences(_ store: SQLiteStore) throws -> Int { try store.aggregateRowsDifferingFromRecomputation() }
 
     /// Every row of both tables as text, in key order: to compare the tables before and after a write.
     func snapshot(_ store: SQLiteStore) throws -> [String] {

@@ -34,21 +34,7 @@ import InsightCore
         }
     }
 
-    /// Rows in one of table and view but not the other; zero means the triggers kept the table exact.
-    func differences(_ store: SQLiteStore) throws -> Int {
-        try store.read { connection in
-            var total = 0
-            for (table, view) in [("metrics_daily", "metrics_daily_recomputed"), ("metrics_latency", "metrics_latency_recomputed")] {
-                for sql in ["SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(view))",
-                            "SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT SELECT * FROM \(table))"] {
-                    let statement = try connection.statement(sql)
-                    _ = try statement.step()
-                    total += statement.int(0)
-                }
-            }
-            return total
-        }
-    }
+    func differences(_ store: SQLiteStore) throws -> Int { try store.aggregateRowsDifferingFromRecomputation() }
 
     func aggregates(_ store: SQLiteStore, tenant: TenantID? = nil, days: ClosedRange<Int64>? = nil, environments: Set<DeploymentEnvironment> = [.production]) throws -> ([MetricsAggregate], [LatencyAggregate]) {
         var rows: [MetricsAggregate] = []
