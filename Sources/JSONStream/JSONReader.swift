@@ -210,7 +210,7 @@ public struct JSONReader: ~Copyable {
         return try readEscapedString(from: start)
     }
 
-    @usableFromInline static let powersOfTen: [Double] = (0...22).map { exponent in
+    private static let powersOfTen: [Double] = (0...22).map { exponent in
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }  // exact: every power up to 1e22 is representable
         return value

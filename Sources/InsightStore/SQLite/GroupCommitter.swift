@@ -171,18 +171,12 @@ private final class Engine: @unchecked Sendable {
                 return Array(repeating: .failure(error), count: batch.count)
             }
             defer { connection.resetActiveStatements() }
-            if batch.count == 1 {
-                // Alone in its transaction, a failing write is rolled back with it: no savepoint needed.
-                do {
-                    try batch[0].write(connection)
-                    try run("COMMIT")
-                    return [.success(())]
-                } catch {
-                    try? run("ROLLBACK")
-                    return [.failure(error)]
-                }
+            switch commitWithoutSavepoints(batch) {
+            case .finished(let outcomes): return outcomes
+            // Alone in its transaction, a failing write was rolled back with it: that is its outcome.
+            case .writeFailed(let error) where batch.count == 1: return [.failure(error)]
+            case .writeFailed: break
             }
-            if let outcomes = commitWithoutSavepoints(batch) { return outcomes }
             do {
                 try run("BEGIN IMMEDIATE")
             } catch {
@@ -216,24 +210,30 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
-    /// The common case: every write succeeds and the batch commits as it is. Nil once a write has failed and the
-    /// transaction is rolled back (the caller then starts over with savepoints); a failed COMMIT fails them all.
-    private func commitWithoutSavepoints(_ batch: [Ticket]) -> [Result<Void, any Error>]? {
+    private enum OptimisticCommit {
+        /// Committed, or the COMMIT itself failed (which fails every write).
+        case finished([Result<Void, any Error>])
+        /// A write threw and the transaction is rolled back: the caller starts over with savepoints.
+        case writeFailed(any Error)
+    }
+
+    /// The common case: every write succeeds and the batch commits as it is.
+    private func commitWithoutSavepoints(_ batch: [Ticket]) -> OptimisticCommit {
         for ticket in batch {
             do {
                 try ticket.write(connection)
             } catch {
                 connection.resetActiveStatements()
                 try? run("ROLLBACK")
-                return nil
+                return .writeFailed(error)
             }
         }
         do {
             try run("COMMIT")
-            return Array(repeating: .success(()), count: batch.count)
+            return .finished(Array(repeating: .success(()), count: batch.count))
         } catch {
             try? run("ROLLBACK")
-            return Array(repeating: .failure(error), count: batch.count)
+            return .finished(Array(repeating: .failure(error), count: batch.count))
         }
     }
 
