@@ -1,37 +1,75 @@
 #!/usr/bin/env bash
 # Evaluation benchmark: the full POST /v1/evaluations path (authentication, hand-written decoding, catalogue
 # validation, velocity, two model scores, durable group-committed record, ES256 COSE signature) driven by wrk on
-# 127.0.0.1 at 16 and 64 connections. Prints the median of RUNS runs of requests/s, p50 and p99.
+# 127.0.0.1 at 16 and 64 connections, side by side in one run with the reference route: POST /numbers on
+# http-conformance-target, 32 numbers decoded by Foundation's JSONDecoder with no work behind them (the issue's
+# reference is Hummingbird 2 serving that route; Hummingbird cannot be fetched on this machine, so this stands in
+# for it on our own HTTP server, which serves GET at about 2x Hummingbird: the ratio is, if anything, pessimistic).
+# The two servers run one at a time, alternating, so each has the machine to itself. Prints the median of RUNS
+# runs of requests/s, p50 and p99 for each, and the ratio of the medians.
 #
 #   Benchmarks/evaluation/run.sh             # 3 runs of 10 s each
 #   RUNS=5 DURATION=20s Benchmarks/evaluation/run.sh
+#   ONLY=evaluation Benchmarks/evaluation/run.sh   # without the reference
 set -euo pipefail
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
+ONLY=${ONLY:-}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 cd "$ROOT"
 swift build -c release --product trust-insights >&2
+swift build -c release --product http-conformance-target >&2
 BIN="$(swift build -c release --show-bin-path)/trust-insights"
+REFERENCE_BIN="$(swift build -c release --show-bin-path)/http-conformance-target"
 
 . "$HERE/server.sh"
+EVALUATION_URL=$URL
+REFERENCE_OUT=$(mktemp)
+REFERENCE=""
+if [ "$ONLY" != evaluation ]; then
+  "$REFERENCE_BIN" --port 0 >"$REFERENCE_OUT" 2>/dev/null &
+  REFERENCE=$!
+  trap 'kill -TERM $SERVER $REFERENCE 2>/dev/null || true; wait $SERVER $REFERENCE 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$REFERENCE_OUT"' EXIT
+  for _ in $(seq 100); do grep -q listening "$REFERENCE_OUT" && break; sleep 0.2; done
+  REFERENCE_URL="http://127.0.0.1:$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$REFERENCE_OUT")"
+fi
 
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v=v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v=v*1000 }; printf "%.3f", v }'; }
 median() { sort -g | awk '{ a[NR]=$1 } END { print a[int((NR+1)/2)] }'; }
 
 # Warm up (velocity state, page cache, statement caches).
-wrk -t2 -c16 -d3s -s "$HERE/evaluate.lua" "$URL" >/dev/null
-printf '%-12s %12s %10s %10s %s\n' connections requests/s p50-ms p99-ms non-2xx
+wrk -t2 -c16 -d3s -s "$HERE/evaluate.lua" "$EVALUATION_URL" >/dev/null
+[ -n "$REFERENCE" ] && wrk -t2 -c16 -d3s -s "$HERE/numbers.lua" "$REFERENCE_URL" >/dev/null
+
+declare -A RPS P50 P99 ERRORS
+measure() { # route connections
+  local script url report
+  if [ "$1" = evaluation ]; then script=evaluate.lua; url=$EVALUATION_URL; else script=numbers.lua; url=$REFERENCE_URL; fi
+  report=$(wrk -t2 -c"$2" -d"$DURATION" --latency -s "$HERE/$script" "$url")
+  RPS[$1]+="$(awk '/Requests\/sec/ { print $2 }' <<<"$report") "
+  P50[$1]+="$(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms) "
+  P99[$1]+="$(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms) "
+  ERRORS[$1]=$(( ${ERRORS[$1]:-0} + $(awk '/Non-2xx/ { print $5 }' <<<"$report" | tr -d ' ' || echo 0) + 0 ))
+}
+of() { tr ' ' '\n' <<<"$1" | grep . | median; }
+
+printf '%-11s %-12s %12s %10s %10s %8s %s\n' route connections requests/s p50-ms p99-ms non-2xx ratio
 for connections in 16 64; do
-  rps=(); p50=(); p99=(); errors=0
+  RPS=(); P50=(); P99=(); ERRORS=()
   for _ in $(seq "$RUNS"); do
-    report=$(wrk -t2 -c"$connections" -d"$DURATION" --latency -s "$HERE/evaluate.lua" "$URL")
-    rps+=("$(awk '/Requests\/sec/ { print $2 }' <<<"$report")")
-    p50+=("$(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms)")
-    p99+=("$(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms)")
-    errors=$((errors + $(awk '/Non-2xx/ { print $5 }' <<<"$report" | tr -d ' ' || echo 0) + 0))
+    [ -n "$REFERENCE" ] && measure reference "$connections"
+    measure evaluation "$connections"
   done
-  printf '%-12s %12s %10s %10s %s\n' "$connections" "$(printf '%s\n' "${rps[@]}" | median)" \
-    "$(printf '%s\n' "${p50[@]}" | median)" "$(printf '%s\n' "${p99[@]}" | median)" "$errors"
+  routes=evaluation
+  [ -n "$REFERENCE" ] && routes="reference evaluation"
+  for route in $routes; do
+    ratio=""
+    if [ -n "$REFERENCE" ] && [ "$route" = evaluation ]; then
+      ratio=$(awk -v e="$(of "${RPS[evaluation]}")" -v r="$(of "${RPS[reference]}")" 'BEGIN { printf "%.2fx", e / r }')
+    fi
+    printf '%-11s %-12s %12s %10s %10s %8s %s\n' "$route" "$connections" "$(of "${RPS[$route]}")" \
+      "$(of "${P50[$route]}")" "$(of "${P99[$route]}")" "${ERRORS[$route]:-0}" "$ratio"
+  done
 done

@@ -5,7 +5,8 @@
 #
 #   Benchmarks/metrics/trigger-cost.sh
 #
-# Insights and consumption reports are counted by triggers (migration 4). Labels have had no trigger since
+# Consumption reports are counted by a trigger (migration 4); insights by the evaluation writer once per group
+# commit since migration 7 (this script runs the equivalent GROUP BY after the bulk insert). Labels have had no trigger since
 # migration 5: the label writer counts each batch with a few set-based statements, which this script takes from
 # Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift and runs after each batch's insert, as
 # SQLiteLabelTransaction.appendLabels does.
@@ -45,8 +46,19 @@ INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, receiv
     [ "$upkeep" = with ] && labels+="$label_upkeep
 "
   done
+  # Insights have had no trigger since migration 7: the evaluation writer counts each group commit's insights in
+  # memory and upserts one row per key before COMMIT (EvaluationCountTally.swift). For one bulk insert that is one
+  # GROUP BY over the new rows, the same upsert.
+  insight_upkeep=""
+  [ "$upkeep" = with ] && insight_upkeep="INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version,
+  outcome, consumption, evaluations, late, fraud, legitimate)
+  SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''), i.outcome,
+    'missing', count(*), 0, 0, 0
+  FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id WHERE i.outcome IS NOT NULL
+  GROUP BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations;"
   if [ "$upkeep" = without ]; then
-    sqlite3 "$DB" "DROP TRIGGER metrics_count_insight; DROP TRIGGER metrics_move_consumption;"
+    sqlite3 "$DB" "DROP TRIGGER metrics_move_consumption;"
   fi
   times=$(sqlite3 "$DB" <<SQL
 PRAGMA synchronous = NORMAL;
@@ -60,6 +72,7 @@ INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category,
 INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 0, 't', '2026.11.1',
   CASE abs(random()) % 3 WHEN 0 THEN 'unknown' WHEN 1 THEN 'medium' ELSE 'high' END, NULL FROM evaluation;
 INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 1, 't', '2026.09.1', 'unknown', NULL FROM evaluation;
+$insight_upkeep
 .timer off
 CREATE TEMP TABLE target AS SELECT insight_id FROM insight WHERE position = 0 LIMIT 20000;
 .timer on

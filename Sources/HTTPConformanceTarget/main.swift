@@ -2,7 +2,11 @@
 //   GET, HEAD, OPTIONS /  -> 200
 //   POST /                -> 200 echoing the body
 //   POST /echo            -> 200 with every received header, one per line as "Name: Value"
+//   POST /numbers         -> {"values": [32 numbers]} decoded with Foundation's JSONDecoder, answered with their
+//                            count and sum by JSONEncoder: the evaluation benchmark's stand-in for the issue's
+//                            reference (Hummingbird 2 decoding a trivial 32-number body), which cannot be built here
 // Usage: http-conformance-target [--port N] [--host ADDRESS] [--loops N] [--access-log]
+import FoundationEssentials
 import Glibc
 import HTTPServer
 
@@ -63,6 +67,22 @@ router.add(.post, "/", handler: { request, _ in
 router.add(.post, "/echo", handler: { request, _ in
     let lines = request.headers.map { "\($0.name): \($0.value)\n" }.joined()
     return HTTPResponse.text(.ok, lines)
+})
+
+struct Numbers: Decodable {
+    let values: [Double]
+}
+struct NumbersSummary: Encodable {
+    let count: Int
+    let sum: Double
+}
+router.add(.post, "/numbers", handler: { request, _ in
+    guard let numbers = try? JSONDecoder().decode(Numbers.self, from: Data(request.body)), numbers.values.count == 32,
+          let answer = try? JSONEncoder().encode(NumbersSummary(count: numbers.values.count, sum: numbers.values.reduce(0, +)))
+    else {
+        return HTTPResponse.text(.badRequest, "expected {\"values\": [32 numbers]}\n")
+    }
+    return HTTPResponse.json(.ok, Array(answer))
 })
 
 let server = HTTPServer(

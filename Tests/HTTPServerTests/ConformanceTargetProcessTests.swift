@@ -62,6 +62,15 @@ struct ConformanceTargetProcessTests {
         #expect(client.readResponse()?.bodyText == "ping")
         client.send("POST /echo HTTP/1.1\r\nHost: a\r\nX-Probe: 1\r\nContent-Length: 0\r\n\r\n")
         #expect(client.readResponse()?.bodyText == "Host: a\nX-Probe: 1\nContent-Length: 0\n")
+        // The evaluation benchmark's reference route: 32 numbers decoded by JSONDecoder, their sum encoded back.
+        let numbers = "{\"values\":[" + (1...32).map { "\($0).5" }.joined(separator: ",") + "]}"
+        client.send("POST /numbers HTTP/1.1\r\nHost: a\r\nContent-Length: \(numbers.utf8.count)\r\n\r\n\(numbers)")
+        let summary = try #require(client.readResponse())
+        #expect(summary.status == 200)
+        #expect(summary.bodyText.contains("\"sum\":544"))
+        #expect(summary.bodyText.contains("\"count\":32"))
+        client.send("POST /numbers HTTP/1.1\r\nHost: a\r\nContent-Length: 14\r\n\r\n{\"values\":[1]}")
+        #expect(client.readResponse()?.status == 400)
     }
 
     /// CPU seconds the process has used (user + system), from /proc.

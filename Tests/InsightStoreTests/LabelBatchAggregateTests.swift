@@ -237,7 +237,7 @@ import InsightCore
             _ = try statement.step()
             return statement.string(0)
         }
-        #expect(triggers == "metrics_count_insight,metrics_move_consumption")
+        #expect(triggers == "metrics_move_consumption")
         #expect(try differences(store) == 0)
         let payment = try figures(store, category: .payment)
         #expect((payment.fraud, payment.legitimate, payment.latencies) == (0, 1, ["2:1"]))

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 import InsightCore
 @testable import InsightStore
@@ -102,6 +103,57 @@ import InsightCore
         }
         #expect(try differences(store) == 0)
         #expect(try aggregates(store).0.map(\.evaluations) == [1])
+    }
+
+    @Test func aBatchOfEvaluationsIsCountedOnceEachAndAFailingOneNotAtAll() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        try store.recordAndWait(evaluation("e0", at: dayStart, insights: [("i0", "v2", .high)]))
+        // Hold the writer so the records below commit as one batch; one of them collides with i0 and fails alone.
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        store.writer.submit({ _ in
+            started.signal()
+            release.wait()
+        }, completion: { _ in })
+        #expect(started.wait(timeout: .now() + 5) == .success)
+        let pending = [
+            store.record(evaluation("e1", at: dayStart, insights: [("i1", "v2", .high), ("i2", "v1", .unknown)])),
+            store.record(evaluation("e2", at: dayStart, insights: [("i3", "v2", .high), ("i0", "v1", .unknown)])),
+            store.record(evaluation("e3", at: dayStart + 86_400_000, insights: [("i4", "v2", .medium), ("i5", "v2", nil)])),
+            store.record(evaluation("e4", category: .account, at: dayStart, insights: [("i6", "v2", .high)])),
+        ]
+        release.signal()
+        #expect(pending.map { $0.wait() } == [true, false, true, true])
+        #expect(try differences(store) == 0)
+        let (rows, _) = try aggregates(store)
+        #expect(rows.map(\.evaluations).reduce(0, +) == 5)
+        #expect(rows.first { $0.key.outcome == .high && $0.key.category == .payment }?.evaluations == 2)
+    }
+
+    @Test func migrationSevenReplacesTheInsightTriggerAndKeepsItsCounts() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file(SQLiteStore.fileName)
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try Migrator(Array(Schema.migrator.migrations.prefix(6))).migrate(connection)
+            try connection.execute("""
+                INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
+                    ('e1', 'acme', 'production', 'k', 'payment', \(dayStart));
+                INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e1', 'acme', 1, 't', 'v1', 'unknown', NULL);
+                """)
+        }
+        let store = try SQLiteStore(directory: directory.path)
+        let insightTriggers = try store.read { connection in
+            let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'insight'")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+        #expect(insightTriggers == 0)
+        #expect(try differences(store) == 0)
+        try store.recordAndWait(evaluation("e2", at: dayStart, insights: [("i3", "v2", .high)]))
+        #expect(try differences(store) == 0)
+        #expect(try aggregates(store).0.first { $0.key.modelVersion == "v2" }?.evaluations == 2)
     }
 
     @Test func migrationFillsTheAggregatesFromExistingRows() throws {

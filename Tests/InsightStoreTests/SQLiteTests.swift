@@ -140,6 +140,94 @@ import Testing
         #expect(values == [10, 11, 12])
     }
 
+    /// The per-batch state the hooks keep: what the batch's `written` closures added, and every flush.
+    final class BatchSums: @unchecked Sendable {
+        let state = Mutex<(pending: [Int], flushed: [[Int]], rollbacks: Int)>(([], [], 0))
+    }
+
+    private func makeCommitter(_ directory: TemporaryDirectory, sums: BatchSums, failFlushOf poison: Int? = nil) throws -> GroupCommitter {
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        try connection.execute("CREATE TABLE total (value INTEGER NOT NULL)")
+        struct Poisoned: Error {}
+        let hooks = GroupCommitter.BatchHooks(beforeCommit: { connection in
+            let pending = sums.state.withLock { $0.pending }
+            guard !pending.isEmpty else { return }
+            try connection.statement("INSERT INTO total (value) VALUES (?)").bind(1, pending.reduce(0, +)).run()
+            if let poison, pending.contains(poison) { throw Poisoned() }
+            sums.state.withLock { $0.flushed.append($0.pending); $0.pending = [] }
+        }, afterRollback: {
+            sums.state.withLock { $0.pending = []; $0.rollbacks += 1 }
+        })
+        return GroupCommitter(connection: connection, hooks: hooks)
+    }
+
+    /// Submits `values` as one batch (behind a write that holds the writer until they are all queued) and returns
+    /// each one's outcome in order.
+    private func submitAsOneBatch(_ committer: GroupCommitter, _ values: [Int], sums: BatchSums) -> [Bool] {
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[Int: Bool]>([:])
+        committer.submit({ _ in
+            started.signal()
+            release.wait()
+        }, completion: { _ in done.signal() })
+        #expect(started.wait(timeout: .now() + 5) == .success)
+        for (index, value) in values.enumerated() {
+            committer.submit({ connection in
+                try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, value).run()
+            }, written: {
+                sums.state.withLock { $0.pending.append(value) }
+            }, completion: { outcome in
+                outcomes.withLock { $0[index] = (try? outcome.get()) != nil }
+                done.signal()
+            })
+        }
+        release.signal()
+        for _ in 0...values.count { #expect(done.wait(timeout: .now() + 5) == .success) }
+        return values.indices.map { index in outcomes.withLock { $0[index] ?? false } }
+    }
+
+    private func totals(_ committer: GroupCommitter) throws -> [Int] {
+        try committer.withConnection { connection -> [Int] in
+            let statement = try connection.statement("SELECT value FROM total ORDER BY rowid")
+            var values: [Int] = []
+            while try statement.step() { values.append(statement.int(0)) }
+            return values
+        }
+    }
+
+    @Test func theBatchHookSeesWhatTheCommittedWritesAddedAndNothingOfTheOnesRolledBack() throws {
+        let directory = try TemporaryDirectory()
+        let sums = BatchSums()
+        let committer = try makeCommitter(directory, sums: sums)
+        // The second 10 fails: the optimistic run is rolled back (its three `written` additions forgotten) and the
+        // batch runs again with savepoints, where only the writes that stay add theirs.
+        #expect(submitAsOneBatch(committer, [10, 11, 10, 12], sums: sums) == [true, true, false, true])
+        #expect(sums.state.withLock { $0.flushed } == [[10, 11, 12]])
+        #expect(sums.state.withLock { $0.rollbacks } == 1)
+        #expect(try totals(committer) == [33])
+    }
+
+    @Test func aFailingBatchHookFailsEveryWriteOfItsBatchAndRollsThemBack() throws {
+        let directory = try TemporaryDirectory()
+        let sums = BatchSums()
+        let committer = try makeCommitter(directory, sums: sums, failFlushOf: 13)
+        #expect(submitAsOneBatch(committer, [1, 13, 2], sums: sums) == [false, false, false])
+        #expect(try totals(committer) == [])
+        #expect(sums.state.withLock { $0.pending }.isEmpty)
+        // The next batch starts clean.
+        #expect(submitAsOneBatch(committer, [1, 2], sums: sums) == [true, true])
+        #expect(try totals(committer) == [3])
+        let rows = try committer.withConnection { connection -> Int in
+            let statement = try connection.statement("SELECT count(*) FROM item")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+        #expect(rows == 2)
+    }
+
     @Test func theWALStaysBoundedUnderWritesThatNeverPause() throws {
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))

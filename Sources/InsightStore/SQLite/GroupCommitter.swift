@@ -14,9 +14,30 @@ import Synchronization
 /// touched); only if a write fails is the whole transaction rolled back and run again with each write inside a
 /// SAVEPOINT of its own. So a write may run twice: it must depend only on the database and its own captures, and
 /// it must overwrite, not accumulate, anything it hands to its completion.
+///
+/// What a write adds to per-batch state outside the database (counts folded into one upsert per batch instead of
+/// one per row) goes in its `written` closure, which runs only once the write is part of the transaction for good;
+/// `BatchHooks` then writes that state before the COMMIT, or forgets it when the transaction is rolled back.
 public final class GroupCommitter: Sendable {
     public typealias Write = (SQLiteConnection) throws -> Void
     public typealias Completion = @Sendable (Result<Void, any Error>) -> Void
+
+    /// Per-batch work on the writer thread, around the writes' `written` closures.
+    public struct BatchHooks: Sendable {
+        /// Runs inside the transaction after every write, just before COMMIT; throwing fails the whole batch.
+        public var beforeCommit: @Sendable (SQLiteConnection) throws -> Void
+        /// Runs after a transaction is rolled back: what the `written` closures added since the last
+        /// `beforeCommit` belongs to writes that are gone.
+        public var afterRollback: @Sendable () -> Void
+
+        public init(
+            beforeCommit: @escaping @Sendable (SQLiteConnection) throws -> Void = { _ in },
+            afterRollback: @escaping @Sendable () -> Void = {}
+        ) {
+            self.beforeCommit = beforeCommit
+            self.afterRollback = afterRollback
+        }
+    }
 
     private let engine: Engine
     public var maximumBatch: Int { engine.maximumBatch }
@@ -35,10 +56,12 @@ public final class GroupCommitter: Sendable {
     /// no limit 12.6 ms at 0.84x the throughput.
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
-        precondition: @escaping @Sendable () -> (any Error)? = { nil }
+        hooks: BatchHooks = BatchHooks(), precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
         connection.trackWALFrames()
-        engine = Engine(connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit, precondition: precondition)
+        engine = Engine(
+            connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit, hooks: hooks,
+            precondition: precondition)
         let engine = self.engine
         DetachedThread.spawn { engine.run() }
     }
@@ -49,15 +72,17 @@ public final class GroupCommitter: Sendable {
     }
 
     /// Queues `write` for the next group transaction; `completion` runs on the writer thread once it is committed
-    /// or has failed. Keep completions short: the next batch waits for them.
-    public func submit(_ write: @escaping Write, completion: @escaping Completion) {
-        engine.enqueue(Ticket(write, completion))
+    /// or has failed. Keep completions short: the next batch waits for them. `written` runs on the writer thread
+    /// once `write` has succeeded and will stay in its transaction (unless the whole transaction is rolled back, in
+    /// which case `hooks.afterRollback` follows).
+    public func submit(_ write: @escaping Write, written: (() -> Void)? = nil, completion: @escaping Completion) {
+        engine.enqueue(Ticket(write, written: written, completion))
     }
 
     /// Runs `write` in the next group transaction and returns once it is committed (or throws its error).
     public func perform(_ write: @escaping Write) throws {
         let latch = Latch()
-        engine.enqueue(Ticket(write) { latch.set($0) })
+        engine.enqueue(Ticket(write, written: nil) { latch.set($0) })
         try latch.wait().get()
     }
 
@@ -74,9 +99,11 @@ public final class GroupCommitter: Sendable {
 private final class Ticket: @unchecked Sendable {
     // Created by one thread, then touched only by the writer thread.
     let write: GroupCommitter.Write
+    let written: (() -> Void)?
     let completion: GroupCommitter.Completion
-    init(_ write: @escaping GroupCommitter.Write, _ completion: @escaping GroupCommitter.Completion) {
+    init(_ write: @escaping GroupCommitter.Write, written: (() -> Void)?, _ completion: @escaping GroupCommitter.Completion) {
         self.write = write
+        self.written = written
         self.completion = completion
     }
 }
@@ -97,11 +124,16 @@ private final class Engine: @unchecked Sendable {
     private let batches = Atomic<Int>(0)
     private let catchUps = Atomic<Int>(0)
     private let precondition: @Sendable () -> (any Error)?
+    private let hooks: GroupCommitter.BatchHooks
 
-    init(connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, precondition: @escaping @Sendable () -> (any Error)?) {
+    init(
+        connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, hooks: GroupCommitter.BatchHooks,
+        precondition: @escaping @Sendable () -> (any Error)?
+    ) {
         self.connection = connection
         self.maximumBatch = maximumBatch
         self.walFrameLimit = walFrameLimit
+        self.hooks = hooks
         self.precondition = precondition
     }
 
@@ -190,6 +222,7 @@ private final class Engine: @unchecked Sendable {
                     do {
                         try ticket.write(connection)
                         try run("RELEASE item")
+                        ticket.written?()
                         outcomes.append(.success(()))
                     } catch {
                         try? run("ROLLBACK TO item")
@@ -200,14 +233,27 @@ private final class Engine: @unchecked Sendable {
                     outcomes.append(.failure(error))
                 }
             }
-            do {
-                try run("COMMIT")
-                return outcomes
-            } catch {
-                try? run("ROLLBACK")
-                return Array(repeating: .failure(error), count: batch.count)
-            }
+            if let error = finish() { return Array(repeating: .failure(error), count: batch.count) }
+            return outcomes
         }
+    }
+
+    /// The batch hook, then COMMIT; on failure the transaction is rolled back and the error returned.
+    private func finish() -> (any Error)? {
+        do {
+            try hooks.beforeCommit(connection)
+            try run("COMMIT")
+            return nil
+        } catch {
+            connection.resetActiveStatements()
+            rollBack()
+            return error
+        }
+    }
+
+    private func rollBack() {
+        try? run("ROLLBACK")
+        hooks.afterRollback()
     }
 
     private enum OptimisticCommit {
@@ -222,19 +268,15 @@ private final class Engine: @unchecked Sendable {
         for ticket in batch {
             do {
                 try ticket.write(connection)
+                ticket.written?()
             } catch {
                 connection.resetActiveStatements()
-                try? run("ROLLBACK")
+                rollBack()
                 return .writeFailed(error)
             }
         }
-        do {
-            try run("COMMIT")
-            return .finished(Array(repeating: .success(()), count: batch.count))
-        } catch {
-            try? run("ROLLBACK")
-            return .finished(Array(repeating: .failure(error), count: batch.count))
-        }
+        if let error = finish() { return .finished(Array(repeating: .failure(error), count: batch.count)) }
+        return .finished(Array(repeating: .success(()), count: batch.count))
     }
 
     /// Transaction control through cached prepared statements: `sqlite3_exec` would parse the text on every

@@ -5,14 +5,15 @@
 /// latest labels; `metrics_latency` counts first labels per whole day of latency under the same key. They are kept
 /// up to date inside the transaction of every insight, consumption and label insert, so they are exactly as
 /// durable as the rows they count (a write that is rolled back, or lost to `kill -9` before its commit, takes its
-/// counts with it): by triggers for insights and consumption reports, and, since migration 5 dropped the label
-/// trigger below, by the label writer once per batch (SQLiteLabelTransaction+Aggregates.swift). Anything else that
-/// inserts labels must recompute the tables from the views.
+/// counts with it): by a trigger for consumption reports; since migration 5 dropped the label trigger below, by the
+/// label writer once per batch (SQLiteLabelTransaction+Aggregates.swift); and since migration 7 dropped the insight
+/// trigger, by the evaluation writer once per group commit (EvaluationCountTally.swift). Anything else that inserts
+/// insights or labels must recompute the tables from the views.
 ///
 /// The `*_recomputed` views define the same figures from the raw rows. The migration fills the tables from them,
 /// the data generator reuses them, and tests compare table and view to prove that the upkeep stays exact.
 ///
-/// The insight trigger counts a new insight as `missing` consumption and unlabelled: an insight is written together
+/// The insight trigger (and the writer's fold that replaced it) counts a new insight as `missing` consumption and unlabelled: an insight is written together
 /// with its evaluation, before any report or label can refer to it. A consumption report moves each of its
 /// evaluation's insights from `missing` to its status one row at a time (an upsert of -1 and one of +1): no
 /// GROUP BY, so no temporary b-tree, which SQLite would otherwise open as a temporary file on every report.

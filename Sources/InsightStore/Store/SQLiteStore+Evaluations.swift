@@ -27,6 +27,8 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                     .bind(7, insight.outcome?.rawValue).bind(8, insight.error?.rawValue)
                     .run()
             }
+        }, written: { [evaluationCounts] in
+            evaluationCounts.add(evaluation)
         }, completion: { outcome in
             if case .success = outcome { pending.fulfil(true) } else { pending.fulfil(false) }
         })

@@ -9,6 +9,8 @@ public final class SQLiteStore: Sendable {
 
     public let path: String
     let writer: GroupCommitter
+    /// The current batch's evaluated insights, folded into `metrics_daily` once per batch.
+    let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
 
@@ -36,7 +38,11 @@ public final class SQLiteStore: Sendable {
         // Writes stop short of filling the disk: the reserve is what lets the checkpointer (which needs room in the
         // database file) make progress, and keeps a write from failing half-way through the WAL.
         let databasePath = path
-        writer = GroupCommitter(connection: connection) {
+        let evaluationCounts = EvaluationCountTally()
+        self.evaluationCounts = evaluationCounts
+        let hooks = GroupCommitter.BatchHooks(
+            beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
+        writer = GroupCommitter(connection: connection, hooks: hooks) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }

@@ -112,5 +112,11 @@ enum Schema {
         .init(version: 6, description: "idempotency records expire: an index by creation time", sql: """
             CREATE INDEX idempotency_by_time ON idempotency (created_at);
             """),
+        // The insight trigger looked the evaluation up and upserted metrics_daily once per insight, on the writer
+        // thread every evaluation waits for; the writer now folds a batch's insights into one upsert per key
+        // (EvaluationCountTally). The table stays as the trigger left it: exact for every insight written so far.
+        .init(version: 7, description: "label metrics: evaluated insights counted per batch by the writer, not per row by a trigger", sql: """
+            DROP TRIGGER metrics_count_insight;
+            """),
     ])
 }
