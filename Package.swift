@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "InsightModelTests", dependencies: ["InsightModel"]),
         .testTarget(name: "InsightCryptoTests", dependencies: ["InsightCrypto"]),
-        .testTarget(name: "InsightCoreTests", dependencies: ["InsightCore", "InsightModel"]),
+        .testTarget(name: "InsightCoreTests", dependencies: ["InsightCore", "InsightModel", "InsightCrypto"]),
         .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore"]),
         .testTarget(name: "InsightTrainingTests", dependencies: ["InsightTraining", "InsightModel"]),
         .testTarget(name: "InsightServiceTests", dependencies: ["InsightService", "HTTPServer", "InsightCore"]),

@@ -65,6 +65,24 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
         }
     }
 
+    @Test func parsesOnlyTokensOfTheIssuedShape() throws {
+        let issued = APIKeySecret.generate(environment: .production)
+        #expect(APIKeySecret(presented: issued.revealed)?.keyID == issued.keyID)
+        let sandbox = APIKeySecret.generate(environment: .sandbox)
+        #expect(APIKeySecret(presented: sandbox.revealed)?.keyID == sandbox.keyID)
+        // The random part is everything after the third underscore, underscores included.
+        #expect(APIKeySecret(presented: "ti_sandbox_k0123456789abcdef_a_b_c")?.keyID == "k0123456789abcdef")
+        for token in [
+            "", "ti", "ti_sandbox", "ti_sandbox_k0123456789abcdef", "ti_sandbox_k0123456789abcdef_",
+            "tx_sandbox_k0123456789abcdef_secret", "ti_staging_k0123456789abcdef_secret",
+            "ti__k0123456789abcdef_secret", "ti_sandbox_k0123456789abcde_secret", "ti_sandbox_x0123456789abcdef_secret",
+            "ti_sandbox_k0123456789abcdef0_secret", "TI_sandbox_k0123456789abcdef_secret",
+            "ti_sandbox_k0123456789abcdef_" + String(repeating: "a", count: 200),
+        ] {
+            #expect(APIKeySecret(presented: token) == nil, "\(token)")
+        }
+    }
+
     @Test func secretNeverAppearsInDescriptions() throws {
         let secret = APIKeySecret.generate(environment: .production)
         let random = String(secret.revealed.split(separator: "_").last!)

@@ -1,12 +1,13 @@
+import InsightCrypto
 import Testing
 @testable import InsightCore
 
 struct ConsumptionIntakeTests {
     let acme = TenantID("acme")!
     let other = TenantID("other")!
-    let evaluationID = Identifier.make(at: Clock.nowMilliseconds())
-    let insightA = Identifier.make(at: Clock.nowMilliseconds())
-    let insightB = Identifier.make(at: Clock.nowMilliseconds())
+    let evaluationID = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+    let insightA = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+    let insightB = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
     let createdAt: Int64 = 1_790_000_000_000
     let store = MemoryConsumptionStore()
 
@@ -40,14 +41,14 @@ struct ConsumptionIntakeTests {
 
     @Test func unknownForeignAndMalformedEvaluationsAreTheSameNotFound() {
         let report = ConsumptionReport(status: .notUsedNotNeeded, insightIDsUsed: [])
-        for (id, tenant) in [(evaluationID, other), (Identifier.make(at: Clock.nowMilliseconds()), acme), ("not-an-id", acme)] {
+        for (id, tenant) in [(evaluationID, other), (Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve()), acme), ("not-an-id", acme)] {
             #expect(throws: ConsumptionError.evaluationNotFound) { try intake().submitAndWait(report, evaluationID: id, tenant: tenant, now: createdAt) }
         }
         #expect(store.records.withLock { $0.isEmpty })
     }
 
     @Test func insightsOutsideTheEvaluationOrRepeatedAreRejectedByPointer() {
-        let foreign = Identifier.make(at: Clock.nowMilliseconds())
+        let foreign = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
         #expect(throws: ConsumptionError.invalid([
             ContextViolation(pointer: "/insightIDsUsed/1", code: "unknownInsight", detail: "is not an insight of this evaluation"),
             ContextViolation(pointer: "/insightIDsUsed/2", code: "duplicateInsight", detail: "appears more than once"),
@@ -62,7 +63,7 @@ struct ConsumptionIntakeTests {
         let onTime = try intake(deadline: 10_000).submitAndWait(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                          evaluationID: evaluationID, tenant: acme, now: createdAt + 10_000)
         #expect(onTime.record.late == false)
-        let second = Identifier.make(at: Clock.nowMilliseconds())
+        let second = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
         store.add(second, tenant: acme, createdAt: createdAt, insightIDs: [insightA])
         let late = try intake(deadline: 10_000).submitAndWait(ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: [insightA]),
                                                        evaluationID: second, tenant: acme, now: createdAt + 10_001)

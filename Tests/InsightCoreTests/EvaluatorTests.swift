@@ -173,7 +173,8 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     }
 
     @Test func identifiersAreUUIDShapedAndDistinct() {
-        let ids = (0..<100).map { _ in Identifier.make(at: Clock.nowMilliseconds()) }
+        let random = RandomReserve()
+        let ids = (0..<100).map { _ in Identifier.make(at: Clock.nowMilliseconds(), random: random) }
         #expect(Set(ids).count == 100)
         #expect(ids.allSatisfy(Identifier.isWellFormed))
         #expect(!Identifier.isWellFormed("not-an-id"))
@@ -182,8 +183,8 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     }
 
     @Test func identifiersAreVersion7AndOrderedByTheirMillisecond() {
-        let earlier = Identifier.make(at: 1_763_700_000_000)
-        let later = Identifier.make(at: 1_763_700_000_001)
+        let earlier = Identifier.make(at: 1_763_700_000_000, random: RandomReserve())
+        let later = Identifier.make(at: 1_763_700_000_001, random: RandomReserve())
         #expect(earlier < later)
         #expect(Array(earlier.utf8)[14] == UInt8(ascii: "7"))
         #expect("89ab".utf8.contains(Array(earlier.utf8)[19]))

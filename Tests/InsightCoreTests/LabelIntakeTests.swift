@@ -1,3 +1,4 @@
+import InsightCrypto
 import Testing
 @testable import InsightCore
 
@@ -5,8 +6,8 @@ struct LabelIntakeTests {
     let acme = TenantID("acme")!
     let other = TenantID("other")!
     let store = MemoryLabelStore()
-    let insights = (0..<4).map { _ in Identifier.make(at: Clock.nowMilliseconds()) }
-    let foreignInsight = Identifier.make(at: Clock.nowMilliseconds())
+    let insights = (0..<4).map { _ in Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve()) }
+    let foreignInsight = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
     /// 2026-11-21T10:00Z; the evaluations were made late on 2026-11-19 (UTC).
     let now = Timestamp.days(fromDate: "2026-11-21")! * 86_400_000 + 36_000_000
     let evaluatedAt = Timestamp.days(fromDate: "2026-11-19")! * 86_400_000 + 86_340_000
@@ -63,7 +64,7 @@ struct LabelIntakeTests {
     }
 
     @Test func unknownAndForeignInsightsGetTheSameNotFound() throws {
-        let unknown = Identifier.make(at: Clock.nowMilliseconds())
+        let unknown = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
         guard case .processed(let results, _) = try submit([item(0, unknown), item(1, foreignInsight)]) else { Issue.record("not processed"); return }
         #expect(results == [LabelItemResult(insightID: unknown, outcome: .notFound), LabelItemResult(insightID: foreignInsight, outcome: .notFound)])
         #expect(store.versions.isEmpty)
@@ -81,7 +82,7 @@ struct LabelIntakeTests {
             ("21/11/2026", .rejected, "/items/0/occurredOn must be a date as YYYY-MM-DD"),
         ]
         for (index, (date, expected, reason)) in cases.enumerated() {
-            let id = Identifier.make(at: Clock.nowMilliseconds())
+            let id = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
             store.addInsight(id, tenant: acme, createdAt: evaluatedAt)
             guard case .processed(let results, _) = try submit([item(0, id, occurredOn: date)]) else { Issue.record("not processed"); continue }
             #expect(results[0].outcome == expected, "case \(index)")

@@ -26,3 +26,15 @@ extension String {
         }
     }
 }
+
+extension Substring {
+    /// ASCII case-insensitive equality of a slice (a header value's part) without copying it into a String.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
+        for (a, b) in zip(utf8, other.utf8) where a != b {
+            let lower = a | 0x20
+            if lower != b | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+}

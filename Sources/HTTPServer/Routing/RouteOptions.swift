@@ -15,8 +15,10 @@ public struct RouteOptions: Sendable {
     func accepts(contentType: String?) -> Bool {
         guard let acceptedContentTypes else { return true }
         guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)[0]
-            .trimmingWhitespace()
-        return acceptedContentTypes.contains { String(mediaType).equalsIgnoringASCIICase($0) }
+        // The media type is what precedes any parameters (RFC 9110 section 8.3.1); sliced, not split, as this runs
+        // on every request with a body.
+        let end = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex
+        let mediaType = contentType[..<end].trimmingWhitespace()
+        return acceptedContentTypes.contains { mediaType.equalsIgnoringASCIICase($0) }
     }
 }

@@ -22,12 +22,21 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
 
     /// Parses a presented token; nil when it is not of our shape (the caller answers 401 without saying why).
     public init?(presented token: String) {
-        guard token.utf8.count <= 200 else { return nil }
-        let parts = token.split(separator: "_", maxSplits: 3, omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "ti", DeploymentEnvironment(rawValue: String(parts[1])) != nil,
-              parts[2].utf8.count == 17, parts[2].hasPrefix("k"), !parts[3].isEmpty
+        // Sliced at the first three underscores (the random part may hold more), without the arrays `split`
+        // allocates: this runs on every request.
+        let utf8 = token.utf8
+        let underscore = UInt8(ascii: "_")
+        guard utf8.count <= 200,
+              let first = utf8.firstIndex(of: underscore),
+              let second = utf8[utf8.index(after: first)...].firstIndex(of: underscore),
+              let third = utf8[utf8.index(after: second)...].firstIndex(of: underscore)
         else { return nil }
-        self.keyID = String(parts[2])
+        let environment = token[utf8.index(after: first)..<second]
+        let keyID = token[utf8.index(after: second)..<third]
+        guard token[..<first] == "ti", DeploymentEnvironment.allCases.contains(where: { environment == $0.rawValue }),
+              keyID.utf8.count == 17, keyID.hasPrefix("k"), utf8.index(after: third) < utf8.endIndex
+        else { return nil }
+        self.keyID = String(keyID)
         self.token = token
     }
 

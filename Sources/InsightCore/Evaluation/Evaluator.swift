@@ -15,12 +15,15 @@ public final class Evaluator: Sendable {
         public var admission: AdmissionControl?
         /// Feature names per insight reported as reason codes.
         public var maximumReasonFeatures: Int
+        /// The random bits of evaluation and insight identifiers.
+        public var random: RandomReserve
 
         public init(
             catalogue: FeatureCatalogue, models: any ModelProvider, velocity: VelocityTracker, hasher: SubjectHasher,
             authorizations: AuthorizationRegistry, recorder: any EvaluationRecorder, admission: AdmissionControl? = nil,
-            maximumReasonFeatures: Int = 3
+            maximumReasonFeatures: Int = 3, random: RandomReserve = RandomReserve()
         ) {
+            self.random = random
             self.admission = admission
             self.catalogue = catalogue
             self.models = models
@@ -159,7 +162,7 @@ public final class Evaluator: Sendable {
 
         // 6. The record goes to storage; the caller answers once it is durable.
         let record = EvaluationRecord(
-            evaluationID: Identifier.make(at: now), tenant: principal.tenant, environment: principal.environment,
+            evaluationID: Identifier.make(at: now, random: dependencies.random), tenant: principal.tenant, environment: principal.environment,
             keyID: principal.keyID, category: request.category, createdAt: now, account: account, device: device,
             counterparty: counterparty, insights: records)
         let durability = dependencies.recorder.record(record)
@@ -179,7 +182,7 @@ public final class Evaluator: Sendable {
         _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
         firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64
     ) -> InsightResult {
-        let insightID = Identifier.make(at: now)
+        let insightID = Identifier.make(at: now, random: dependencies.random)
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
             InsightResult(
                 insightID: insightID, insightType: request.insightType, modelVersion: version, newestModelVersion: current,

@@ -8,15 +8,18 @@ import InsightCrypto
 /// Ordered keys land on the same right-hand pages, and a batch of evaluations writes a handful of pages in all.
 /// The 74 random bits keep them unguessable; the time they reveal is already in the signed response.
 public enum Identifier {
-    public static func make(at milliseconds: Int64) -> String {
-        var bytes = SecureRandom.bytes(16)
-        let time = UInt64(max(0, milliseconds))
-        for index in 0..<6 {
-            bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index)))
+    /// A new identifier for `milliseconds`, its random bits drawn from `random`.
+    public static func make(at milliseconds: Int64, random: RandomReserve) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            random.fill(UnsafeMutableRawBufferPointer(bytes))
+            let time = UInt64(max(0, milliseconds))
+            for index in 0..<6 {
+                bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index)))
+            }
+            bytes[6] = (bytes[6] & 0x0F) | 0x70
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            return format(UnsafeBufferPointer(bytes))
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x70
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return format(bytes)
     }
 
     /// Milliseconds since the Unix epoch encoded in an identifier of version 7, or nil for any other text.
@@ -46,6 +49,10 @@ public enum Identifier {
         return count == 36
     }
 
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8 {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
@@ -54,17 +61,16 @@ public enum Identifier {
         }
     }
 
-    private static func format(_ bytes: [UInt8]) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        return String(unsafeUninitializedCapacity: 36) { buffer in
+    private static func format(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 36) { buffer in
             var position = 0
             for (index, byte) in bytes.enumerated() {
                 if index == 4 || index == 6 || index == 8 || index == 10 {
                     buffer[position] = UInt8(ascii: "-")
                     position += 1
                 }
-                buffer[position] = hex[Int(byte >> 4)]
-                buffer[position + 1] = hex[Int(byte & 0xF)]
+                buffer[position] = hexDigit(byte >> 4)
+                buffer[position + 1] = hexDigit(byte & 0xF)
                 position += 2
             }
             return position
