@@ -11,6 +11,7 @@
 #   Benchmarks/evaluation/run.sh             # 3 runs of 10 s each
 #   RUNS=5 DURATION=20s Benchmarks/evaluation/run.sh
 #   ONLY=evaluation Benchmarks/evaluation/run.sh   # without the reference
+#   BIN=/path/to/trust-insights Benchmarks/evaluation/run.sh   # a given build instead of this tree's
 set -euo pipefail
 RUNS=${RUNS:-3}
 DURATION=${DURATION:-10s}
@@ -19,9 +20,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 cd "$ROOT"
-swift build -c release --product trust-insights >&2
+if [ -z "${BIN:-}" ]; then
+  swift build -c release --product trust-insights >&2
+  BIN="$(swift build -c release --show-bin-path)/trust-insights"
+fi
 swift build -c release --product http-conformance-target >&2
-BIN="$(swift build -c release --show-bin-path)/trust-insights"
 REFERENCE_BIN="$(swift build -c release --show-bin-path)/http-conformance-target"
 
 . "$HERE/server.sh"
