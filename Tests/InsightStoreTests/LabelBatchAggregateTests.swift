@@ -217,20 +217,15 @@ import InsightCore
 
     @Test func migrationFromVersion4KeepsTheFiguresTheTriggerKept() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file(SQLiteStore.fileName)
-        do {
-            let connection = try SQLiteConnection(path: path)
-            try Migrator(Array(Schema.migrator.migrations.prefix(4))).migrate(connection)
-            try connection.execute("""
-                INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
-                    ('e1', 'acme', 'production', 'k', 'payment', \(dayStart)), ('e2', 'acme', 'production', 'k', 'account', \(dayStart));
-                INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e2', 'acme', 0, 't', 'v2', 'unknown', NULL);
-                INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at) VALUES
-                    ('i1', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 2 * dayLength)),
-                    ('i2', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 3 * dayLength)),
-                    ('i1', 'acme', 'confirmedLegitimate', 'other', '2025-11-08', \(dayStart + 5 * dayLength));
-                """)
-        }
+        try directory.storeDatabase(atSchemaVersion: 4, rows: """
+            INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
+                ('e1', 'acme', 'production', 'k', 'payment', \(dayStart)), ('e2', 'acme', 'production', 'k', 'account', \(dayStart));
+            INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e2', 'acme', 0, 't', 'v2', 'unknown', NULL);
+            INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at) VALUES
+                ('i1', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 2 * dayLength)),
+                ('i2', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 3 * dayLength)),
+                ('i1', 'acme', 'confirmedLegitimate', 'other', '2025-11-08', \(dayStart + 5 * dayLength));
+            """)
         let store = try SQLiteStore(directory: directory.path)
         let triggers = try store.read { connection in
             let statement = try connection.statement("SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name)")

@@ -133,16 +133,11 @@ import InsightCore
 
     @Test func migrationSevenReplacesTheInsightTriggerAndKeepsItsCounts() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file(SQLiteStore.fileName)
-        do {
-            let connection = try SQLiteConnection(path: path)
-            try Migrator(Array(Schema.migrator.migrations.prefix(6))).migrate(connection)
-            try connection.execute("""
-                INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
-                    ('e1', 'acme', 'production', 'k', 'payment', \(dayStart));
-                INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e1', 'acme', 1, 't', 'v1', 'unknown', NULL);
-                """)
-        }
+        try directory.storeDatabase(atSchemaVersion: 6, rows: """
+            INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
+                ('e1', 'acme', 'production', 'k', 'payment', \(dayStart));
+            INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e1', 'acme', 1, 't', 'v1', 'unknown', NULL);
+            """)
         let store = try SQLiteStore(directory: directory.path)
         let insightTriggers = try store.read { connection in
             let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'insight'")
@@ -158,19 +153,14 @@ import InsightCore
 
     @Test func migrationFillsTheAggregatesFromExistingRows() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file(SQLiteStore.fileName)
-        do {
-            let connection = try SQLiteConnection(path: path)
-            try Migrator(Array(Schema.migrator.migrations.prefix(2))).migrate(connection)
-            try connection.execute("""
-                INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
-                    ('e1', 'acme', 'production', 'k', 'payment', \(dayStart)), ('e2', 'acme', 'production', 'k', 'account', \(dayStart + 5));
-                INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e2', 'acme', 0, 't', 'v2', 'unknown', NULL);
-                INSERT INTO consumption VALUES ('e1', 'acme', 'usedIncreasedFriction', 'i1', \(dayStart + 9), 0);
-                INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at)
-                    VALUES ('i1', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 86_400_000 * 4));
-                """)
-        }
+        try directory.storeDatabase(atSchemaVersion: 2, rows: """
+            INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at) VALUES
+                ('e1', 'acme', 'production', 'k', 'payment', \(dayStart)), ('e2', 'acme', 'production', 'k', 'account', \(dayStart + 5));
+            INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e2', 'acme', 0, 't', 'v2', 'unknown', NULL);
+            INSERT INTO consumption VALUES ('e1', 'acme', 'usedIncreasedFriction', 'i1', \(dayStart + 9), 0);
+            INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, received_at)
+                VALUES ('i1', 'acme', 'confirmedFraud', 'other', '2025-11-08', \(dayStart + 86_400_000 * 4));
+            """)
         let store = try SQLiteStore(directory: directory.path)
         #expect(try differences(store) == 0)
         let (rows, latencies) = try aggregates(store)
