@@ -35,8 +35,7 @@ public final class RandomReserve: Sendable {
             var written = 0
             while written < destination.count {
                 if next == size {
-                    let status = RAND_bytes(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), Int32(size))
-                    precondition(status == 1, "libcrypto RAND_bytes failed: \(LibCryptoErrorQueue.drainReason())")
+                    SecureRandom.fill(chunk)
                     next = 0
                 }
                 let count = min(destination.count - written, size - next)

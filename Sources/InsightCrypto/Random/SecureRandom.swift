@@ -7,10 +7,17 @@ public enum SecureRandom {
         precondition(count >= 0 && count <= Int(Int32.max), "SecureRandom.bytes: count out of range")
         guard count > 0 else { return [] }
         return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            let status = RAND_bytes(buffer.baseAddress, Int32(count))
-            precondition(status == 1, "libcrypto RAND_bytes failed: \(LibCryptoErrorQueue.drainReason())")
+            fill(UnsafeMutableRawBufferPointer(buffer))
             initialized = count
         }
+    }
+
+    /// Fills `buffer` with random bytes; traps on failure, like `bytes(_:)`.
+    public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        precondition(buffer.count <= Int(Int32.max), "SecureRandom.fill: count out of range")
+        let status = RAND_bytes(base.assumingMemoryBound(to: UInt8.self), Int32(buffer.count))
+        precondition(status == 1, "libcrypto RAND_bytes failed: \(LibCryptoErrorQueue.drainReason())")
     }
 
     /// Lowercase hex of `byteCount` random bytes (the string is twice as long).
