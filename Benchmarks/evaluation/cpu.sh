@@ -40,6 +40,12 @@ THREADS=""
 for task in /proc/$SERVER/task/*; do THREADS="$THREADS $(( $(ticks "$task/stat") - ${BEFORE[$task]:-0} ))"; done
 REQUESTS=$(awk '/requests in/ { print $1 }' <<<"$REPORT")
 HZ=$(getconf CLK_TCK)
+# Writes per group commit, from the server's own counters (the reference route has none).
+BATCH=-
+if [ "${ROUTE:-evaluation}" != reference ]; then
+  BATCH=$(curl -s "$URL/metrics" | awk '/^trust_insights_store_batches_total/ { b = $2 } /^trust_insights_store_writes_total/ { w = $2 }
+    END { if (b > 0) printf "%.1f", w / b; else print "-" }')
+fi
 echo "requests/s $(awk '/Requests\/sec/ { print $2 }' <<<"$REPORT")  p99 $(awk '$1 == "99%" { print $2 }' <<<"$REPORT")" \
   " server-us-per-request $(( (END - START) * 1000000 / HZ / REQUESTS ))  ticks-per-thread [$THREADS ]" \
-  " wal-bytes $( [ -n "${DATA:-}" ] && stat -c %s "$DATA/trust-insights.sqlite-wal" || echo -)  load $(cut -d' ' -f1 /proc/loadavg)"
+  " writes-per-batch $BATCH  wal-bytes $( [ -n "${DATA:-}" ] && stat -c %s "$DATA/trust-insights.sqlite-wal" || echo -)  load $(cut -d' ' -f1 /proc/loadavg)"

@@ -4,13 +4,19 @@ import Glibc
 
 /// A pthread mutex with its condition variable. Callers keep their shared state next to it and touch that state
 /// only inside `locked`.
+///
+/// Timed waits run on CLOCK_MONOTONIC, so setting the wall clock neither stretches nor cuts them short.
 final class Condition: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(cond, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -26,15 +32,25 @@ final class Condition: @unchecked Sendable {
         return try body()
     }
 
+    /// The monotonic clock `microseconds` from now, for `waitLocked(until:)`.
+    static func deadline(microsecondsFromNow microseconds: Int) -> timespec {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let total = Int(now.tv_nsec) + microseconds * 1000
+        return timespec(tv_sec: now.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
+    }
+
     /// Only inside `locked`.
     func waitLocked() { pthread_cond_wait(cond, mutex) }
     /// Only inside `locked`; returns after `milliseconds` even if not signalled.
     func waitLocked(milliseconds: Int) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let total = Int(now.tv_nsec) + milliseconds * 1_000_000
-        var deadline = timespec(tv_sec: now.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
+        var deadline = Self.deadline(microsecondsFromNow: milliseconds * 1000)
         pthread_cond_timedwait(cond, mutex, &deadline)
+    }
+    /// Only inside `locked`; false once `deadline` has passed (true may also be a spurious wake-up).
+    func waitLocked(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(cond, mutex, &deadline) != ETIMEDOUT
     }
     /// Only inside `locked`.
     func signalLocked() { pthread_cond_signal(cond) }

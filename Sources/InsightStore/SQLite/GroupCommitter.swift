@@ -54,14 +54,22 @@ public final class GroupCommitter: Sendable {
     /// The default is SQLite's own automatic checkpoint size. Measured on the evaluation route at 64 connections:
     /// 512 frames gave p99 8.9 ms, 2048 gave 11-12 ms, 8192 gave 23 ms (a longer catch-up holds more answers), and
     /// no limit 12.6 ms at 0.84x the throughput.
+    ///
+    /// `commitWindowMicroseconds` trades a bounded delay for larger batches under load. A commit costs the writer
+    /// about 60 µs whatever it holds (WAL frames, locks, wake-ups) and each evaluation about 14 µs more; left to
+    /// itself the writer wakes for every few writes (4.8 per batch at 64 connections). After a batch of more than
+    /// one write, the writer waits up to this long for the next one to fill (or to reach `maximumBatch`). A lone
+    /// write after a lone write, the quiet case, is never held back; no write waits more than the window beyond
+    /// its own commit. 0 commits whatever is queued at once.
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
+        commitWindowMicroseconds: Int = 0,
         hooks: BatchHooks = BatchHooks(), precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
         connection.trackWALFrames()
         engine = Engine(
-            connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit, hooks: hooks,
-            precondition: precondition)
+            connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit,
+            commitWindowMicroseconds: max(0, commitWindowMicroseconds), hooks: hooks, precondition: precondition)
         let engine = self.engine
         DetachedThread.spawn { engine.run() }
     }
@@ -91,7 +99,10 @@ public final class GroupCommitter: Sendable {
         try engine.connectionLock.withLock { _ in try body(engine.connection) }
     }
 
+    /// Transactions the writer has run to COMMIT (or failed whole).
     public var batchesCommitted: Int { engine.batchesCommitted }
+    /// Writes committed: divided by `batchesCommitted`, the average batch an operator sees under load.
+    public var writesCommitted: Int { engine.writesCommitted }
     /// Checkpoints the writer ran itself because the WAL passed `walFrameLimit`.
     public var checkpointCatchUps: Int { engine.checkpointCatchUps }
 }
@@ -115,35 +126,41 @@ private final class Engine: @unchecked Sendable {
     let connectionLock = Mutex(())
     let maximumBatch: Int
     let walFrameLimit: Int
+    let commitWindowMicroseconds: Int
     private let signal = Condition()
     private var queue: [Ticket] = []
     private var stopping = false
     /// The writer is asleep on the condition: only then does a new write need to signal it (a futex call and a
     /// context switch per write showed up in profiles).
     private var writerWaiting = false
+    /// The writer is waiting out the commit window: a new write wakes it only once the batch is full.
+    private var writerGathering = false
     private let batches = Atomic<Int>(0)
+    private let writes = Atomic<Int>(0)
     private let catchUps = Atomic<Int>(0)
     private let precondition: @Sendable () -> (any Error)?
     private let hooks: GroupCommitter.BatchHooks
 
     init(
-        connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, hooks: GroupCommitter.BatchHooks,
-        precondition: @escaping @Sendable () -> (any Error)?
+        connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, commitWindowMicroseconds: Int,
+        hooks: GroupCommitter.BatchHooks, precondition: @escaping @Sendable () -> (any Error)?
     ) {
         self.connection = connection
         self.maximumBatch = maximumBatch
         self.walFrameLimit = walFrameLimit
+        self.commitWindowMicroseconds = commitWindowMicroseconds
         self.hooks = hooks
         self.precondition = precondition
     }
 
     var batchesCommitted: Int { batches.load(ordering: .relaxed) }
+    var writesCommitted: Int { writes.load(ordering: .relaxed) }
     var checkpointCatchUps: Int { catchUps.load(ordering: .relaxed) }
 
     func enqueue(_ ticket: Ticket) {
         signal.locked {
             queue.append(ticket)
-            if writerWaiting { signal.signalLocked() }
+            if writerWaiting || (writerGathering && queue.count >= maximumBatch) { signal.signalLocked() }
         }
     }
 
@@ -155,8 +172,10 @@ private final class Engine: @unchecked Sendable {
     }
 
     func run() {
+        var previousBatch = 0
         while true {
             let batch: [Ticket]? = signal.locked {
+                if previousBatch > 1 && commitWindowMicroseconds > 0 { gatherLocked() }
                 while queue.isEmpty && !stopping {
                     writerWaiting = true
                     signal.waitLocked()
@@ -168,6 +187,7 @@ private final class Engine: @unchecked Sendable {
                 return taken
             }
             guard let batch else { return }
+            previousBatch = batch.count
             let outcomes: [Result<Void, any Error>]
             if let refusal = precondition() {
                 outcomes = Array(repeating: .failure(refusal), count: batch.count)
@@ -175,8 +195,19 @@ private final class Engine: @unchecked Sendable {
                 outcomes = commit(batch)
             }
             batches.add(1, ordering: .relaxed)
+            writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
             for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
             if walFrameLimit > 0 { catchUpIfWALIsLong() }
+        }
+    }
+
+    /// Waits out the commit window, unless the batch fills or the committer stops first.
+    private func gatherLocked() {
+        let deadline = Condition.deadline(microsecondsFromNow: commitWindowMicroseconds)
+        writerGathering = true
+        defer { writerGathering = false }
+        while queue.count < maximumBatch && !stopping {
+            if !signal.waitLocked(until: deadline) { return }
         }
     }
 

@@ -15,7 +15,8 @@ public final class SQLiteStore: Sendable {
     private let checkpointer: Checkpointer
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
-    public init(directory: String, fullSync: Bool = false) throws {
+    /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
+    public init(directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0) throws {
         try Self.createPrivateDirectory(directory)
         path = directory + "/" + Self.fileName
         // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.
@@ -42,7 +43,7 @@ public final class SQLiteStore: Sendable {
         self.evaluationCounts = evaluationCounts
         let hooks = GroupCommitter.BatchHooks(
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
-        writer = GroupCommitter(connection: connection, hooks: hooks) {
+        writer = GroupCommitter(connection: connection, commitWindowMicroseconds: commitWindowMicroseconds, hooks: hooks) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }

@@ -55,6 +55,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "consumptionDeadlineSeconds", value: .seconds(\.consumptionDeadlineSeconds, 0...31_536_000), help: "A consumption report later than this after its evaluation is flagged late."),
         .init(name: "metricsSuppressionK", value: .integer(\.metricsSuppressionK, 0...1_000_000), help: "Label metrics withhold counts below this (0 = off)."),
         .init(name: "metricsMaturityDays", value: .integer(\.metricsMaturityDays, 0...3650), help: "Label metrics flag evaluations younger than this as immature."),
+        .init(name: "commitWindowMicroseconds", value: .integer(\.commitWindowMicroseconds, 0...100_000), help: "Under load, how long the store's writer waits to gather a larger batch (0 = commit at once)."),
     ]
 
     /// Parses a textual value (from the environment or a flag) into the configuration.

@@ -27,7 +27,8 @@ final class ServiceRuntime: Sendable {
         let log = EventLog(sink: logSink)
         self.log = log
         do {
-            store = try SQLiteStore(directory: configuration.dataDir)
+            store = try SQLiteStore(
+                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -133,8 +134,15 @@ final class ServiceRuntime: Sendable {
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
+        let storeBatches = metrics.counter("trust_insights_store_batches_total", help: "Group-commit transactions run by the store's writer.")
+        let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
+        let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
         let models = models
         metrics.onCollect {
+            let activity = store.writerActivity
+            storeBatches.advance(to: UInt64(activity.batches))
+            storeWrites.advance(to: UInt64(activity.writes))
+            storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
             limiterStates.set(Double(admission.trackedStates))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))

@@ -1,0 +1,17 @@
+extension SQLiteStore {
+    /// Running totals of the group-commit writer since the store was opened, for `/metrics`.
+    public struct WriterActivity: Sendable, Equatable {
+        /// Transactions run (each commits a batch of writes, or fails it whole).
+        public var batches: Int
+        /// Writes committed; `writes / batches` is the average batch, which grows with load.
+        public var writes: Int
+        /// Checkpoints the writer had to run itself because the WAL outgrew its limit.
+        public var checkpointCatchUps: Int
+    }
+
+    public var writerActivity: WriterActivity {
+        WriterActivity(
+            batches: writer.batchesCommitted, writes: writer.writesCommitted,
+            checkpointCatchUps: writer.checkpointCatchUps)
+    }
+}
