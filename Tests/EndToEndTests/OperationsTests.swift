@@ -22,6 +22,13 @@ import Testing
         #expect(metrics.text.contains("route=\"/healthz\""))
         #expect(metrics.text.contains("http_request_duration_seconds_bucket"))
         #expect(metrics.text.contains("trust_insights_model_generation 1"))
+        // The readiness probe above committed a write through the store's writer.
+        func value(_ name: String) -> Double? {
+            metrics.text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        #expect((value("trust_insights_store_writes_total") ?? 0) >= 1)
+        #expect((value("trust_insights_store_batches_total") ?? 0) >= 1)
+        #expect(value("trust_insights_store_checkpoint_catchups_total") != nil)
 
         // Draining (as on SIGTERM) and starting both answer 503, so load balancers stop sending traffic.
         service.runtime.readiness.set(.draining)

@@ -23,7 +23,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var consumptionDeadlineSeconds = 600.0
     public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
     public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays
-    public var commitWindowMicroseconds = 500
+    public var commitWindowMicroseconds = 0
 
     public init() {}
 }
