@@ -15,8 +15,8 @@ import InsightCore
         // Issued before the first request, so the service's first key-table refresh sees them all.
         clientKey = try service.key()
         otherClientKey = try service.key(tenant: "globex")
-        partnerKey = try service.key(role: .partner, environment: .production)
-        otherPartnerKey = try service.key(tenant: "globex", role: .partner, environment: .production)
+        partnerKey = try service.key(role: .partner)
+        otherPartnerKey = try service.key(tenant: "globex", role: .partner)
     }
 
     private func item(_ insightID: String, label: String = "confirmedFraud", fraudType: String = "techSupport", occurredOn: String? = nil, extra: String = "") -> String {

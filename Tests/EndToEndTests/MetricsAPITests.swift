@@ -16,7 +16,7 @@ import InsightCore
     init() throws {
         service = try LiveService { $0.metricsSuppressionK = 0 }
         clientKey = try service.key()
-        partnerKey = try service.key(role: .partner, environment: .production)
+        partnerKey = try service.key(role: .partner)
         analystKey = try service.key(role: .analyst)
         productionAnalystKey = try service.key(role: .analyst, environment: .production)
         otherAnalystKey = try service.key(tenant: "globex", role: .analyst)

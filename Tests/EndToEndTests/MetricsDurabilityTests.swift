@@ -25,7 +25,7 @@ import InsightStore
             let issuer = KeyIssuer(store: store)
             let now = Clock.nowMilliseconds()
             return (try issuer.issue(tenant: TenantID("acme")!, role: .client, environment: .sandbox, now: now).revealed,
-                    try issuer.issue(tenant: TenantID("acme")!, role: .partner, environment: .production, now: now).revealed)
+                    try issuer.issue(tenant: TenantID("acme")!, role: .partner, environment: .sandbox, now: now).revealed)
         }()
         let process = Process()
         process.executableURL = binary

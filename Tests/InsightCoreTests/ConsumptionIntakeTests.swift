@@ -47,6 +47,21 @@ struct ConsumptionIntakeTests {
         #expect(store.records.withLock { $0.isEmpty })
     }
 
+    @Test func anEvaluationIsReportedOnOnlyFromItsOwnEnvironment() throws {
+        let sandboxEvaluation = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        store.add(sandboxEvaluation, tenant: acme, environment: .sandbox, createdAt: createdAt, insightIDs: [insightA])
+        let report = ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: [insightA])
+        #expect(throws: ConsumptionError.evaluationNotFound) {
+            try intake().submitAndWait(report, evaluationID: sandboxEvaluation, tenant: acme, environment: .production, now: createdAt)
+        }
+        #expect(throws: ConsumptionError.evaluationNotFound) {
+            try intake().submitAndWait(report, evaluationID: evaluationID, tenant: acme, environment: .sandbox, now: createdAt)
+        }
+        #expect(store.records.withLock { $0.isEmpty })
+        let recorded = try intake().submitAndWait(report, evaluationID: sandboxEvaluation, tenant: acme, environment: .sandbox, now: createdAt)
+        guard case .recorded = recorded else { Issue.record("expected a recorded report, got \(recorded)"); return }
+    }
+
     @Test func insightsOutsideTheEvaluationOrRepeatedAreRejectedByPointer() {
         let foreign = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
         #expect(throws: ConsumptionError.invalid([

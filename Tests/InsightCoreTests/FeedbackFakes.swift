@@ -5,6 +5,7 @@ import Synchronization
 final class MemoryConsumptionStore: ConsumptionStore {
     struct Evaluation {
         var tenant: TenantID
+        var environment: DeploymentEnvironment
         var createdAt: Int64
         var insightIDs: [String]
     }
@@ -14,13 +15,20 @@ final class MemoryConsumptionStore: ConsumptionStore {
     let intruder = Mutex<ConsumptionRecord?>(nil)
     let failing = Atomic<Bool>(false)
 
-    func add(_ evaluationID: String, tenant: TenantID, createdAt: Int64, insightIDs: [String]) {
-        evaluations.withLock { $0[evaluationID] = Evaluation(tenant: tenant, createdAt: createdAt, insightIDs: insightIDs) }
+    func add(
+        _ evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment = .production, createdAt: Int64,
+        insightIDs: [String]
+    ) {
+        evaluations.withLock {
+            $0[evaluationID] = Evaluation(tenant: tenant, environment: environment, createdAt: createdAt, insightIDs: insightIDs)
+        }
     }
 
-    func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget? {
+    func consumptionTarget(evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment) throws -> ConsumptionTarget? {
         if failing.load(ordering: .relaxed) { throw FakeStoreError.unavailable }
-        guard let evaluation = evaluations.withLock({ $0[evaluationID] }), evaluation.tenant == tenant else { return nil }
+        guard let evaluation = evaluations.withLock({ $0[evaluationID] }), evaluation.tenant == tenant,
+              evaluation.environment == environment
+        else { return nil }
         return ConsumptionTarget(createdAt: evaluation.createdAt, insightIDs: evaluation.insightIDs, existing: records.withLock { $0[evaluationID] })
     }
 
@@ -40,7 +48,7 @@ enum FakeStoreError: Error { case unavailable }
 /// Label storage in memory with real transaction semantics: a batch's writes are applied only if its body returns.
 final class MemoryLabelStore: LabelStore {
     struct State {
-        var evaluationTimes: [String: (tenant: TenantID, createdAt: Int64)] = [:]
+        var evaluationTimes: [String: (tenant: TenantID, environment: DeploymentEnvironment, createdAt: Int64)] = [:]
         var versions: [LabelVersion] = []
         var idempotency: [String: IdempotencyRecord] = [:]
     }
@@ -48,8 +56,8 @@ final class MemoryLabelStore: LabelStore {
     let state = Mutex(State())
     let failAppends = Atomic<Bool>(false)
 
-    func addInsight(_ insightID: String, tenant: TenantID, createdAt: Int64) {
-        state.withLock { $0.evaluationTimes[insightID] = (tenant, createdAt) }
+    func addInsight(_ insightID: String, tenant: TenantID, environment: DeploymentEnvironment = .production, createdAt: Int64) {
+        state.withLock { $0.evaluationTimes[insightID] = (tenant, environment, createdAt) }
     }
 
     var versions: [LabelVersion] { state.withLock { $0.versions } }
@@ -77,9 +85,13 @@ final class MemoryLabelStore: LabelStore {
             self.failAppends = failAppends
         }
 
-        func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64] {
+        func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID, environment: DeploymentEnvironment) throws -> [String: Int64] {
             var times: [String: Int64] = [:]
-            for id in insightIDs { if let entry = state.evaluationTimes[id], entry.tenant == tenant { times[id] = entry.createdAt } }
+            for id in insightIDs {
+                if let entry = state.evaluationTimes[id], entry.tenant == tenant, entry.environment == environment {
+                    times[id] = entry.createdAt
+                }
+            }
             return times
         }
 
@@ -97,12 +109,12 @@ final class MemoryLabelStore: LabelStore {
             state.versions += versions
         }
 
-        func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord? {
-            state.idempotency[tenant.rawValue + "\n" + key.rawValue]
+        func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord? {
+            state.idempotency[[tenant.rawValue, environment.rawValue, key.rawValue].joined(separator: "\n")]
         }
 
         func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
-            state.idempotency[record.tenant.rawValue + "\n" + record.key.rawValue] = record
+            state.idempotency[[record.tenant.rawValue, record.environment.rawValue, record.key.rawValue].joined(separator: "\n")] = record
         }
 
         func deleteIdempotencyRecords(createdBefore time: Int64) throws {
@@ -113,16 +125,19 @@ final class MemoryLabelStore: LabelStore {
 
 /// The intakes answer through a one-shot value; these tests read it straight away.
 extension ConsumptionIntake {
-    func submitAndWait(_ report: ConsumptionReport, evaluationID: String, tenant: TenantID, now: Int64) throws(ConsumptionError) -> ConsumptionOutcome {
-        try submit(report, evaluationID: evaluationID, tenant: tenant, now: now).wait().get()
+    func submitAndWait(
+        _ report: ConsumptionReport, evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment = .production,
+        now: Int64
+    ) throws(ConsumptionError) -> ConsumptionOutcome {
+        try submit(report, evaluationID: evaluationID, tenant: tenant, environment: environment, now: now).wait().get()
     }
 }
 
 extension LabelIntake {
     func submitAndWait(
-        _ drafts: [LabelDraft], tenant: TenantID, idempotency: IdempotentRequest?, now: Int64,
-        encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
+        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment = .production,
+        idempotency: IdempotentRequest?, now: Int64, encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
     ) throws(LabelError) -> LabelSubmission {
-        try submit(drafts, tenant: tenant, idempotency: idempotency, now: now, encode: encode).wait().get()
+        try submit(drafts, tenant: tenant, environment: environment, idempotency: idempotency, now: now, encode: encode).wait().get()
     }
 }

@@ -25,8 +25,13 @@ struct LabelIntakeTests {
                    amountBand: amountBand, violations: violations)
     }
 
-    func submit(_ drafts: [LabelDraft], idempotency: IdempotentRequest? = nil, tenant: TenantID? = nil, at time: Int64? = nil) throws(LabelError) -> LabelSubmission {
-        try LabelIntake(store: store).submitAndWait(drafts, tenant: tenant ?? acme, idempotency: idempotency, now: time ?? now) { results in
+    func submit(
+        _ drafts: [LabelDraft], idempotency: IdempotentRequest? = nil, tenant: TenantID? = nil,
+        environment: DeploymentEnvironment = .production, at time: Int64? = nil
+    ) throws(LabelError) -> LabelSubmission {
+        try LabelIntake(store: store).submitAndWait(
+            drafts, tenant: tenant ?? acme, environment: environment, idempotency: idempotency, now: time ?? now
+        ) { results in
             Array(results.map { "\($0.insightID ?? "-") \($0.outcome.rawValue) \($0.reason ?? "")" }.joined(separator: "\n").utf8)
         }
     }
@@ -70,6 +75,21 @@ struct LabelIntakeTests {
         #expect(store.versions.isEmpty)
         // The owner may label it.
         #expect(outcomes(try submit([item(0, foreignInsight)], tenant: other)) == [.accepted])
+    }
+
+    @Test func insightsOfTheOtherEnvironmentAreNotFoundAndKeysArePerEnvironment() throws {
+        let sandboxInsight = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        store.addInsight(sandboxInsight, tenant: acme, environment: .sandbox, createdAt: evaluatedAt)
+        let key = try #require(IdempotencyKey("same-key-both-environments"))
+        let body: [UInt8] = Array("the body".utf8)
+        // A production partner key cannot label the tenant's sandbox evaluations, nor the other way round.
+        #expect(outcomes(try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, body: body)))
+                == [.notFound, .accepted])
+        // The same key and body in the sandbox is a batch of its own, not a replay of the production answer.
+        let sandbox = try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, body: body),
+                                 environment: .sandbox)
+        #expect(outcomes(sandbox) == [.accepted, .notFound])
+        #expect(store.versions.map(\.insightID).sorted() == [insights[0], sandboxInsight].sorted())
     }
 
     @Test func occurredOnMustBeARealDayFromTheEvaluationsDayUntilTodayUTC() throws {

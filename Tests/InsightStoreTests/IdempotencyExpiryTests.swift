@@ -6,7 +6,7 @@ import InsightCore
     let acme = TenantID("acme")!
 
     func record(_ key: String, at time: Int64) -> IdempotencyRecord {
-        IdempotencyRecord(tenant: acme, key: IdempotencyKey(key)!, bodyHash: [1, 2], response: Array("answer".utf8), createdAt: time)
+        IdempotencyRecord(tenant: acme, environment: .production, key: IdempotencyKey(key)!, bodyHash: [1, 2], response: Array("answer".utf8), createdAt: time)
     }
 
     @Test func recordsBeforeTheCutOffAreDeletedAndTheRestKept() throws {
@@ -18,7 +18,7 @@ import InsightCore
         }
         let remaining = try store.inLabelTransactionAndWait { transaction -> [String] in
             try transaction.deleteIdempotencyRecords(createdBefore: 2_000)
-            return try ["old", "new"].filter { try transaction.idempotencyRecord(tenant: acme, key: IdempotencyKey($0)!) != nil }
+            return try ["old", "new"].filter { try transaction.idempotencyRecord(tenant: acme, environment: .production, key: IdempotencyKey($0)!) != nil }
         }
         #expect(remaining == ["new"])
     }

@@ -19,13 +19,16 @@ public struct ConsumptionIntake: Sendable {
     public typealias Answer = Result<ConsumptionOutcome, ConsumptionError>
 
     /// Checks the report and, if it is the evaluation's first, stores it; the answer arrives once the report is
-    /// durable (at once, on this thread, when no write is needed).
-    public func submit(_ report: ConsumptionReport, evaluationID: String, tenant: TenantID, now: Int64) -> OneShot<Answer> {
+    /// durable (at once, on this thread, when no write is needed). Only the reporting key's own environment is
+    /// visible: a production key reporting on a sandbox evaluation gets the answer for an unknown one.
+    public func submit(
+        _ report: ConsumptionReport, evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment, now: Int64
+    ) -> OneShot<Answer> {
         // Malformed IDs get the same answer as unknown ones; only the shape is filtered, never another tenant.
         guard Identifier.isWellFormed(evaluationID) else { return OneShot(.failure(.evaluationNotFound)) }
         let target: ConsumptionTarget?
         do {
-            target = try store.consumptionTarget(evaluationID: evaluationID, tenant: tenant)
+            target = try store.consumptionTarget(evaluationID: evaluationID, tenant: tenant, environment: environment)
         } catch {
             return OneShot(.failure(.storageFailed))
         }

@@ -16,8 +16,9 @@ public struct ConsumptionTarget: Sendable, Equatable {
 
 /// Where consumption reports are kept.
 public protocol ConsumptionStore: Sendable {
-    /// The tenant's evaluation with this ID; nil when unknown or another tenant's (one query for both).
-    func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget?
+    /// The tenant's evaluation with this ID made in `environment`; nil when unknown, another tenant's or the other
+    /// environment's (one query for all three).
+    func consumptionTarget(evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment) throws -> ConsumptionTarget?
     /// Stores `record` unless its evaluation already has a report; once durable, calls back with the report that is
     /// stored (this one, or one a concurrent request stored first). May call back on another thread.
     func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void)

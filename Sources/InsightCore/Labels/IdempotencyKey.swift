@@ -29,13 +29,18 @@ public struct IdempotentRequest: Sendable, Equatable {
 /// The answer kept for a key, to be given again to a retry.
 public struct IdempotencyRecord: Sendable, Equatable {
     public var tenant: TenantID
+    public var environment: DeploymentEnvironment
     public var key: IdempotencyKey
     public var bodyHash: [UInt8]
     public var response: [UInt8]
     public var createdAt: Int64
 
-    public init(tenant: TenantID, key: IdempotencyKey, bodyHash: [UInt8], response: [UInt8], createdAt: Int64) {
+    public init(
+        tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey, bodyHash: [UInt8], response: [UInt8],
+        createdAt: Int64
+    ) {
         self.tenant = tenant
+        self.environment = environment
         self.key = key
         self.bodyHash = bodyHash
         self.response = response

@@ -12,9 +12,10 @@ public struct LabelIntake: Sendable {
     public init(store: any LabelStore) { self.store = store }
 
     /// `encode` turns the results into the response body, which is what a retry under the same key gets again.
-    /// The answer arrives once the batch's transaction is durable.
+    /// The answer arrives once the batch's transaction is durable. Only insights evaluated in the key's own
+    /// `environment` can be labelled; the others are `notFound`, like another tenant's.
     public func submit(
-        _ drafts: [LabelDraft], tenant: TenantID, idempotency: IdempotentRequest?, now: Int64,
+        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment, idempotency: IdempotentRequest?, now: Int64,
         encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
     ) -> OneShot<Result<LabelSubmission, LabelError>> {
         let today = now.floorDividedWithRemainder(86_400_000).0
@@ -27,11 +28,11 @@ public struct LabelIntake: Sendable {
         store.inLabelTransaction({ transaction throws -> LabelSubmission in
             // Pruned here, in the batch's own transaction, so expiry needs no timer and costs one index seek.
             try transaction.deleteIdempotencyRecords(createdBefore: now - Self.idempotencyRetentionMilliseconds)
-            if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, key: idempotency.key) {
+            if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, environment: environment, key: idempotency.key) {
                 guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
                 return .replayed(response: earlier.response)
             }
-            let evaluationTimes = try transaction.evaluationTimes(ofInsights: insightIDs, tenant: tenant)
+            let evaluationTimes = try transaction.evaluationTimes(ofInsights: insightIDs, tenant: tenant, environment: environment)
             var latest = try transaction.latestLabels(ofInsights: insightIDs, tenant: tenant)
             var versions: [LabelVersion] = []
             var results: [LabelItemResult] = []
@@ -53,7 +54,7 @@ public struct LabelIntake: Sendable {
             let response = encode(results)
             if let idempotency {
                 try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                    tenant: tenant, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
+                    tenant: tenant, environment: environment, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
             }
             return .processed(results: results, response: response)
         }, completion: { outcome in

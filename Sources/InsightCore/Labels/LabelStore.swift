@@ -1,11 +1,13 @@
 /// The reads and writes of one label batch, all inside one transaction.
 public protocol LabelTransaction {
-    /// The creation time of the evaluation of each of `insightIDs` that belongs to `tenant`; others are absent.
-    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64]
+    /// The creation time of the evaluation of each of `insightIDs` that belongs to `tenant` and was made in
+    /// `environment`; others are absent.
+    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID, environment: DeploymentEnvironment) throws -> [String: Int64]
     /// The latest label of each of `insightIDs` that has one (the tenant's only).
     func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent]
     func appendLabels(_ versions: [LabelVersion]) throws
-    func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord?
+    /// Keys are the tenant's per environment: a sandbox batch never answers a production retry.
+    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord?
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
     /// Forgets the records made before `time` (every tenant's): a key is remembered for a bounded time only.
     func deleteIdempotencyRecords(createdBefore time: Int64) throws

@@ -30,7 +30,9 @@ struct LabelRoutes: Sendable {
             idempotency = IdempotentRequest(key: key, body: request.body)
         }
         let drafts = try LabelBatchDecoder.decode(request.body)
-        let answer = intake.submit(drafts, tenant: principal.tenant, idempotency: idempotency, now: now, encode: FeedbackEncoders.labelResults)
+        let answer = intake.submit(
+            drafts, tenant: principal.tenant, environment: principal.environment, idempotency: idempotency, now: now,
+            encode: FeedbackEncoders.labelResults)
         let readiness = self.readiness
         return DeferredResponse.awaiting(answer) { answer in
             switch answer {

@@ -1,14 +1,14 @@
 import InsightCore
 
 extension SQLiteStore: ConsumptionStore {
-    /// One query shape for unknown and foreign evaluations alike: both are simply no row.
-    public func consumptionTarget(evaluationID: String, tenant: TenantID) throws -> ConsumptionTarget? {
+    /// One query shape for unknown, foreign and other-environment evaluations alike: all are simply no row.
+    public func consumptionTarget(evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment) throws -> ConsumptionTarget? {
         try read { connection in
             let evaluation = try connection.statement("""
                 SELECT e.created_at, c.status, c.insight_ids, c.received_at, c.late, e.key_id
                 FROM evaluation AS e LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
-                WHERE e.evaluation_id = ? AND e.tenant_id = ?
-                """).bind(1, evaluationID).bind(2, tenant.rawValue)
+                WHERE e.evaluation_id = ? AND e.tenant_id = ? AND e.environment = ?
+                """).bind(1, evaluationID).bind(2, tenant.rawValue).bind(3, environment.rawValue)
             guard try evaluation.step() else { return nil }
             let createdAt = evaluation.int64(0)
             let keyID = evaluation.string(5)

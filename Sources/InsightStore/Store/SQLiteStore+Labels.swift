@@ -20,12 +20,12 @@ extension SQLiteStore: LabelStore {
 struct SQLiteLabelTransaction: LabelTransaction {
     let connection: SQLiteConnection
 
-    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: Int64] {
+    func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID, environment: DeploymentEnvironment) throws -> [String: Int64] {
         guard !insightIDs.isEmpty else { return [:] }
         let statement = try connection.statement("""
             SELECT i.insight_id, e.created_at FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            WHERE i.insight_id IN (SELECT value FROM json_each(?)) AND i.tenant_id = ?
-            """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue)
+            WHERE i.insight_id IN (SELECT value FROM json_each(?)) AND i.tenant_id = ? AND e.environment = ?
+            """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue).bind(3, environment.rawValue)
         var times: [String: Int64] = [:]
         times.reserveCapacity(insightIDs.count)
         while try statement.step() { times[statement.string(0)] = statement.int64(1) }
@@ -70,22 +70,26 @@ struct SQLiteLabelTransaction: LabelTransaction {
         try countLabels(after: previousNewest)
     }
 
-    func idempotencyRecord(tenant: TenantID, key: IdempotencyKey) throws -> IdempotencyRecord? {
-        let statement = try connection.statement(
-            "SELECT body_sha256, response, created_at FROM idempotency WHERE tenant_id = ? AND idempotency_key = ?")
-            .bind(1, tenant.rawValue).bind(2, key.rawValue)
+    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord? {
+        let statement = try connection.statement("""
+            SELECT body_sha256, response, created_at FROM idempotency
+            WHERE tenant_id = ? AND environment = ? AND idempotency_key = ?
+            """)
+            .bind(1, tenant.rawValue).bind(2, environment.rawValue).bind(3, key.rawValue)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return IdempotencyRecord(
-            tenant: tenant, key: key, bodyHash: statement.blob(0), response: statement.blob(1), createdAt: statement.int64(2))
+            tenant: tenant, environment: environment, key: key, bodyHash: statement.blob(0), response: statement.blob(1),
+            createdAt: statement.int64(2))
     }
 
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
         try connection.statement("""
-            INSERT INTO idempotency (tenant_id, idempotency_key, body_sha256, response, created_at) VALUES (?, ?, ?, ?, ?)
+            INSERT INTO idempotency (tenant_id, environment, idempotency_key, body_sha256, response, created_at)
+            VALUES (?, ?, ?, ?, ?, ?)
             """)
-            .bind(1, record.tenant.rawValue).bind(2, record.key.rawValue).bind(3, blob: record.bodyHash)
-            .bind(4, blob: record.response).bind(5, record.createdAt)
+            .bind(1, record.tenant.rawValue).bind(2, record.environment.rawValue).bind(3, record.key.rawValue)
+            .bind(4, blob: record.bodyHash).bind(5, blob: record.response).bind(6, record.createdAt)
             .run()
     }
 

@@ -118,5 +118,25 @@ enum Schema {
         .init(version: 7, description: "label metrics: evaluated insights counted per batch by the writer, not per row by a trigger", sql: """
             DROP TRIGGER metrics_count_insight;
             """),
+        // Feedback stays inside the key's environment; an Idempotency-Key is the tenant's per environment. A record
+        // kept from before cannot say which environment made it, so it answers retries in both, as it did (records
+        // live a day, so the copy is small).
+        .init(version: 8, description: "idempotency records per environment", sql: """
+            CREATE TABLE idempotency_per_environment (
+                tenant_id TEXT NOT NULL,
+                environment TEXT NOT NULL CHECK (environment IN ('sandbox', 'production')),
+                idempotency_key TEXT NOT NULL,
+                body_sha256 BLOB NOT NULL,
+                response BLOB NOT NULL,
+                created_at INTEGER NOT NULL,
+                PRIMARY KEY (tenant_id, environment, idempotency_key)
+            ) STRICT, WITHOUT ROWID;
+            INSERT INTO idempotency_per_environment
+                SELECT i.tenant_id, e.name, i.idempotency_key, i.body_sha256, i.response, i.created_at
+                FROM idempotency AS i, (SELECT 'sandbox' AS name UNION ALL SELECT 'production') AS e;
+            DROP TABLE idempotency;
+            ALTER TABLE idempotency_per_environment RENAME TO idempotency;
+            CREATE INDEX idempotency_by_time ON idempotency (created_at);
+            """),
     ])
 }
