@@ -26,12 +26,7 @@ import InsightCore
     @Test func theDeletionSeeksTheTimeIndexInsteadOfScanning() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(directory: directory.path)
-        let plan = try store.read { connection -> String in
-            let statement = try connection.statement("EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE created_at < ?")
-            var details: [String] = []
-            while try statement.step() { details.append(statement.string(3)) }
-            return details.joined(separator: "; ")
-        }
+        let plan = try store.queryPlan("DELETE FROM idempotency WHERE created_at < ?")
         #expect(plan.contains("idempotency_by_time"), "\(plan)")
     }
 }
