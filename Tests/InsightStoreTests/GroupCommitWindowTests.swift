@@ -43,7 +43,7 @@ import Testing
         for _ in 0..<3 { _ = done.wait(timeout: .now() + 10) }
     }
 
-    @Test func writesArrivingUnderLoadShareOneCommit() throws {
+    @Test func writesArrivingUnderLoadShareAFewCommits() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, windowMicroseconds: 300_000)
         let insert = Insert()

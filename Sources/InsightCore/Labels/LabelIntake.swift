@@ -28,7 +28,8 @@ public struct LabelIntake: Sendable {
         store.inLabelTransaction({ transaction throws -> LabelSubmission in
             // Pruned here, in the batch's own transaction, so expiry needs no timer and costs one index seek.
             try transaction.deleteIdempotencyRecords(createdBefore: now - Self.idempotencyRetentionMilliseconds)
-            if let idempotency, let earlier = try transaction.idempotencyRecord(tenant: tenant, environment: environment, key: idempotency.key) {
+            if let idempotency,
+               let earlier = try transaction.idempotencyRecord(tenant: tenant, environment: environment, key: idempotency.key) {
                 guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
                 return .replayed(response: earlier.response)
             }
@@ -54,7 +55,8 @@ public struct LabelIntake: Sendable {
             let response = encode(results)
             if let idempotency {
                 try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                    tenant: tenant, environment: environment, key: idempotency.key, bodyHash: idempotency.bodyHash, response: response, createdAt: now))
+                    tenant: tenant, environment: environment, key: idempotency.key, bodyHash: idempotency.bodyHash,
+                    response: response, createdAt: now))
             }
             return .processed(results: results, response: response)
         }, completion: { outcome in

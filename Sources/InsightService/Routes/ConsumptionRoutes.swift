@@ -22,7 +22,9 @@ struct ConsumptionRoutes: Sendable {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, roles: [.client], now: now)
         let report = try ConsumptionRequestDecoder.decode(request.body)
-        let answer = intake.submit(report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant, environment: principal.environment, now: now)
+        let answer = intake.submit(
+            report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant,
+            environment: principal.environment, now: now)
         let readiness = self.readiness
         return DeferredResponse.awaiting(answer) { answer in
             switch answer {
