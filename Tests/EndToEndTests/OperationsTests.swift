@@ -1,4 +1,7 @@
+import Dispatch
 import Foundation
+import InsightCore
+import Synchronization
 import Testing
 @testable import TrustInsightsApp
 
@@ -29,6 +32,7 @@ import Testing
         #expect((value("trust_insights_store_writes_total") ?? 0) >= 1)
         #expect((value("trust_insights_store_batches_total") ?? 0) >= 1)
         #expect(value("trust_insights_store_checkpoint_catchups_total") != nil)
+        #expect(value("trust_insights_store_expired_holds_total") == 0)
 
         // Draining (as on SIGTERM) and starting both answer 503, so load balancers stop sending traffic.
         service.runtime.readiness.set(.draining)
@@ -45,5 +49,45 @@ import Testing
         let lines = service.logs.lines.filter { $0.contains("\"event\":\"request\"") }
         #expect(lines.contains { $0.contains("\"route\":\"/readyz\"") && $0.contains("\"status\":503") })
         #expect(!service.logs.lines.contains { $0.contains("q-value-77") })
+    }
+
+    /// The service holds each evaluation's record until its event loop finishes the pass that handled it, then
+    /// releases the pass's records together. Every answer still waits for its commit (the durability suite kills the
+    /// process to check that); here, the loops release what they hold: no hold runs out, and concurrent evaluations
+    /// share commits.
+    @Test func evaluationRecordsAreReleasedByTheEventLoopsAndShareCommits() throws {
+        let service = try LiveService()
+        // A limit well above what the test sends: this checks the writer, not the rate limiter.
+        let key = try KeyIssuer(store: service.runtime.store).issue(
+            tenant: TenantID("acme")!, role: .client, environment: .sandbox, rate: 100_000, burst: 100_000,
+            now: Clock.nowMilliseconds()).revealed
+        func value(_ name: String) throws -> Double {
+            let text = try service.client().request("GET", "/metrics").text
+            return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ")[1]) } ?? -1
+        }
+        // A new key is picked up within a second (keys are reloaded on a miss, at most so often).
+        for _ in 0..<40 {
+            if (try? service.evaluate(key: key, account: "acct-held-warm-up")) != nil { break }
+            usleep(50_000)
+        }
+        let writesBefore = try value("trust_insights_store_writes_total")
+        let batchesBefore = try value("trust_insights_store_batches_total")
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            for round in 0..<25 {
+                // A device of its own per request: the per-device limit (1/s) is not what this checks either.
+                let body = Requests.payment(account: "acct-held-\(worker)", device: "dev-held-\(worker)-\(round)")
+                let response = try? service.client().request("POST", "/v1/evaluations", headers: [
+                    ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+                ], body: body)
+                if response?.status != 200 { failures.add(1, ordering: .relaxed) }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let writes = try value("trust_insights_store_writes_total") - writesBefore
+        let batches = try value("trust_insights_store_batches_total") - batchesBefore
+        #expect(writes >= 200)
+        #expect(batches >= 1 && batches <= writes)
+        #expect(try value("trust_insights_store_expired_holds_total") == 0)
     }
 }

@@ -88,6 +88,30 @@ struct ResponseGateTests {
         #expect(client.readResponse()?.bodyText == "7")
     }
 
+    @Test func liveServerRunsTheAfterEachPassHookOnceThePassHandlersHaveRun() throws {
+        let box = GateBox()
+        let opened = Mutex(0)
+        // Like the store's held writes: the hook settles whatever the handlers of the pass left waiting. Both loops
+        // run it, hence the lock.
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: {
+            opened.withLock { opened in
+                while opened < box.count {
+                    box.gate(opened).open()
+                    opened += 1
+                }
+            }
+        })
+        defer { server.stop() }
+        let clients = try (0..<4).map { _ in try RawClient(port: server.port) }
+        for (index, client) in clients.enumerated() {
+            #expect(client.send("GET /gated/\(index) HTTP/1.1\r\nHost: a\r\n\r\n"))
+        }
+        for (index, client) in clients.enumerated() {
+            #expect(client.readResponse()?.bodyText == "\(index)")
+        }
+        #expect(opened.withLock { $0 } == 4)
+    }
+
     @Test func liveServerKeepsAHeldResponseForAPeerThatStoppedSending() throws {
         let box = GateBox()
         let server = try TestServer.start(router: SampleRoutes.gatedRouter(box))

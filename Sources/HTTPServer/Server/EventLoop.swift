@@ -71,8 +71,12 @@ final class EventLoop {
                     if shared.draining.load(ordering: .relaxed) { beginDraining() }
                 } else if let connection = connections[Int32(truncatingIfNeeded: token)] {
                     handle(events[index], on: connection)
+                    // Answers settled while this pass runs go out now rather than after the eventfd comes round
+                    // in the next pass: under load a pass lasts a millisecond or more.
+                    if mailbox.hasPosts { releaseSettledResponses() }
                 }
             }
+            if count > 0 { shared.afterEachPass?() }
             if now >= nextTimerCheck {
                 nextTimerCheck = now + 50_000_000
                 checkTimers()

@@ -14,12 +14,16 @@ public final class HTTPServer: Sendable {
     private let shared: ServerShared
     private let lifecycle = Mutex(Lifecycle())
 
+    /// `afterEachPass` runs on an event loop's thread each time it has handled a batch of ready events, before it waits
+    /// for more. Work that handlers put off so that a burst can share it (the store commits the evaluations of one
+    /// pass together) is started there. Keep it short: the loop's connections wait for it.
     public init(
         configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry,
-        logSink: any LogSink = StandardErrorLogSink()
+        logSink: any LogSink = StandardErrorLogSink(), afterEachPass: (@Sendable () -> Void)? = nil
     ) {
         self.configuration = configuration
-        self.shared = ServerShared(configuration: configuration, router: router, metrics: metrics, logSink: logSink)
+        self.shared = ServerShared(
+            configuration: configuration, router: router, metrics: metrics, logSink: logSink, afterEachPass: afterEachPass)
     }
 
     /// Binds and listens, starts the event loops, and returns. Throws `HTTPServerError.addressInUse` if the

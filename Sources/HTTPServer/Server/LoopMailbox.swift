@@ -11,6 +11,9 @@ final class LoopMailbox: Sendable {
 
     private let wakeFD: Int32
     private let box = Mutex(Box())
+    /// Set with each post, cleared by `take()`: lets the loop look for settled answers between two connections
+    /// without taking the lock.
+    private let posted = Atomic<Bool>(false)
 
     init(wakeFD: Int32) {
         self.wakeFD = wakeFD
@@ -23,6 +26,7 @@ final class LoopMailbox: Sendable {
         box.withLock { box in
             guard !box.closed else { return }
             box.gates.append(gate)
+            posted.store(true, ordering: .relaxed)
             if box.gates.count == 1 {
                 var one: UInt64 = 1
                 _ = write(wakeFD, &one, 8)
@@ -30,8 +34,11 @@ final class LoopMailbox: Sendable {
         }
     }
 
+    var hasPosts: Bool { posted.load(ordering: .relaxed) }
+
     func take() -> [ResponseGate] {
         box.withLock { box in
+            posted.store(false, ordering: .relaxed)
             let taken = box.gates
             box.gates.removeAll(keepingCapacity: true)
             return taken

@@ -11,8 +11,14 @@ final class ServerShared: Sendable {
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
+    /// See `HTTPServer.init`.
+    let afterEachPass: (@Sendable () -> Void)?
 
-    init(configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry, logSink: any LogSink) {
+    init(
+        configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry, logSink: any LogSink,
+        afterEachPass: (@Sendable () -> Void)? = nil
+    ) {
+        self.afterEachPass = afterEachPass
         self.configuration = configuration
         self.router = router
         self.logSink = logSink

@@ -36,8 +36,12 @@ final class Condition: @unchecked Sendable {
     static func deadline(microsecondsFromNow microseconds: Int) -> timespec {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        let total = Int(now.tv_nsec) + microseconds * 1000
-        return timespec(tv_sec: now.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
+        return adding(microseconds: microseconds, to: now)
+    }
+
+    static func adding(microseconds: Int, to time: timespec) -> timespec {
+        let total = Int(time.tv_nsec) + microseconds * 1000
+        return timespec(tv_sec: time.tv_sec + total / 1_000_000_000, tv_nsec: total % 1_000_000_000)
     }
 
     /// Only inside `locked`.

@@ -65,15 +65,20 @@ public final class GroupCommitter: Sendable {
     /// Measured at 64 connections (docs/BENCHMARKS.md): 250 µs cut the server's CPU per evaluation by 7% but, on a
     /// quiet machine, gained 1-3% in requests/s and added about 1 ms to p99, as completions leave in bursts. The
     /// service leaves it off unless configured (`commitWindowMicroseconds`).
+    ///
+    /// `maximumHoldMicroseconds` bounds how long a write submitted with `heldForRelease` waits for a
+    /// `releaseHeldWrites()` that never comes: past it, the writer commits the queue anyway (and counts it in
+    /// `holdsExpired`, which stays at 0 when every holder releases as it should).
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
-        commitWindowMicroseconds: Int = 0,
+        commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000,
         hooks: BatchHooks = BatchHooks(), precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
         connection.trackWALFrames()
         engine = Engine(
             connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit,
-            commitWindowMicroseconds: max(0, commitWindowMicroseconds), hooks: hooks, precondition: precondition)
+            commitWindowMicroseconds: max(0, commitWindowMicroseconds),
+            maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), hooks: hooks, precondition: precondition)
         let engine = self.engine
         DetachedThread.spawn { engine.run() }
     }
@@ -87,14 +92,28 @@ public final class GroupCommitter: Sendable {
     /// or has failed. Keep completions short: the next batch waits for them. `written` runs on the writer thread
     /// once `write` has succeeded and will stay in its transaction (unless the whole transaction is rolled back, in
     /// which case `hooks.afterRollback` follows).
-    public func submit(_ write: @escaping Write, written: (() -> Void)? = nil, completion: @escaping Completion) {
-        engine.enqueue(Ticket(write, written: written, completion))
+    ///
+    /// A write `heldForRelease` does not wake the writer: it waits in the queue until `releaseHeldWrites()`, until a
+    /// write that is not held arrives, or until `maximumHoldMicroseconds` have passed since the queue's oldest write,
+    /// whichever comes first. A thread that produces writes in bursts (an event loop handling one pass of ready
+    /// connections) holds each one and releases them together at the end of the burst, so they share one commit
+    /// instead of the writer waking for the first of them and committing the rest a few at a time.
+    public func submit(
+        _ write: @escaping Write, written: (() -> Void)? = nil, heldForRelease: Bool = false,
+        completion: @escaping Completion
+    ) {
+        engine.enqueue(Ticket(write, written: written, completion), held: heldForRelease)
+    }
+
+    /// Lets the writer commit the held writes now (with nothing held, it does nothing).
+    public func releaseHeldWrites() {
+        engine.release()
     }
 
     /// Runs `write` in the next group transaction and returns once it is committed (or throws its error).
     public func perform(_ write: @escaping Write) throws {
         let latch = Latch()
-        engine.enqueue(Ticket(write, written: nil) { latch.set($0) })
+        engine.enqueue(Ticket(write, written: nil) { latch.set($0) }, held: false)
         try latch.wait().get()
     }
 
@@ -109,6 +128,8 @@ public final class GroupCommitter: Sendable {
     public var writesCommitted: Int { engine.writesCommitted }
     /// Checkpoints the writer ran itself because the WAL passed `walFrameLimit`.
     public var checkpointCatchUps: Int { engine.checkpointCatchUps }
+    /// Batches the writer took because held writes waited `maximumHoldMicroseconds` without a release.
+    public var holdsExpired: Int { engine.holdsExpired }
 }
 
 private final class Ticket: @unchecked Sendable {
@@ -139,6 +160,12 @@ private final class Engine: @unchecked Sendable {
     private var writerWaiting = false
     /// The writer is waiting out the commit window: a new write wakes it only once the batch is full.
     private var writerGathering = false
+    let maximumHoldMicroseconds: Int
+    /// The queue may be committed: it holds a write that was not held, or its held writes were released.
+    private var released = false
+    /// When the queue last went from empty to not empty: held writes wait at most `maximumHoldMicroseconds` from then.
+    private var queueStartedAt = timespec()
+    private let expiredHolds = Atomic<Int>(0)
     private let batches = Atomic<Int>(0)
     private let writes = Atomic<Int>(0)
     private let catchUps = Atomic<Int>(0)
@@ -147,9 +174,10 @@ private final class Engine: @unchecked Sendable {
 
     init(
         connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, commitWindowMicroseconds: Int,
-        hooks: GroupCommitter.BatchHooks, precondition: @escaping @Sendable () -> (any Error)?
+        maximumHoldMicroseconds: Int, hooks: GroupCommitter.BatchHooks, precondition: @escaping @Sendable () -> (any Error)?
     ) {
         self.connection = connection
+        self.maximumHoldMicroseconds = maximumHoldMicroseconds
         self.maximumBatch = maximumBatch
         self.walFrameLimit = walFrameLimit
         self.commitWindowMicroseconds = commitWindowMicroseconds
@@ -160,11 +188,27 @@ private final class Engine: @unchecked Sendable {
     var batchesCommitted: Int { batches.load(ordering: .relaxed) }
     var writesCommitted: Int { writes.load(ordering: .relaxed) }
     var checkpointCatchUps: Int { catchUps.load(ordering: .relaxed) }
+    var holdsExpired: Int { expiredHolds.load(ordering: .relaxed) }
 
-    func enqueue(_ ticket: Ticket) {
+    func enqueue(_ ticket: Ticket, held: Bool) {
         signal.locked {
+            let first = queue.isEmpty
+            if first { queueStartedAt = Condition.deadline(microsecondsFromNow: 0) }
             queue.append(ticket)
-            if writerWaiting || (writerGathering && queue.count >= maximumBatch) { signal.signalLocked() }
+            if !held { released = true }
+            // The first write into an empty queue wakes a waiting writer even when held: it must start the timed
+            // wait that bounds the hold. Later held writes leave it asleep.
+            if (writerWaiting && (released || first)) || (writerGathering && queue.count >= maximumBatch) {
+                signal.signalLocked()
+            }
+        }
+    }
+
+    func release() {
+        signal.locked {
+            guard !queue.isEmpty, !released else { return }
+            released = true
+            if writerWaiting { signal.signalLocked() }
         }
     }
 
@@ -180,14 +224,13 @@ private final class Engine: @unchecked Sendable {
         while true {
             let batch: [Ticket]? = signal.locked {
                 if previousBatch > 1 && commitWindowMicroseconds > 0 { gatherLocked() }
-                while queue.isEmpty && !stopping {
-                    writerWaiting = true
-                    signal.waitLocked()
-                    writerWaiting = false
-                }
+                awaitBatchLocked()
                 if queue.isEmpty { return nil }
                 let taken = Array(queue.prefix(maximumBatch))
                 queue.removeFirst(taken.count)
+                // What is left over from a full batch goes next, without waiting for another release.
+                released = !queue.isEmpty
+                if released { queueStartedAt = Condition.deadline(microsecondsFromNow: 0) }
                 return taken
             }
             guard let batch else { return }
@@ -202,6 +245,23 @@ private final class Engine: @unchecked Sendable {
             writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
             for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
             if walFrameLimit > 0 { catchUpIfWALIsLong() }
+        }
+    }
+
+    /// Waits until the queue may be committed: it is released, or its oldest held write has waited the longest hold,
+    /// or the committer is stopping (which commits what is queued).
+    private func awaitBatchLocked() {
+        writerWaiting = true
+        defer { writerWaiting = false }
+        while !stopping {
+            if queue.isEmpty {
+                signal.waitLocked()
+            } else if released {
+                return
+            } else if !signal.waitLocked(until: Condition.adding(microseconds: maximumHoldMicroseconds, to: queueStartedAt)) {
+                if !queue.isEmpty && !released { expiredHolds.add(1, ordering: .relaxed) }
+                return
+            }
         }
     }
 

@@ -29,10 +29,15 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
             }
         }, written: { [evaluationCounts] in
             evaluationCounts.add(evaluation)
-        }, completion: { outcome in
+        }, heldForRelease: holdsEvaluations, completion: { outcome in
             if case .success = outcome { pending.fulfil(true) } else { pending.fulfil(false) }
         })
         return pending
+    }
+
+    /// Lets the writer commit the evaluations recorded since the last release (with `holdsEvaluations`).
+    public func releaseHeldWrites() {
+        writer.releaseHeldWrites()
     }
 
     /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker.

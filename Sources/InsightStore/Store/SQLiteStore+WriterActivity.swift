@@ -7,11 +7,14 @@ extension SQLiteStore {
         public var writes: Int
         /// Checkpoints the writer had to run itself because the WAL outgrew its limit.
         public var checkpointCatchUps: Int
+        /// Held evaluation writes committed because no release came in time: above 0, whoever holds them is not
+        /// releasing (see `SQLiteStore.releaseHeldWrites()`).
+        public var expiredHolds: Int
     }
 
     public var writerActivity: WriterActivity {
         WriterActivity(
             batches: writer.batchesCommitted, writes: writer.writesCommitted,
-            checkpointCatchUps: writer.checkpointCatchUps)
+            checkpointCatchUps: writer.checkpointCatchUps, expiredHolds: writer.holdsExpired)
     }
 }

@@ -13,10 +13,19 @@ public final class SQLiteStore: Sendable {
     let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
+    /// Evaluation records wait for `releaseHeldWrites()` (or the writer's hold limit) before they are committed.
+    let holdsEvaluations: Bool
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
     /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
-    public init(directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0) throws {
+    ///
+    /// `holdsEvaluations`: `record(_:)` holds each evaluation until `releaseHeldWrites()`, so a burst of them
+    /// shares one commit. The service sets it and releases at the end of each event loop pass; without a release,
+    /// a held evaluation is committed after 2 ms anyway.
+    public init(
+        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false
+    ) throws {
+        self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
         path = directory + "/" + Self.fileName
         // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.

@@ -28,7 +28,8 @@ final class ServiceRuntime: Sendable {
         self.log = log
         do {
             store = try SQLiteStore(
-                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds)
+                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
+                holdsEvaluations: true)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -127,7 +128,12 @@ final class ServiceRuntime: Sendable {
             labels: LabelIntake(store: store), admission: admission,
             metrics: LabelMetrics(source: store, policy: configuration.metricsPolicy))
         ).register(in: &router)
-        server = HTTPServer(configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink)
+        // An event loop's pass records the evaluations of every ready connection; releasing them together at its end
+        // lets them share one commit (docs/BENCHMARKS.md).
+        let heldWrites = store
+        server = HTTPServer(
+            configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink,
+            afterEachPass: { heldWrites.releaseHeldWrites() })
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
@@ -137,12 +143,14 @@ final class ServiceRuntime: Sendable {
         let storeBatches = metrics.counter("trust_insights_store_batches_total", help: "Group-commit transactions run by the store's writer.")
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
+        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no release came in time (0 when healthy).")
         let models = models
         metrics.onCollect {
             let activity = store.writerActivity
             storeBatches.advance(to: UInt64(activity.batches))
             storeWrites.advance(to: UInt64(activity.writes))
             storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
+            storeExpiredHolds.advance(to: UInt64(activity.expiredHolds))
             limiterStates.set(Double(admission.trackedStates))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))

@@ -22,11 +22,13 @@ struct TestServer {
     }
 
     static func start(
-        _ configuration: HTTPServerConfiguration = configuration(), router: Router = SampleRoutes.router()
+        _ configuration: HTTPServerConfiguration = configuration(), router: Router = SampleRoutes.router(),
+        afterEachPass: (@Sendable () -> Void)? = nil
     ) throws -> TestServer {
         let log = CollectingLogSink()
         let metrics = MetricsRegistry()
-        let server = HTTPServer(configuration: configuration, router: router, metrics: metrics, logSink: log)
+        let server = HTTPServer(
+            configuration: configuration, router: router, metrics: metrics, logSink: log, afterEachPass: afterEachPass)
         try server.start()
         return TestServer(server: server, log: log, metrics: metrics)
     }

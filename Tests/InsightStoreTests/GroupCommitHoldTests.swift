@@ -1,0 +1,150 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Testing
+@testable import InsightStore
+
+/// Held writes: they wait for a release, a write that is not held, or the hold limit, and then share one commit.
+/// Holds here are long (seconds) wherever a test must see a write still waiting, so a slow machine cannot blur them.
+@Suite struct GroupCommitHoldTests {
+    private final class Insert: Sendable {
+        let next = Atomic<Int>(0)
+        func callAsFunction(_ connection: SQLiteConnection) throws {
+            try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, next.add(1, ordering: .relaxed).newValue).run()
+        }
+    }
+
+    /// Counts the completions, and lets a test wait for a number of them.
+    private final class Completions: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let succeeded = Atomic<Int>(0)
+        var count: Int { succeeded.load(ordering: .relaxed) }
+
+        func record(_ outcome: Result<Void, any Error>) {
+            if case .success = outcome { succeeded.add(1, ordering: .relaxed) }
+            done.signal()
+        }
+
+        /// True if `count` completions arrived within `seconds`.
+        func wait(for count: Int, seconds: Double) -> Bool {
+            (0..<count).allSatisfy { _ in done.wait(timeout: .now() + seconds) == .success }
+        }
+    }
+
+    private func makeCommitter(_ directory: TemporaryDirectory, maximumHoldMicroseconds: Int) throws -> GroupCommitter {
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        return GroupCommitter(connection: connection, maximumHoldMicroseconds: maximumHoldMicroseconds)
+    }
+
+    private func rows(_ committer: GroupCommitter) throws -> Int {
+        try committer.withConnection { connection in
+            let statement = try connection.statement("SELECT count(*) FROM item")
+            defer { statement.reset() }
+            _ = try statement.step()
+            return statement.int(0)
+        }
+    }
+
+    @Test func heldWritesWaitForTheReleaseAndThenShareOneCommit() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
+        let insert = Insert()
+        let completions = Completions()
+        for _ in 0..<5 {
+            committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        }
+        #expect(!completions.wait(for: 1, seconds: 0.3))
+        #expect(committer.batchesCommitted == 0)
+        #expect(try rows(committer) == 0)
+
+        committer.releaseHeldWrites()
+        #expect(completions.wait(for: 5, seconds: 10))
+        #expect(completions.count == 5)
+        #expect(committer.batchesCommitted == 1)
+        #expect(committer.writesCommitted == 5)
+        #expect(committer.holdsExpired == 0)
+    }
+
+    @Test func aWriteThatIsNotHeldTakesTheHeldOnesWithIt() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
+        let insert = Insert()
+        let completions = Completions()
+        committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        #expect(!completions.wait(for: 1, seconds: 0.2))
+        try committer.perform { try insert($0) }
+        #expect(completions.wait(for: 2, seconds: 10))
+        #expect(committer.batchesCommitted == 1)
+        #expect(committer.writesCommitted == 3)
+    }
+
+    @Test func aReleaseWithNothingHeldDoesNotLetTheNextHeldWriteThrough() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
+        let insert = Insert()
+        let completions = Completions()
+        committer.releaseHeldWrites()
+        committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        #expect(!completions.wait(for: 1, seconds: 0.3))
+        committer.releaseHeldWrites()
+        #expect(completions.wait(for: 1, seconds: 10))
+    }
+
+    @Test func aHeldWriteNobodyReleasesCommitsOnceTheHoldRunsOut() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 200_000)
+        let insert = Insert()
+        let completions = Completions()
+        // The writer is asleep on an empty queue by now: the held write must wake it to start the hold's clock.
+        usleep(100_000)
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
+        committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        #expect(completions.wait(for: 1, seconds: 10))
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        let waited = Double(ended.tv_sec - started.tv_sec) + Double(ended.tv_nsec - started.tv_nsec) / 1e9
+        #expect(waited >= 0.19)
+        #expect(committer.holdsExpired == 1)
+        #expect(try rows(committer) == 1)
+    }
+
+    @Test func aLaterHeldWriteDoesNotExtendTheOldestOnesHold() throws {
+        let directory = try TemporaryDirectory()
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 400_000)
+        let insert = Insert()
+        let completions = Completions()
+        var started = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &started)
+        committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        // A held write every 100 ms: each would push a hold counted from the newest write past 400 ms for good.
+        for _ in 0..<8 {
+            usleep(100_000)
+            committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+        }
+        #expect(completions.wait(for: 9, seconds: 10))
+        var ended = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ended)
+        #expect(committer.batchesCommitted >= 2)
+        #expect(committer.holdsExpired >= 2)
+        #expect(ended.tv_sec - started.tv_sec < 5)
+    }
+
+    @Test func stoppingCommitsWhatIsStillHeld() throws {
+        let directory = try TemporaryDirectory()
+        let insert = Insert()
+        let completions = Completions()
+        do {
+            let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
+            for _ in 0..<3 {
+                committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
+            }
+        }
+        #expect(completions.wait(for: 3, seconds: 10))
+        #expect(completions.count == 3)
+    }
+}
