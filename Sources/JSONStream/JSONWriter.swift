@@ -94,8 +94,21 @@ public struct JSONWriter: Sendable {
     }
 
     @inline(__always)
-    private mutating func separate() {
+    mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// After a value written outside the methods above: the next one needs a comma.
+    mutating func valueWritten() {
+        needsComma = true
+    }
+
+    /// Grows the output by `count` bytes and lets `fill` write all of them: for encodings that know their length
+    /// up front, written in place instead of through an intermediate string.
+    mutating func appendPlaceholder(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: count))
+        bytes.withUnsafeMutableBufferPointer { fill(UnsafeMutableBufferPointer(rebasing: $0[start...])) }
     }
 
     private mutating func appendASCII(_ text: String) {

@@ -35,9 +35,10 @@ struct EvaluationRoutes: Sendable {
         }
         admission.compliance.noteEvaluation(keyID: principal.keyID, at: now)
         pending.result.serverTimestamp = Clock.nowMilliseconds()
+        let insights = EvaluationResultEncoder.insightsArray(pending.result)
         let signed: [UInt8]
         do {
-            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(pending.result))
+            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(pending.result, insights: insights))
         } catch {
             throw ServiceProblem.evaluation(.serverError)
         }
@@ -45,7 +46,8 @@ struct EvaluationRoutes: Sendable {
         // in its place if it cannot be.
         var headers = HTTPFields()
         RateLimitFields.apply(admitted, name: "key", to: &headers)
-        var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(pending.result, signedPayload: signed), headers: headers)
+        var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(
+            pending.result, insights: insights, signedPayload: signed), headers: headers)
         let gate = ResponseGate()
         response.gate = gate
         let readiness = self.readiness

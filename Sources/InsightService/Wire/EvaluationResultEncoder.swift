@@ -1,4 +1,3 @@
-import FoundationEssentials
 import InsightCore
 import JSONStream
 
@@ -6,16 +5,15 @@ import JSONStream
 /// verifier can re-derive it byte for byte, and the response around it.
 enum EvaluationResultEncoder {
     /// The bytes that are signed: requestID, evaluationID, timestamps, environment, category and every insight.
-    static func canonicalPayload(_ result: EvaluationResult) -> [UInt8] {
-        var writer = JSONWriter(capacity: 512)
+    /// `insights` is `insightsArray(result)`, written once for both the payload and the response.
+    static func canonicalPayload(_ result: EvaluationResult, insights: [UInt8]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256 + insights.count)
         writer.beginObject()
         writer.member("environment", result.environment.rawValue)
         writer.member("evaluationID", result.evaluationID)
         writer.member("generationTimestamp", Timestamp.iso8601(milliseconds: result.generationTimestamp))
         writer.key("insights")
-        writer.beginArray()
-        for insight in result.insights { writeInsight(insight, to: &writer) }
-        writer.endArray()
+        writer.raw(insights)
         writer.member("operationCategory", result.category.rawValue)
         writer.member("requestID", result.requestID)
         writer.member("serverTimestamp", Timestamp.iso8601(milliseconds: result.serverTimestamp))
@@ -23,8 +21,17 @@ enum EvaluationResultEncoder {
         return writer.bytes
     }
 
-    static func response(_ result: EvaluationResult, signedPayload: [UInt8]) -> [UInt8] {
-        var writer = JSONWriter(capacity: 1024 + signedPayload.count * 4 / 3)
+    /// The insights as a JSON array, keys sorted: the same bytes serve the canonical payload and the response.
+    static func insightsArray(_ result: EvaluationResult) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512)
+        writer.beginArray()
+        for insight in result.insights { writeInsight(insight, to: &writer) }
+        writer.endArray()
+        return writer.bytes
+    }
+
+    static func response(_ result: EvaluationResult, insights: [UInt8], signedPayload: [UInt8]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512 + insights.count + signedPayload.count * 4 / 3)
         writer.beginObject()
         writer.member("evaluationID", result.evaluationID)
         writer.member("requestID", result.requestID)
@@ -37,15 +44,13 @@ enum EvaluationResultEncoder {
         for (key, value) in result.additionalInfo { writer.member(key, value) }
         writer.endObject()
         writer.key("insights")
-        writer.beginArray()
-        for insight in result.insights { writeInsight(insight, to: &writer) }
-        writer.endArray()
-        writer.member("signedPayload", Data(signedPayload).base64EncodedString())
+        writer.raw(insights)
+        writer.member("signedPayload", base64: signedPayload)
         writer.endObject()
         return writer.bytes
     }
 
-    /// Keys in sorted order: the same fragment serves the canonical payload and the response.
+    /// Keys in sorted order, as the canonical payload needs them.
     private static func writeInsight(_ insight: InsightResult, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.member("insightID", insight.insightID)

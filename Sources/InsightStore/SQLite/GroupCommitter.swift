@@ -67,8 +67,9 @@ public final class GroupCommitter: Sendable {
     /// service leaves it off unless configured (`commitWindowMicroseconds`).
     ///
     /// `maximumHoldMicroseconds` bounds how long a write submitted with `heldForRelease` waits for a
-    /// `releaseHeldWrites()` that never comes: past it, the writer commits the queue anyway (and counts it in
-    /// `holdsExpired`, which stays at 0 when every holder releases as it should).
+    /// `releaseHeldWrites()`: past it, the writer commits the queue anyway and counts it in `holdsExpired`. A burst
+    /// that lasts longer than the hold is cut short that way now and then (an event loop's pass under heavy load);
+    /// when nearly every batch ends that way, nobody is releasing.
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000,

@@ -7,8 +7,8 @@ extension SQLiteStore {
         public var writes: Int
         /// Checkpoints the writer had to run itself because the WAL outgrew its limit.
         public var checkpointCatchUps: Int
-        /// Held evaluation writes committed because no release came in time: above 0, whoever holds them is not
-        /// releasing (see `SQLiteStore.releaseHeldWrites()`).
+        /// Batches of held evaluations committed because no release came within 2 ms: a few under heavy load (an
+        /// event loop pass that long), nearly one per batch if nothing calls `SQLiteStore.releaseHeldWrites()`.
         public var expiredHolds: Int
     }
 

@@ -143,7 +143,7 @@ final class ServiceRuntime: Sendable {
         let storeBatches = metrics.counter("trust_insights_store_batches_total", help: "Group-commit transactions run by the store's writer.")
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
-        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no release came in time (0 when healthy).")
+        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no event loop released them within 2 ms.")
         let models = models
         metrics.onCollect {
             let activity = store.writerActivity
