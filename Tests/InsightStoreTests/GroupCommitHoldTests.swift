@@ -9,13 +9,6 @@ import Testing
 /// Held writes: they wait for a release, a write that is not held, or the hold limit, and then share one commit.
 /// Holds here are long (seconds) wherever a test must see a write still waiting, so a slow machine cannot blur them.
 @Suite struct GroupCommitHoldTests {
-    private final class Insert: Sendable {
-        let next = Atomic<Int>(0)
-        func callAsFunction(_ connection: SQLiteConnection) throws {
-            try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, next.add(1, ordering: .relaxed).newValue).run()
-        }
-    }
-
     /// Counts the completions, and lets a test wait for a number of them.
     private final class Completions: Sendable {
         private let done = DispatchSemaphore(value: 0)
@@ -35,7 +28,7 @@ import Testing
 
     private func makeCommitter(_ directory: TemporaryDirectory, maximumHoldMicroseconds: Int) throws -> GroupCommitter {
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
-        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        try connection.execute(ItemInsert.createTable)
         return GroupCommitter(connection: connection, maximumHoldMicroseconds: maximumHoldMicroseconds)
     }
 
@@ -51,7 +44,7 @@ import Testing
     @Test func heldWritesWaitForTheReleaseAndThenShareOneCommit() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         for _ in 0..<5 {
             committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
@@ -71,7 +64,7 @@ import Testing
     @Test func aWriteThatIsNotHeldTakesTheHeldOnesWithIt() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
@@ -85,7 +78,7 @@ import Testing
     @Test func aReleaseWithNothingHeldDoesNotLetTheNextHeldWriteThrough() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         committer.releaseHeldWrites()
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
@@ -97,7 +90,7 @@ import Testing
     @Test func aHeldWriteNobodyReleasesCommitsOnceTheHoldRunsOut() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 200_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         // The writer is asleep on an empty queue by now: the held write must wake it to start the hold's clock.
         usleep(100_000)
@@ -116,7 +109,7 @@ import Testing
     @Test func aLaterHeldWriteDoesNotExtendTheOldestOnesHold() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 400_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         var started = timespec()
         clock_gettime(CLOCK_MONOTONIC, &started)
@@ -136,7 +129,7 @@ import Testing
 
     @Test func stoppingCommitsWhatIsStillHeld() throws {
         let directory = try TemporaryDirectory()
-        let insert = Insert()
+        let insert = ItemInsert()
         let completions = Completions()
         do {
             let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)

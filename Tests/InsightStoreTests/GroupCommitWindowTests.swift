@@ -9,18 +9,11 @@ import Testing
 /// The commit window: after a batch of several writes the writer waits for the next batch to fill, and never
 /// otherwise. Windows here are long (hundreds of milliseconds to seconds) so that a slow machine cannot blur them.
 @Suite struct GroupCommitWindowTests {
-    private final class Insert: Sendable {
-        let next = Atomic<Int>(0)
-        func callAsFunction(_ connection: SQLiteConnection) throws {
-            try connection.statement("INSERT INTO item (value) VALUES (?)").bind(1, next.add(1, ordering: .relaxed).newValue).run()
-        }
-    }
-
     private func makeCommitter(
         _ directory: TemporaryDirectory, windowMicroseconds: Int, maximumBatch: Int = 512
     ) throws -> GroupCommitter {
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
-        try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, value INTEGER NOT NULL UNIQUE)")
+        try connection.execute(ItemInsert.createTable)
         return GroupCommitter(connection: connection, maximumBatch: maximumBatch, commitWindowMicroseconds: windowMicroseconds)
     }
 
@@ -32,7 +25,7 @@ import Testing
 
     /// Leaves the writer in its commit window: three writes are queued while the test holds the connection, so the
     /// writer's last batch holds two or three of them, however it was scheduled.
-    private func startWindow(_ committer: GroupCommitter, _ insert: Insert) {
+    private func startWindow(_ committer: GroupCommitter, _ insert: ItemInsert) {
         let done = DispatchSemaphore(value: 0)
         committer.withConnection { _ in
             for _ in 0..<3 {
@@ -46,7 +39,7 @@ import Testing
     @Test func writesArrivingUnderLoadShareAFewCommits() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, windowMicroseconds: 300_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         startWindow(committer, insert)
         let before = committer.batchesCommitted
         let latencies = Mutex<[Double]>([])
@@ -71,7 +64,7 @@ import Testing
     @Test func aLoneWriteAfterALoneWriteIsNeverHeld() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, windowMicroseconds: 10_000_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         let start = Self.milliseconds()
         for _ in 0..<5 { try committer.perform { try insert($0) } }
         // One 10 s window would be enough to fail this.
@@ -82,7 +75,7 @@ import Testing
     @Test func aFullBatchEndsTheWindowEarly() throws {
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, windowMicroseconds: 10_000_000, maximumBatch: 4)
-        let insert = Insert()
+        let insert = ItemInsert()
         startWindow(committer, insert)
         let done = DispatchSemaphore(value: 0)
         let start = Self.milliseconds()
@@ -94,7 +87,7 @@ import Testing
     @Test func theWindowHoldsAWriteUntilItEndsOrTheCommitterStops() throws {
         let directory = try TemporaryDirectory()
         var committer: GroupCommitter? = try makeCommitter(directory, windowMicroseconds: 10_000_000)
-        let insert = Insert()
+        let insert = ItemInsert()
         startWindow(committer!, insert)
         let done = DispatchSemaphore(value: 0)
         committer!.submit({ try insert($0) }, completion: { _ in done.signal() })
