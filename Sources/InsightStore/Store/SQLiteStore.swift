@@ -13,15 +13,18 @@ public final class SQLiteStore: Sendable {
     let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
-    /// Evaluation records wait for `releaseHeldWrites()` (or the writer's hold limit) before they are committed.
+    /// Evaluation records wait for `releaseHeldWrites()` (or `evaluationHoldMicroseconds`) before they are committed.
     let holdsEvaluations: Bool
+    /// The longest a held evaluation waits for a release: the cost of a missing one, and longer than a pass of an
+    /// event loop usually lasts under load.
+    public static let evaluationHoldMicroseconds = 2000
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
     /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
     ///
     /// `holdsEvaluations`: `record(_:)` holds each evaluation until `releaseHeldWrites()`, so a burst of them
     /// shares one commit. The service sets it and releases at the end of each event loop pass; without a release,
-    /// a held evaluation is committed after 2 ms anyway.
+    /// a held evaluation is committed after `evaluationHoldMicroseconds` anyway.
     public init(
         directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false
     ) throws {
@@ -52,7 +55,10 @@ public final class SQLiteStore: Sendable {
         self.evaluationCounts = evaluationCounts
         let hooks = GroupCommitter.BatchHooks(
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
-        writer = GroupCommitter(connection: connection, commitWindowMicroseconds: commitWindowMicroseconds, hooks: hooks) {
+        writer = GroupCommitter(
+            connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
+            maximumHoldMicroseconds: Self.evaluationHoldMicroseconds, hooks: hooks
+        ) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }
