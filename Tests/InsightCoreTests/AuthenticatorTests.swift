@@ -19,6 +19,28 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
     }
 }
 
+/// Runs a caller's action once, just before a generation read returns: another thread's work, made deterministic.
+final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
+    private let keys = InMemoryKeyStore()
+    private let hook = Mutex<(action: (@Sendable () -> Void)?, reads: Int)>((nil, 0))
+
+    var generationReads: Int { hook.withLock { $0.reads } }
+    func beforeNextGenerationRead(_ action: @escaping @Sendable () -> Void) { hook.withLock { $0.action = action } }
+
+    func allKeys() throws -> [APIKeyRecord] { try keys.allKeys() }
+    func keysGeneration() throws -> Int64 {
+        let action = hook.withLock { state in
+            state.reads += 1
+            defer { state.action = nil }
+            return state.action
+        }
+        action?()
+        return try keys.keysGeneration()
+    }
+    func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool { true }
+    func insertKey(_ record: APIKeyRecord) throws { try keys.insertKey(record) }
+}
+
 @Suite struct AuthenticatorTests {
     let tenant = TenantID("acme")!
 
@@ -63,6 +85,21 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
         #expect(throws: AccessError.unauthenticated) {
             try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 2000)
         }
+    }
+
+    /// Two loops meet a new key at once: one misses, and before it reads the generation the other has already
+    /// reloaded the table. The generation then matches the snapshot, yet the key is there and must be found.
+    @Test func findsAKeyAnotherCallerLoadedWhileThisOneWasCheckingTheGeneration() throws {
+        let store = InterleavingKeyStore()
+        let authenticator = try Authenticator(store: store, refreshIntervalMilliseconds: 60_000)
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        store.beforeNextGenerationRead {
+            _ = try? authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 1)
+        }
+        let principal = try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 1)
+        #expect(principal.keyID == secret.keyID)
+        // Start-up, the outer miss, the inner miss and the inner reload: the outer caller did not reload again.
+        #expect(store.generationReads == 4)
     }
 
     @Test func parsesOnlyTokensOfTheIssuedShape() throws {

@@ -63,8 +63,14 @@ public final class Authenticator: Sendable {
 
     /// A key created a moment ago by `keys create` is found without waiting for the next refresh. A miss costs one
     /// single-row read of the key table's generation; the table is reloaded only when that moved.
+    ///
+    /// The snapshot is looked at again after the generation is read: another loop may have reloaded it in between,
+    /// and then the generations match although this caller's first look predates the key.
     private func refreshedAfterMiss(keyID: String, now: Int64) -> APIKeyRecord? {
-        guard let generation = try? store.keysGeneration(), generation != snapshot.withLock({ $0.generation }) else { return nil }
+        guard let generation = try? store.keysGeneration() else { return nil }
+        let (record, loaded) = snapshot.withLock { ($0.keys[keyID], $0.generation) }
+        if let record { return record }
+        guard generation != loaded else { return nil }
         refreshIfDue(now: now, force: true)
         return snapshot.withLock { $0.keys[keyID] }
     }
