@@ -19,15 +19,28 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
     }
 }
 
-/// Runs a caller's action once, just before a generation read returns: another thread's work, made deterministic.
+/// Runs a caller's action once, just before a generation read or a table read returns: another thread's work,
+/// made deterministic.
 final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
     private let keys = InMemoryKeyStore()
     private let hook = Mutex<(action: (@Sendable () -> Void)?, reads: Int)>((nil, 0))
+    private let tableHook = Mutex<(@Sendable () -> Void)?>(nil)
 
     var generationReads: Int { hook.withLock { $0.reads } }
     func beforeNextGenerationRead(_ action: @escaping @Sendable () -> Void) { hook.withLock { $0.action = action } }
+    /// The action runs after the table was read and before the reader gets it: the copy it gets is then stale.
+    func afterNextTableRead(_ action: @escaping @Sendable () -> Void) { tableHook.withLock { $0 = action } }
+    func setStatus(_ keyID: String, _ status: KeyStatus) { keys.setStatus(keyID, status) }
 
-    func allKeys() throws -> [APIKeyRecord] { try keys.allKeys() }
+    func allKeys() throws -> [APIKeyRecord] {
+        let table = try keys.allKeys()
+        let action = tableHook.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        action?()
+        return table
+    }
     func keysGeneration() throws -> Int64 {
         let action = hook.withLock { state in
             state.reads += 1
@@ -100,6 +113,28 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         #expect(principal.keyID == secret.keyID)
         // Start-up, the outer miss, the inner miss and the inner reload: the outer caller did not reload again.
         #expect(store.generationReads == 4)
+    }
+
+    /// Two loops reload at once and the slower one read the table first: it must not put back the older copy, in
+    /// which a key since revoked is only suspended.
+    @Test func aSlowerReloadDoesNotPutBackAnOlderTable() throws {
+        let store = InterleavingKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store, refreshIntervalMilliseconds: 1000)
+        let header = "Bearer \(secret.revealed)"
+        store.setStatus(secret.keyID, .suspended)
+        store.afterNextTableRead {
+            store.setStatus(secret.keyID, .revoked)
+            #expect(throws: AccessError.unauthenticated) {
+                try authenticator.authenticate(authorization: header, roles: [.client], now: 4000)
+            }
+        }
+        #expect(throws: AccessError.unauthenticated) {
+            try authenticator.authenticate(authorization: header, roles: [.client], now: 2000)
+        }
+        #expect(throws: AccessError.unauthenticated) {
+            try authenticator.authenticate(authorization: header, roles: [.client], now: 4500)
+        }
     }
 
     @Test func parsesOnlyTokensOfTheIssuedShape() throws {

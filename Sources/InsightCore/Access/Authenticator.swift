@@ -87,9 +87,12 @@ public final class Authenticator: Sendable {
         guard due, let generation = try? store.keysGeneration() else { return }
         let changed = snapshot.withLock { $0.generation != generation }
         guard changed || force, let keys = try? store.allKeys() else { return }
+        let loaded = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+        // Two loops can reload at once; the slower must not put back an older table (a revoked key, say).
         snapshot.withLock { state in
+            guard generation >= state.generation else { return }
             state.generation = generation
-            state.keys = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+            state.keys = loaded
         }
     }
 }
