@@ -10,6 +10,7 @@ public final class AuthorizationRegistry: Sendable {
 
     private let store: any AuthorizationStore
     private let states: Mutex<[Key: AuthorizationState]>
+    private let changing = Mutex<Void>(())
     public let cooldownMilliseconds: Int64
 
     public init(store: any AuthorizationStore, cooldownMilliseconds: Int64) throws {
@@ -25,12 +26,18 @@ public final class AuthorizationRegistry: Sendable {
     }
 
     /// Applies a change, durably, and returns the new state.
+    ///
+    /// Read, save and install are one step under `changing`: two loops changing one subject at once would otherwise
+    /// both start from the same state, and the store could keep one answer while memory kept the other (a pending
+    /// opt-out the client was told was cancelled, say). Changes are rare; evaluations only read `states`.
     public func change(tenant: TenantID, subject: SubjectKey, to status: AuthorizationStatus, now: Int64) throws -> AuthorizationState {
         let key = Key(tenant: tenant, subject: subject)
-        let current = states.withLock { $0[key] } ?? .initial(at: now)
-        let next = current.changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
-        try store.saveAuthorizationState(next, tenant: tenant, subject: subject)
-        states.withLock { $0[key] = next }
-        return next
+        return try changing.withLock { _ in
+            let current = states.withLock { $0[key] } ?? .initial(at: now)
+            let next = current.changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
+            try store.saveAuthorizationState(next, tenant: tenant, subject: subject)
+            states.withLock { $0[key] = next }
+            return next
+        }
     }
 }

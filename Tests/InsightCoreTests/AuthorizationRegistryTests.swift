@@ -1,0 +1,54 @@
+import Dispatch
+import Synchronization
+import Testing
+@testable import InsightCore
+
+/// Keeps the last saved state per subject, as the database's upsert does, and can run another caller's change
+/// just after a save has been stored: the moment two loops' changes would interleave.
+final class InterleavingAuthorizationStore: AuthorizationStore {
+    private let saved = Mutex<[String: AuthorizationState]>([:])
+    private let afterSave = Mutex<(@Sendable () -> Void)?>(nil)
+
+    func afterNextSave(_ action: @escaping @Sendable () -> Void) { afterSave.withLock { $0 = action } }
+    func savedState(of subject: SubjectKey) -> AuthorizationState? { saved.withLock { $0[subject.hex] } }
+
+    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] { [] }
+    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
+        saved.withLock { $0[subject.hex] = state }
+        let action = afterSave.withLock { hook in
+            defer { hook = nil }
+            return hook
+        }
+        action?()
+    }
+}
+
+@Suite struct AuthorizationRegistryTests {
+    let tenant = TenantID("acme")!
+    let subject = SubjectKey(high: 0xabab, low: 0xcdcd)
+
+    /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
+    /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
+    @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {
+        let store = InterleavingAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 86_400_000)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 1)
+        let secondDone = DispatchSemaphore(value: 0)
+        store.afterNextSave { [tenant, subject] in
+            // The other loop's change starts once the first change is stored and not yet in memory; it may wait for
+            // the first to finish, but not for longer than this, or the test would prove nothing either way.
+            DispatchQueue.global().async {
+                _ = try? registry.change(tenant: tenant, subject: subject, to: .authorized, now: 3)
+                secondDone.signal()
+            }
+            if secondDone.wait(timeout: .now() + .milliseconds(200)) == .success { secondDone.signal() }
+        }
+        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 2)
+        secondDone.wait()
+        let stored = try #require(store.savedState(of: subject))
+        #expect(registry.state(tenant: tenant, subject: subject, now: 4) == stored.resolved(at: 4))
+        // The opt-in came last, so the pending opt-out is cancelled in both places.
+        #expect(stored.pendingStatus == nil)
+        #expect(registry.state(tenant: tenant, subject: subject, now: 2 + 86_400_001).status == .authorized)
+    }
+}
