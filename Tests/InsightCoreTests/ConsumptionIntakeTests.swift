@@ -96,6 +96,20 @@ struct ConsumptionIntakeTests {
         #expect(same == .repeated(winner))
     }
 
+    /// The same report sent twice in one millisecond, on two loops: both read "no report yet", and the record the
+    /// loser reads back equals its own. Only the insert that went in answers 201 and counts for compliance.
+    @Test func anIdenticalConcurrentReportIsARepeatNotASecondFirst() throws {
+        let report = ConsumptionReport(status: .usedReducedFriction, insightIDsUsed: [insightA])
+        store.intruder.withLock {
+            $0 = ConsumptionRecord(evaluationID: evaluationID, tenant: acme, report: report, receivedAt: createdAt + 1, late: false)
+        }
+        let outcome = try intake().submitAndWait(report, evaluationID: evaluationID, tenant: acme, now: createdAt + 1)
+        guard case .repeated = outcome else {
+            Issue.record("expected a repeat, got \(outcome)")
+            return
+        }
+    }
+
     @Test func storageFailureIsReportedAsSuch() {
         store.failing.store(true, ordering: .relaxed)
         #expect(throws: ConsumptionError.storageFailed) {

@@ -32,13 +32,13 @@ final class MemoryConsumptionStore: ConsumptionStore {
         return ConsumptionTarget(createdAt: evaluation.createdAt, insightIDs: evaluation.insightIDs, existing: records.withLock { $0[evaluationID] })
     }
 
-    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void) {
+    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<StoredConsumption, any Error>) -> Void) {
         if failing.load(ordering: .relaxed) { return completion(.failure(FakeStoreError.unavailable)) }
         if let first = intruder.withLock({ $0 }) { records.withLock { $0[record.evaluationID] = first } }
         completion(.success(records.withLock { records in
-            if let existing = records[record.evaluationID] { return existing }
+            if let existing = records[record.evaluationID] { return .alreadyStored(existing) }
             records[record.evaluationID] = record
-            return record
+            return .inserted(record)
         }))
     }
 }

@@ -45,10 +45,10 @@ public struct ConsumptionIntake: Sendable {
             switch stored {
             case .failure:
                 answer.fulfil(.failure(.storageFailed))
-            case .success(let stored) where stored != record:
+            case .success(.alreadyStored(let stored)):
                 // Another request stored its report between the read and the write.
                 answer.fulfil(Self.answer(report, existing: stored))
-            case .success(let stored):
+            case .success(.inserted(let stored)):
                 compliance?.noteReport(keyID: target.keyID, evaluationCreatedAt: target.createdAt, late: record.late)
                 answer.fulfil(.success(.recorded(stored)))
             }

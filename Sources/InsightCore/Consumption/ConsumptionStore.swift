@@ -14,6 +14,19 @@ public struct ConsumptionTarget: Sendable, Equatable {
     }
 }
 
+/// What storing a report found: this report went in, or another request's report for the evaluation was there first.
+/// Said by the insert itself, not by comparing records: two identical reports in the same millisecond are equal.
+public enum StoredConsumption: Sendable, Equatable {
+    case inserted(ConsumptionRecord)
+    case alreadyStored(ConsumptionRecord)
+
+    public var record: ConsumptionRecord {
+        switch self {
+        case .inserted(let record), .alreadyStored(let record): record
+        }
+    }
+}
+
 /// Where consumption reports are kept.
 public protocol ConsumptionStore: Sendable {
     /// The tenant's evaluation with this ID made in `environment`; nil when unknown, another tenant's or the other
@@ -21,5 +34,5 @@ public protocol ConsumptionStore: Sendable {
     func consumptionTarget(evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment) throws -> ConsumptionTarget?
     /// Stores `record` unless its evaluation already has a report; once durable, calls back with the report that is
     /// stored (this one, or one a concurrent request stored first). May call back on another thread.
-    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void)
+    func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<StoredConsumption, any Error>) -> Void)
 }

@@ -39,9 +39,9 @@ extension SQLiteStore: ConsumptionStore {
     }
 
     /// Inserts unless a report exists (a concurrent first report may have won); calls back with the stored one.
-    public func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<ConsumptionRecord, any Error>) -> Void) {
+    public func recordConsumption(_ record: ConsumptionRecord, completion: @escaping @Sendable (Result<StoredConsumption, any Error>) -> Void) {
         // Set by the write on the writer thread and read by its completion on the same thread.
-        nonisolated(unsafe) var stored = record
+        nonisolated(unsafe) var stored = StoredConsumption.inserted(record)
         writer.submit({ connection in
             try connection.statement("""
                 INSERT INTO consumption (evaluation_id, tenant_id, status, insight_ids, received_at, late)
@@ -51,12 +51,15 @@ extension SQLiteStore: ConsumptionStore {
                 .bind(4, record.report.insightIDsUsed.joined(separator: ",")).bind(5, record.receivedAt)
                 .bind(6, record.late ? 1 : 0)
                 .run()
-            guard connection.changes == 0 else { return }
+            guard connection.changes == 0 else {
+                stored = .inserted(record)
+                return
+            }
             let existing = try connection.statement(
                 "SELECT status, insight_ids, received_at, late FROM consumption WHERE evaluation_id = ?")
                 .bind(1, record.evaluationID)
             if try existing.step(), let found = Self.consumptionRecord(existing, firstColumn: 0, evaluationID: record.evaluationID, tenant: record.tenant) {
-                stored = found
+                stored = .alreadyStored(found)
             }
             existing.reset()
         }, completion: { outcome in

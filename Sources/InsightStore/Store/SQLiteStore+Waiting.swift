@@ -9,8 +9,8 @@ extension SQLiteStore {
         guard record(evaluation).wait() else { throw WaitedWriteError.failed }
     }
 
-    public func recordConsumptionAndWait(_ consumption: ConsumptionRecord) throws -> ConsumptionRecord {
-        let answer = OneShot<Result<ConsumptionRecord, any Error>>()
+    public func recordConsumptionAndWait(_ consumption: ConsumptionRecord) throws -> StoredConsumption {
+        let answer = OneShot<Result<StoredConsumption, any Error>>()
         recordConsumption(consumption) { answer.fulfil($0) }
         return try answer.wait().get()
     }
