@@ -16,6 +16,23 @@ import Testing
         tracker.observe(.init(account: account, device: device, counterparty: payee, time: time))
     }
 
+    /// Loop B's request arrived a millisecond after loop A's but reached the tracker first: the window counts stay
+    /// exact at every cutoff, and expiry drops exactly the old times.
+    @Test func timesObservedOutOfOrderAreCountedAsIfInOrder() {
+        var ring = TimestampRing()
+        for time: Int64 in [100, 102, 101, 104, 103, 99] { ring.append(time, capacity: 10) }
+        #expect((98...105).map { ring.count(after: $0) } == [6, 5, 4, 3, 2, 1, 0, 0])
+        ring.removeAll(atOrBefore: 101)
+        #expect(ring.count == 3)
+        #expect(ring.count(after: 102) == 2)
+        // Full: the newest times stay, whatever order they came in.
+        var full = TimestampRing()
+        for time: Int64 in [10, 30, 20, 5, 40] { full.append(time, capacity: 3) }
+        #expect(full.count == 3)
+        #expect(full.count(after: 19) == 3)
+        #expect(full.count(after: 20) == 2)
+    }
+
     @Test func countsEvaluationsInExactSlidingWindows() {
         let tracker = VelocityTracker(configuration: .standard)
         let start: Int64 = 1_800_000_000_000

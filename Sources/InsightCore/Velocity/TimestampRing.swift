@@ -6,9 +6,17 @@ struct TimestampRing {
 
     var count: Int { storage.count - start }
 
+    /// Adds a time, keeping the times sorted. Two loops can observe one subject a little out of order (each took
+    /// its time when its request arrived), and `removeAll` and `count(after:)` rely on the order.
     mutating func append(_ time: Int64, capacity: Int) {
-        if count >= capacity { start += 1 }
-        storage.append(time)
+        if count >= capacity {
+            // Full: the newest `capacity` times stay, so a time older than all of them is not kept.
+            if time < storage[start] { return }
+            start += 1
+        }
+        var position = storage.count
+        while position > start, storage[position - 1] > time { position -= 1 }
+        if position == storage.count { storage.append(time) } else { storage.insert(time, at: position) }
         compactIfNeeded()
     }
 
