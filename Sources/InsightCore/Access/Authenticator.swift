@@ -3,7 +3,8 @@ import Synchronization
 
 /// Where keys are kept; the SQLite store implements it.
 public protocol APIKeyStore: Sendable {
-    func allKeys() throws -> [APIKeyRecord]
+    /// Every key, and the generation they were read at: one snapshot, so a reload can tell which copy is newer.
+    func keyTable() throws -> (generation: Int64, keys: [APIKeyRecord])
     /// A number that changes whenever any key changes, so servers can notice `keys revoke` from the CLI cheaply.
     func keysGeneration() throws -> Int64
 }
@@ -33,9 +34,9 @@ public final class Authenticator: Sendable {
     public init(store: any APIKeyStore, refreshIntervalMilliseconds: Int64 = 1000) throws {
         self.store = store
         self.refreshIntervalMilliseconds = refreshIntervalMilliseconds
-        let generation = try store.keysGeneration()
-        let keys = Dictionary(try store.allKeys().map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
-        self.snapshot = Mutex(Snapshot(generation: generation, keys: keys, checkedAt: 0))
+        let table = try store.keyTable()
+        let keys = Dictionary(table.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+        self.snapshot = Mutex(Snapshot(generation: table.generation, keys: keys, checkedAt: 0))
     }
 
     /// Authenticates `Authorization` header value at `now` (milliseconds), allowing only `roles`.
@@ -86,12 +87,13 @@ public final class Authenticator: Sendable {
         }
         guard due, let generation = try? store.keysGeneration() else { return }
         let changed = snapshot.withLock { $0.generation != generation }
-        guard changed || force, let keys = try? store.allKeys() else { return }
-        let loaded = Dictionary(keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
-        // Two loops can reload at once; the slower must not put back an older table (a revoked key, say).
+        guard changed || force, let table = try? store.keyTable() else { return }
+        let loaded = Dictionary(table.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
+        // Two loops can reload at once; the slower must not put back an older table (a revoked key, say). The table
+        // comes with the generation it was read at, so equal generations mean equal tables.
         snapshot.withLock { state in
-            guard generation >= state.generation else { return }
-            state.generation = generation
+            guard table.generation >= state.generation else { return }
+            state.generation = table.generation
             state.keys = loaded
         }
     }

@@ -3,22 +3,33 @@ import InsightCrypto
 
 extension SQLiteStore: APIKeyStore, KeyIssuingStore {
     public func allKeys() throws -> [APIKeyRecord] {
+        try keyTable().keys
+    }
+
+    /// One statement, so one read snapshot: the generation is the one the keys were read at.
+    public func keyTable() throws -> (generation: Int64, keys: [APIKeyRecord]) {
         try read { connection in
-            let statement = try connection.statement(
-                "SELECT key_id, tenant_id, role, environment, secret_hash, status, created_at, rate, burst FROM api_key ORDER BY created_at, key_id")
+            let statement = try connection.statement("""
+                SELECT g.value, k.key_id, k.tenant_id, k.role, k.environment, k.secret_hash, k.status, k.created_at, k.rate, k.burst
+                FROM generation AS g LEFT JOIN api_key AS k ON 1
+                WHERE g.name = 'keys' ORDER BY k.created_at, k.key_id
+                """)
+            var generation: Int64 = 0
             var keys: [APIKeyRecord] = []
             while try statement.step() {
-                guard let tenant = TenantID(statement.string(1)), let role = KeyRole(rawValue: statement.string(2)),
-                      let environment = DeploymentEnvironment(rawValue: statement.string(3)),
-                      let status = KeyStatus(rawValue: statement.string(5))
+                generation = statement.int64(0)
+                guard !statement.isNull(1), let tenant = TenantID(statement.string(2)),
+                      let role = KeyRole(rawValue: statement.string(3)),
+                      let environment = DeploymentEnvironment(rawValue: statement.string(4)),
+                      let status = KeyStatus(rawValue: statement.string(6))
                 else { continue }
                 keys.append(APIKeyRecord(
-                    keyID: statement.string(0), tenant: tenant, role: role, environment: environment,
-                    secretHash: statement.blob(4), status: status, createdAt: statement.int64(6),
-                    rate: statement.isNull(7) ? nil : statement.double(7),
-                    burst: statement.isNull(8) ? nil : statement.int(8)))
+                    keyID: statement.string(1), tenant: tenant, role: role, environment: environment,
+                    secretHash: statement.blob(5), status: status, createdAt: statement.int64(7),
+                    rate: statement.isNull(8) ? nil : statement.double(8),
+                    burst: statement.isNull(9) ? nil : statement.int(9)))
             }
-            return keys
+            return (generation, keys)
         }
     }
 
