@@ -19,12 +19,6 @@ public struct ConsumptionTarget: Sendable, Equatable {
 public enum StoredConsumption: Sendable, Equatable {
     case inserted(ConsumptionRecord)
     case alreadyStored(ConsumptionRecord)
-
-    public var record: ConsumptionRecord {
-        switch self {
-        case .inserted(let record), .alreadyStored(let record): record
-        }
-    }
 }
 
 /// Where consumption reports are kept.

@@ -51,6 +51,7 @@ extension SQLiteStore: ConsumptionStore {
                 .bind(4, record.report.insightIDsUsed.joined(separator: ",")).bind(5, record.receivedAt)
                 .bind(6, record.late ? 1 : 0)
                 .run()
+            // Set on every run: the writer re-runs a batch's writes after one of them fails.
             guard connection.changes == 0 else {
                 stored = .inserted(record)
                 return
