@@ -139,13 +139,14 @@ public struct JSONWriter: Sendable {
     private mutating func appendString(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Identifiers, timestamps and names need no escaping: copy them whole (this is most of every response).
-        // Scanned through contiguous storage: the generic UTF-8 iterator cost more than the copy (the signed
-        // payload alone is several hundred characters).
-        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
-        } ?? value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }
-        if plain {
-            bytes.append(contentsOf: value.utf8)
+        // Scanned and copied in one visit to contiguous storage: the generic UTF-8 view cost more than the copy,
+        // and going through it twice (once to scan, once to append) retained and released the string each time.
+        let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if copied == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }

@@ -18,6 +18,24 @@ struct MessageTypeTests {
         #expect(fields.map(\.name) == ["accept"])
     }
 
+    @Test func namesCompareByASCIICaseOnlyAndPrefixesToo() {
+        var fields = HTTPFields()
+        fields.append(name: "X-Trace-Id", value: "1")
+        fields.append(name: "Trust-INSIGHTS-override-Outcome", value: "high")
+        #expect(fields["x-trace-id"] == "1")
+        #expect(fields["X-Trace-I"] == nil)
+        // Letters only fold with letters: "[" (0x5B) is "{" (0x7B) less 0x20, and must not match it.
+        fields.append(name: "a[b", value: "2")
+        #expect(fields["A{B"] == nil)
+        #expect(fields["A[B"] == "2")
+        #expect(fields.containsName(withPrefix: "trust-insights-override-"))
+        #expect(fields.containsName(withPrefix: "Trust-Insights-Override-Outcome"))
+        #expect(!fields.containsName(withPrefix: "Trust-Insights-Override-Outcome-"))
+        #expect(!fields.containsName(withPrefix: "X-Trace-Id-Extra"))
+        #expect(!HTTPFields().containsName(withPrefix: "a"))
+        #expect(!fields.containsName(withPrefix: "A{"))
+    }
+
     @Test func decodesQueryItems() {
         let request = HTTPRequest(method: .get, target: "/?a=1&b=x+y%21&c&=e&d=%zz", path: "/", query: "a=1&b=x+y%21&c&=e&d=%zz")
         let items = request.queryItems

@@ -29,6 +29,29 @@ import Testing
         #expect(model.contributions(for: [0.7, 1.0]).topIncreasing(5).isEmpty)
     }
 
+    @Test func theTopIncreasingFeaturesAreTheLargestPositiveOnesWithTiesToTheLowerIndex() {
+        // Against the plain definition (filter, sort, prefix), on vectors with many ties, zeros, negatives and NaN.
+        var generator = SystemRandomNumberGenerator()
+        let names = (0..<12).map { "f\($0)" }
+        for _ in 0..<2000 {
+            let values = (0..<12).map { _ -> Double in
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0: 0
+                case 1: -Double(Int.random(in: 1...3, using: &generator))
+                case 2: .nan
+                default: Double(Int.random(in: 1...4, using: &generator))
+                }
+            }
+            let contributions = PathContributions(featureNames: names, bias: 0, values: values)
+            for limit in [0, 1, 3, 12, 20] {
+                let expected = values.indices.filter { values[$0] > 0 }
+                    .sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
+                    .prefix(limit).map { names[$0] }
+                #expect(contributions.topIncreasing(limit) == expected)
+            }
+        }
+    }
+
     @Test func contributionsOnTheFixtureModelAddUpToItsMargins() throws {
         let model = try CompiledModel(document: Fixtures.xgboostModel())
         let rows = try Fixtures.heldOut().matrix(for: model.featureNames)

@@ -21,10 +21,28 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 
     /// The first value of the field called `name`.
     public subscript(name: String) -> String? {
-        for field in storage where field.name.equalsIgnoringASCIICase(name) {
-            return field.value
+        // By index, not `for field in storage`: the iterator copies each (name, value) pair out, a retain and a
+        // release of both strings per field visited, on every lookup of every request.
+        for index in storage.indices where storage[index].name.equalsIgnoringASCIICase(name) {
+            return storage[index].value
         }
         return nil
+    }
+
+    /// Whether any field's name starts with `prefix` (ASCII case-insensitive): one pass that lets a caller skip
+    /// several lookups for a family of fields that requests rarely carry.
+    public func containsName(withPrefix prefix: String) -> Bool {
+        let length = prefix.utf8.count
+        for index in storage.indices {
+            let name = storage[index].name
+            guard name.utf8.count >= length else { continue }
+            if name.utf8.prefix(length).elementsEqual(prefix.utf8, by: { a, b in
+                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
+            }) {
+                return true
+            }
+        }
+        return false
     }
 
     public func values(for name: String) -> [String] {

@@ -10,20 +10,29 @@ extension String {
         return contiguous ?? utf8.allSatisfy(predicate)
     }
 
-    /// ASCII case-insensitive equality without allocating lowercased copies.
+    /// ASCII case-insensitive equality without allocating lowercased copies. Read in place from contiguous
+    /// storage: copying the strings first (for `withUTF8`) cost a retain and a release of each per call, and
+    /// every header lookup makes this call once per field.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        var lhs = self
-        var rhs = other
-        return lhs.withUTF8 { a in
-            rhs.withUTF8 { b in
-                for index in 0..<a.count where a[index] != b[index] {
-                    let lower = a[index] | 0x20
-                    if lower != b[index] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-                }
-                return true
-            }
+        let contiguous = utf8.withContiguousStorageIfAvailable { a in
+            other.utf8.withContiguousStorageIfAvailable { b in Self.equalIgnoringASCIICase(a, b) }
         }
+        if let contiguous, let answer = contiguous { return answer }
+        for (a, b) in zip(utf8, other.utf8) where a != b {
+            let lower = a | 0x20
+            if lower != b | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+        }
+        return true
+    }
+
+    @inline(__always)
+    private static func equalIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<a.count where a[index] != b[index] {
+            let lower = a[index] | 0x20
+            if lower != b[index] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
+        }
+        return true
     }
 }
 

@@ -22,6 +22,19 @@ public enum Identifier {
         }
     }
 
+    /// The least identifier of version 7 made at `milliseconds` or later: every such identifier sorts at or
+    /// above it as text (lowercase hex sorts as its value), so `id >= lowerBound(t)` selects by creation time.
+    public static func lowerBound(forMilliseconds milliseconds: Int64) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            bytes.initialize(repeating: 0)
+            let time = UInt64(max(0, milliseconds))
+            for index in 0..<6 {
+                bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index)))
+            }
+            return format(UnsafeBufferPointer(bytes))
+        }
+    }
+
     /// Milliseconds since the Unix epoch encoded in an identifier of version 7, or nil for any other text.
     public static func milliseconds(of identifier: String) -> Int64? {
         guard isWellFormed(identifier) else { return nil }

@@ -9,12 +9,28 @@ public struct PathContributions: Sendable, Hashable {
     public var values: [Double]
 
     /// Names of the features that raised the score most, largest first; only positive effects count.
+    /// Ties go to the lower feature index.
     public func topIncreasing(_ limit: Int) -> [String] {
-        values.indices
-            .filter { values[$0] > 0 }
-            .sorted { values[$0] != values[$1] ? values[$0] > values[$1] : $0 < $1 }
-            .prefix(limit)
-            .map { featureNames[$0] }
+        // A few picks from a few dozen features, on every evaluation that reaches `medium`: selection in place
+        // allocates only the answer, where filter, sort and map allocated an array each (and grew the first).
+        var names: [String] = []
+        names.reserveCapacity(Swift.max(0, Swift.min(limit, values.count)))
+        var previous = -1
+        while names.count < limit {
+            var best = -1
+            for index in values.indices where values[index] > 0 {
+                if previous >= 0 {
+                    // Only what comes after the previous pick in the order: larger values first, then lower indices.
+                    let comesAfter = values[index] < values[previous] || (values[index] == values[previous] && index > previous)
+                    if !comesAfter { continue }
+                }
+                if best < 0 || values[index] > values[best] { best = index }
+            }
+            if best < 0 { break }
+            names.append(featureNames[best])
+            previous = best
+        }
+        return names
     }
 }
 

@@ -32,14 +32,14 @@ struct AuthorizationRoutes: Sendable {
 
     func get(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.client], now: now)
+        let principal = try access.principal(request, role: .client, now: now)
         let state = registry.state(tenant: principal.tenant, subject: try subject(context, principal), now: now)
         return .json(.ok, encode(state))
     }
 
     func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.client], now: now)
+        let principal = try access.principal(request, role: .client, now: now)
         let requested = try AuthorizationRequestDecoder.decode(request.body)
         let key = try subject(context, principal)
         let state: AuthorizationState

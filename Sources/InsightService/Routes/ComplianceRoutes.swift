@@ -13,7 +13,7 @@ struct ComplianceRoutes: Sendable {
 
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.client], now: now)
+        let principal = try access.principal(request, role: .client, now: now)
         let (limit, figures) = admission.effectiveLimit(for: principal, now: now)
         var headers = HTTPFields()
         headers.set("Cache-Control", "no-store")

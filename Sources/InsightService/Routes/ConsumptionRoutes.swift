@@ -20,7 +20,7 @@ struct ConsumptionRoutes: Sendable {
 
     func report(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.client], now: now)
+        let principal = try access.principal(request, role: .client, now: now)
         let report = try ConsumptionRequestDecoder.decode(request.body)
         let answer = intake.submit(
             report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant,

@@ -18,7 +18,7 @@ struct EvaluationRoutes: Sendable {
 
     func evaluate(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.client], now: now)
+        let principal = try access.principal(request, role: .client, now: now)
         let admitted: RateLimitDecision
         switch admission.admitEvaluation(principal, now: now) {
         case .admitted(let decision): admitted = decision
@@ -35,10 +35,10 @@ struct EvaluationRoutes: Sendable {
         }
         admission.compliance.noteEvaluation(keyID: principal.keyID, at: now)
         pending.result.serverTimestamp = Clock.nowMilliseconds()
-        let insights = EvaluationResultEncoder.insightsArray(pending.result)
+        let shared = EvaluationResultEncoder.SharedParts(pending.result)
         let signed: [UInt8]
         do {
-            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(pending.result, insights: insights))
+            signed = try signer.sign(EvaluationResultEncoder.canonicalPayload(pending.result, shared: shared))
         } catch {
             throw ServiceProblem.evaluation(.serverError)
         }
@@ -47,7 +47,7 @@ struct EvaluationRoutes: Sendable {
         var headers = HTTPFields()
         RateLimitFields.apply(admitted, name: "key", to: &headers)
         var response = HTTPResponse.json(.ok, EvaluationResultEncoder.response(
-            pending.result, insights: insights, signedPayload: signed), headers: headers)
+            pending.result, shared: shared, signedPayload: signed), headers: headers)
         let gate = ResponseGate()
         response.gate = gate
         let readiness = self.readiness

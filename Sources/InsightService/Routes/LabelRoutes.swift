@@ -20,7 +20,7 @@ struct LabelRoutes: Sendable {
 
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.partner], now: now)
+        let principal = try access.principal(request, role: .partner, now: now)
         var idempotency: IdempotentRequest?
         if let value = request.headers[Self.idempotencyHeader] {
             guard let key = IdempotencyKey(value) else {

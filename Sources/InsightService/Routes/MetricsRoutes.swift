@@ -13,7 +13,7 @@ struct MetricsRoutes: Sendable {
 
     func labels(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, roles: [.analyst], now: now)
+        let principal = try access.principal(request, role: .analyst, now: now)
         let decoded = try MetricsRequestDecoder.decode(
             request.queryItems, tenant: principal.tenant, keyEnvironment: principal.environment,
             today: MetricsQuery.day(ofMilliseconds: now))

@@ -12,6 +12,24 @@ struct RouteAccess: Sendable {
             throw ServiceProblem(error)
         }
     }
+
+    /// The principal of a request that only `role` may make (most routes have one role).
+    func principal(_ request: HTTPRequest, role: KeyRole, now: Int64) throws(ServiceProblem) -> Principal {
+        try principal(request, roles: Self.only(role), now: now)
+    }
+
+    // Built once: a set literal at the call site allocated its storage on every request.
+    private static let onlyClient: Set<KeyRole> = [.client]
+    private static let onlyPartner: Set<KeyRole> = [.partner]
+    private static let onlyAnalyst: Set<KeyRole> = [.analyst]
+
+    private static func only(_ role: KeyRole) -> Set<KeyRole> {
+        switch role {
+        case .client: onlyClient
+        case .partner: onlyPartner
+        case .analyst: onlyAnalyst
+        }
+    }
 }
 
 enum MediaType {

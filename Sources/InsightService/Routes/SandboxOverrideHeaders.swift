@@ -7,9 +7,13 @@ enum SandboxOverrideHeaders {
     static let outcome = "Trust-Insights-Override-Outcome"
     static let insightError = "Trust-Insights-Override-Insight-Error"
     static let evaluationError = "Trust-Insights-Override-Evaluation-Error"
+    /// What the three names share.
+    static let prefix = "Trust-Insights-Override-"
 
     static func parse(_ headers: HTTPFields, environment: DeploymentEnvironment) throws(ServiceProblem) -> SandboxOverrides {
         var overrides = SandboxOverrides()
+        // Almost no request carries any of them: one pass over the fields instead of six lookups.
+        guard headers.containsName(withPrefix: prefix) else { return overrides }
         for name in [outcome, insightError, evaluationError] where headers[name] != nil {
             if environment == .production { throw .overrideInProduction(header: name) }
         }

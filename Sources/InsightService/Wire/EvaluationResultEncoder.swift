@@ -4,25 +4,38 @@ import JSONStream
 /// Writes evaluation results by hand: the signed payload in a canonical form (keys sorted, no whitespace) so any
 /// verifier can re-derive it byte for byte, and the response around it.
 enum EvaluationResultEncoder {
+    /// What the signed payload and the response share, written once for both.
+    struct SharedParts {
+        /// The insights as a JSON array, keys sorted.
+        let insights: [UInt8]
+        let generationTimestamp: String
+        let serverTimestamp: String
+
+        init(_ result: EvaluationResult) {
+            insights = EvaluationResultEncoder.insightsArray(result)
+            generationTimestamp = Timestamp.iso8601(milliseconds: result.generationTimestamp)
+            serverTimestamp = Timestamp.iso8601(milliseconds: result.serverTimestamp)
+        }
+    }
+
     /// The bytes that are signed: requestID, evaluationID, timestamps, environment, category and every insight.
-    /// `insights` is `insightsArray(result)`, written once for both the payload and the response.
-    static func canonicalPayload(_ result: EvaluationResult, insights: [UInt8]) -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + insights.count)
+    static func canonicalPayload(_ result: EvaluationResult, shared: SharedParts) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256 + shared.insights.count)
         writer.beginObject()
         writer.member("environment", result.environment.rawValue)
         writer.member("evaluationID", result.evaluationID)
-        writer.member("generationTimestamp", Timestamp.iso8601(milliseconds: result.generationTimestamp))
+        writer.member("generationTimestamp", shared.generationTimestamp)
         writer.key("insights")
-        writer.raw(insights)
+        writer.raw(shared.insights)
         writer.member("operationCategory", result.category.rawValue)
         writer.member("requestID", result.requestID)
-        writer.member("serverTimestamp", Timestamp.iso8601(milliseconds: result.serverTimestamp))
+        writer.member("serverTimestamp", shared.serverTimestamp)
         writer.endObject()
         return writer.bytes
     }
 
     /// The insights as a JSON array, keys sorted: the same bytes serve the canonical payload and the response.
-    static func insightsArray(_ result: EvaluationResult) -> [UInt8] {
+    private static func insightsArray(_ result: EvaluationResult) -> [UInt8] {
         var writer = JSONWriter(capacity: 512)
         writer.beginArray()
         for insight in result.insights { writeInsight(insight, to: &writer) }
@@ -30,21 +43,21 @@ enum EvaluationResultEncoder {
         return writer.bytes
     }
 
-    static func response(_ result: EvaluationResult, insights: [UInt8], signedPayload: [UInt8]) -> [UInt8] {
-        var writer = JSONWriter(capacity: 512 + insights.count + signedPayload.count * 4 / 3)
+    static func response(_ result: EvaluationResult, shared: SharedParts, signedPayload: [UInt8]) -> [UInt8] {
+        var writer = JSONWriter(capacity: 512 + shared.insights.count + signedPayload.count * 4 / 3)
         writer.beginObject()
         writer.member("evaluationID", result.evaluationID)
         writer.member("requestID", result.requestID)
         writer.member("operationCategory", result.category.rawValue)
-        writer.member("generationTimestamp", Timestamp.iso8601(milliseconds: result.generationTimestamp))
-        writer.member("serverTimestamp", Timestamp.iso8601(milliseconds: result.serverTimestamp))
+        writer.member("generationTimestamp", shared.generationTimestamp)
+        writer.member("serverTimestamp", shared.serverTimestamp)
         writer.member("environment", result.environment.rawValue)
         writer.key("additionalInfo")
         writer.beginObject()
         for (key, value) in result.additionalInfo { writer.member(key, value) }
         writer.endObject()
         writer.key("insights")
-        writer.raw(insights)
+        writer.raw(shared.insights)
         writer.member("signedPayload", base64: signedPayload)
         writer.endObject()
         return writer.bytes

@@ -30,8 +30,8 @@ extension SQLiteStore: ConsumptionStore {
             let statement = try connection.statement("""
                 SELECT e.key_id, e.created_at, c.late FROM evaluation AS e
                 LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
-                WHERE e.created_at >= ?
-                """).bind(1, since)
+                WHERE e.evaluation_id >= ? AND e.created_at >= ?
+                """).bind(1, Identifier.lowerBound(forMilliseconds: since)).bind(2, since)
             while try statement.step() {
                 body(statement.string(0), statement.int64(1), statement.isNull(2) ? nil : statement.int(2) != 0)
             }

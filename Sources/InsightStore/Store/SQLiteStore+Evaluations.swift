@@ -40,15 +40,17 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         writer.releaseHeldWrites()
     }
 
-    /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker.
+    /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker: a range
+    /// of the primary key, whose UUIDv7 identifiers are in creation order (schema migration 9).
     public func forEachRecentEvaluation(
         since: Int64, _ body: (_ tenant: String, _ account: SubjectKey, _ device: SubjectKey?, _ counterparty: SubjectKey?, _ time: Int64, _ high: Bool) -> Void
     ) throws {
         try read { connection in
             let statement = try connection.statement("""
                 SELECT tenant_id, account_hash, device_hash, counterparty_hash, created_at, high_outcome
-                FROM evaluation WHERE created_at >= ? AND account_hash IS NOT NULL ORDER BY created_at
-                """).bind(1, since)
+                FROM evaluation WHERE evaluation_id >= ? AND created_at >= ? AND account_hash IS NOT NULL
+                ORDER BY evaluation_id
+                """).bind(1, Identifier.lowerBound(forMilliseconds: since)).bind(2, since)
             while try statement.step() {
                 guard let account = SubjectKey(hex: statement.string(1)) else { continue }
                 body(statement.string(0), account, statement.optionalString(2).flatMap(SubjectKey.init(hex:)),

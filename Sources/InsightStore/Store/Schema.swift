@@ -138,5 +138,12 @@ enum Schema {
             ALTER TABLE idempotency_per_environment RENAME TO idempotency;
             CREATE INDEX idempotency_by_time ON idempotency (created_at);
             """),
+        // Evaluation identifiers are UUIDv7: their first 48 bits are the creation time in milliseconds, the same
+        // clock reading as created_at, so the primary key is already in time order and a range of it answers
+        // "evaluations since T" (Identifier.lowerBound). The index by time was a fourth B-tree that every
+        // evaluation inserted into, about a sixth of the WAL pages of each group commit.
+        .init(version: 9, description: "evaluations by time through their time-ordered primary key, not an index", sql: """
+            DROP INDEX evaluation_by_time;
+            """),
     ])
 }
