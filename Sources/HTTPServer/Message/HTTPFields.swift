@@ -33,12 +33,8 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
     /// several lookups for a family of fields that requests rarely carry.
     public func containsName(withPrefix prefix: String) -> Bool {
         let length = prefix.utf8.count
-        for index in storage.indices {
-            let name = storage[index].name
-            guard name.utf8.count >= length else { continue }
-            if name.utf8.prefix(length).elementsEqual(prefix.utf8, by: { a, b in
-                a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
-            }) {
+        for index in storage.indices where storage[index].name.utf8.count >= length {
+            if storage[index].name.utf8.prefix(length).elementsEqual(prefix.utf8, by: UInt8.equalsIgnoringASCIICase) {
                 return true
             }
         }

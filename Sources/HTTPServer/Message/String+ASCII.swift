@@ -16,34 +16,27 @@ extension String {
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         let contiguous = utf8.withContiguousStorageIfAvailable { a in
-            other.utf8.withContiguousStorageIfAvailable { b in Self.equalIgnoringASCIICase(a, b) }
+            other.utf8.withContiguousStorageIfAvailable { b in a.elementsEqual(b, by: UInt8.equalsIgnoringASCIICase) }
         }
         if let contiguous, let answer = contiguous { return answer }
-        for (a, b) in zip(utf8, other.utf8) where a != b {
-            let lower = a | 0x20
-            if lower != b | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-        }
-        return true
-    }
-
-    @inline(__always)
-    private static func equalIgnoringASCIICase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        for index in 0..<a.count where a[index] != b[index] {
-            let lower = a[index] | 0x20
-            if lower != b[index] | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-        }
-        return true
+        return utf8.elementsEqual(other.utf8, by: UInt8.equalsIgnoringASCIICase)
     }
 }
 
 extension Substring {
     /// ASCII case-insensitive equality of a slice (a header value's part) without copying it into a String.
     func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        guard utf8.count == other.utf8.count else { return false }
-        for (a, b) in zip(utf8, other.utf8) where a != b {
-            let lower = a | 0x20
-            if lower != b | 0x20 || lower < UInt8(ascii: "a") || lower > UInt8(ascii: "z") { return false }
-        }
-        return true
+        utf8.count == other.utf8.count && utf8.elementsEqual(other.utf8, by: UInt8.equalsIgnoringASCIICase)
+    }
+}
+
+extension UInt8 {
+    /// The one rule every case-insensitive name comparison uses: equal bytes, or the same ASCII letter in either
+    /// case. Only letters fold: `[` (0x5B) and `{` (0x7B) differ by 0x20 too and must not match.
+    @inline(__always)
+    static func equalsIgnoringASCIICase(_ a: UInt8, _ b: UInt8) -> Bool {
+        if a == b { return true }
+        let lower = a | 0x20
+        return lower == b | 0x20 && lower >= UInt8(ascii: "a") && lower <= UInt8(ascii: "z")
     }
 }
