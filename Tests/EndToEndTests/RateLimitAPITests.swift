@@ -48,14 +48,12 @@ struct RateLimitAPITests {
     }
 
     @Test func nonReportingKeysAreCutThenSuspendedUntilReinstated() throws {
-        let config = NSTemporaryDirectory() + "trust-insights-config-" + UUID().uuidString
-        try FileManager.default.copyItem(atPath: LiveService.repositoryRoot + "/config", toPath: config)
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        try Data("""
+        let config = try LiveService.configFolder(rateLimits: """
             {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
              "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
                             "suspendAfterSeconds": 2}}
-            """.utf8).write(to: URL(fileURLWithPath: config + "/rate-limits.json"))
+            """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
         let service = try LiveService { configuration in
             configuration.configDir = config
             configuration.consumptionDeadlineSeconds = 1

@@ -140,7 +140,10 @@ import Testing
             key: RateLimit(ratePerSecond: 100, burst: 100),
             compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
         let suspended = LockedBox<[String]>([])
-        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { keyID, _ in suspended.mutate { $0.append(keyID) } }
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { keyID, _ in
+            suspended.mutate { $0.append(keyID) }
+            return true
+        }
         for index in 0..<10 { admission.compliance.noteEvaluation(keyID: "k1", at: Int64(index)) }
         #expect(admission.effectiveLimit(for: principal, now: 10_000).limit == RateLimit(ratePerSecond: 10, burst: 10))
         #expect(admission.admitEvaluation(principal, now: 19_999) != .suspended)
@@ -149,9 +152,31 @@ import Testing
         #expect(suspended.value == ["k1"])
     }
 
+    @Test func aSuspensionTheStoreRefusedIsTriedAgainNotTakenForAReinstatement() {
+        let policy = RateLimitPolicy(
+            key: RateLimit(ratePerSecond: 100, burst: 100),
+            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let attempts = LockedBox<[Int64]>([])
+        let storeWorks = LockedBox(false)
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, now in
+            attempts.mutate { $0.append(now) }
+            return storeWorks.value
+        }
+        for index in 0..<10 { admission.compliance.noteEvaluation(keyID: "k1", at: Int64(index)) }
+        #expect(admission.admitEvaluation(principal, now: 10_000) != .suspended)
+        #expect(admission.admitEvaluation(principal, now: 20_000) == .suspended)
+        // Long past the reinstatement grace: had the failed write been taken for done, the key would look
+        // reinstated here and be admitted at the reduced rate.
+        #expect(admission.admitEvaluation(principal, now: 40_000) == .suspended)
+        storeWorks.mutate { $0 = true }
+        #expect(admission.admitEvaluation(principal, now: 41_000) == .suspended)
+        #expect(admission.admitEvaluation(principal, now: 41_001) == .suspended)
+        #expect(attempts.value == [20_000, 40_000, 41_000])
+    }
+
     @Test func devicesAndInsightTypesHaveTheirOwnLimits() {
         let policy = RateLimitPolicy(device: RateLimit(ratePerSecond: 1, burst: 2), insightType: RateLimit(ratePerSecond: 1, burst: 1))
-        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, _ in }
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, _ in true }
         let device = SubjectKey(high: 1, low: 2)
         let acme = TenantID("acme")!
         #expect(admission.admitDevice(device, tenant: acme, now: 0).allowed)

@@ -114,5 +114,11 @@ public final class ComplianceTracker: Sendable {
         }
     }
 
+    /// The suspension noted at `noteSuspended` could not be stored: the key is not suspended, and the next
+    /// assessment that finds it due tries again.
+    public func forgetSuspension(keyID: String) {
+        keys.withLock { keys in keys[keyID]?.suspendedAt = nil }
+    }
+
     public var trackedKeys: Int { keys.withLock { $0.count } }
 }

@@ -1,6 +1,7 @@
 /// Decides whether a request may go ahead: the key's own limit (cut while it does not report consumption), the
 /// device's, and each insight type's. Suspension for sustained non-compliance goes through `suspend`, which the
-/// service wires to the key store.
+/// service wires to the key store; it answers whether the suspension was stored, and one that was not is tried
+/// again on the key's next request rather than taken for done (and later for an operator's reinstatement).
 public final class AdmissionControl: Sendable {
     public enum KeyAdmission: Sendable, Equatable {
         case admitted(RateLimitDecision)
@@ -21,13 +22,13 @@ public final class AdmissionControl: Sendable {
 
     public let policy: RateLimitPolicy
     public let compliance: ComplianceTracker
-    private let suspend: @Sendable (_ keyID: String, _ now: Int64) -> Void
+    private let suspend: @Sendable (_ keyID: String, _ now: Int64) -> Bool
     private let keys = RateLimitTable<String>()
     private let devices = RateLimitTable<DeviceSlot>()
     private let insightTypes = RateLimitTable<InsightSlot>()
 
     public init(
-        policy: RateLimitPolicy, deadlineMilliseconds: Int64, suspend: @escaping @Sendable (_ keyID: String, _ now: Int64) -> Void
+        policy: RateLimitPolicy, deadlineMilliseconds: Int64, suspend: @escaping @Sendable (_ keyID: String, _ now: Int64) -> Bool
     ) {
         self.policy = policy
         self.compliance = ComplianceTracker(policy: policy.compliance, deadlineMilliseconds: deadlineMilliseconds)
@@ -46,7 +47,9 @@ public final class AdmissionControl: Sendable {
     public func admitEvaluation(_ principal: Principal, now: Int64) -> KeyAdmission {
         let (limit, figures) = effectiveLimit(for: principal, now: now)
         if figures.standing == .suspended {
-            if compliance.noteSuspended(keyID: principal.keyID, now: now) { suspend(principal.keyID, now) }
+            if compliance.noteSuspended(keyID: principal.keyID, now: now), !suspend(principal.keyID, now) {
+                compliance.forgetSuspension(keyID: principal.keyID)
+            }
             return .suspended
         }
         let decision = keys.admit(principal.keyID, limit: limit, now: now)

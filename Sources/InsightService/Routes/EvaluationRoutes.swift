@@ -33,7 +33,6 @@ struct EvaluationRoutes: Sendable {
         } catch {
             throw ServiceProblem.evaluation(error)
         }
-        admission.compliance.noteEvaluation(keyID: principal.keyID, at: now)
         pending.result.serverTimestamp = Clock.nowMilliseconds()
         let shared = EvaluationResultEncoder.SharedParts(pending.result)
         let signed: [UInt8]
@@ -51,8 +50,12 @@ struct EvaluationRoutes: Sendable {
         let gate = ResponseGate()
         response.gate = gate
         let readiness = self.readiness
+        let compliance = admission.compliance
         pending.durability.whenFulfilled { succeeded in
             if succeeded {
+                // Counted only once stored: an evaluation the client never got cannot be owed a report. Before
+                // the gate opens, so a report racing back cannot find its evaluation uncounted.
+                compliance.noteEvaluation(keyID: principal.keyID, at: now)
                 gate.open()
             } else {
                 readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds())

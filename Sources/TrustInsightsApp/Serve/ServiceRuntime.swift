@@ -104,8 +104,10 @@ final class ServiceRuntime: Sendable {
                 try store.setKeyStatus(keyID: keyID, to: .suspended, now: now)
                 authenticator.refreshIfDue(now: now, force: true)
                 log.warning("key suspended for not reporting consumption", [("keyID", keyID)])
+                return true
             } catch {
-                log.error("key suspension could not be stored", [("keyID", keyID), ("reason", "\(error)")])
+                log.error("key suspension could not be stored; tried again on the key's next request", [("keyID", keyID), ("reason", "\(error)")])
+                return false
             }
         }
         var judged = 0

@@ -60,6 +60,43 @@ import Testing
         }
     }
 
+    /// An evaluation answered 503 because its record could not be stored was never given to the app, so no
+    /// consumption report is owed for it: the key's compliance figures count only the stored ones.
+    @Test(.enabled(if: SmallFilesystem.isAvailable, "needs root to mount a small tmpfs as the data disk"))
+    func evaluationsThatCouldNotBeStoredAreNotOwedAReport() throws {
+        let disk = try SmallFilesystem(megabytes: 32)
+        defer { disk.unmount() }
+        let config = try LiveService.configFolder(rateLimits: """
+            {"formatVersion": 1, "compliance": {"windowSeconds": 60, "minimumJudged": 1, "threshold": 0.5,
+             "reducedRateFactor": 0.5, "suspendAfterSeconds": 600}}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let service = try LiveService { configuration in
+            configuration.dataDir = disk.path + "/data"
+            configuration.configDir = config
+            configuration.consumptionDeadlineSeconds = 1
+        }
+        try withExtendedLifetime(service) { service in
+            let client = try service.key()
+            _ = try service.evaluate(key: client, account: "acct-stored")
+            let filler = try disk.fill()
+            for index in 0..<3 {
+                let refused = try service.client().request("POST", "/v1/evaluations", headers: [
+                    ("Authorization", "Bearer \(client)"), ("Content-Type", "application/json"),
+                ], body: Requests.payment(account: "acct-refused-\(index)"))
+                #expect(refused.status == 503)
+            }
+            try FileManager.default.removeItem(atPath: filler)
+            // Past the deadline and the one-second bucket, every evaluation above is judged.
+            usleep(3_200_000)
+            let compliance = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(client)")])
+            #expect(compliance.status == 200)
+            #expect(compliance.text.contains("\"evaluationsJudged\":1,"))
+            #expect(compliance.text.contains("\"missing\":1,"))
+            #expect(compliance.text.contains("\"standing\":\"rateReduced\""))
+        }
+    }
+
     /// A restart on a disk that is already full, with the data folder as a stopped service leaves it (database,
     /// its emptied WAL and shared-memory index): the service starts, authenticates and reads, answers writes and
     /// `/readyz` with 503, and becomes ready by itself once space is back. (A brand-new data folder on a full disk

@@ -42,6 +42,14 @@ final class LiveService: @unchecked Sendable {
 
     func client() throws -> SocketClient { try SocketClient(port: port) }
 
+    /// A copy of the repository's config folder with `rateLimits` as its rate-limits.json; the caller removes it.
+    static func configFolder(rateLimits: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "trust-insights-config-" + UUID().uuidString
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/config", toPath: folder)
+        try Data(rateLimits.utf8).write(to: URL(fileURLWithPath: folder + "/rate-limits.json"))
+        return folder
+    }
+
     /// Every byte SQLite wrote: the database, its WAL and shared memory.
     func storedBytes() throws -> [UInt8] {
         var all: [UInt8] = []
