@@ -17,10 +17,16 @@ public final class RegistryModelProvider: ModelProvider {
     public func currentSnapshot() -> any ModelSnapshot { current.withLock { $0 } }
 
     /// Re-reads the manifest and models; on failure the old snapshot stays in service and the error says why.
+    /// Two reloads at once are serialised by the registry but bound here outside its lock, so the slower one
+    /// could finish last: an older generation never replaces a newer one.
     public func reload() throws(ModelRegistryError) {
-        let fresh = try registry.reload()
-        let bound = BoundSnapshot(fresh, catalogue: catalogue)
-        current.withLock { $0 = bound }
+        install(BoundSnapshot(try registry.reload(), catalogue: catalogue))
+    }
+
+    func install(_ bound: BoundSnapshot) {
+        current.withLock { installed in
+            if bound.snapshot.generation > installed.snapshot.generation { installed = bound }
+        }
     }
 
     public var generation: Int { current.withLock { $0.snapshot.generation } }
