@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import InsightModel
 
@@ -8,10 +9,11 @@ import Testing
     /// A one-stump XGBoost model; the parts tests vary are parameters.
     static func xgboost(
         objective: String = "binary:logistic", baseScore: String = "5E-1", splitType: String = "0",
-        numClass: String = "0", booster: String = "gbtree", leafVector: String = "1"
+        numClass: String = "0", booster: String = "gbtree", leafVector: String = "1",
+        featureNames: String = "", attributes: String = ""
     ) -> [UInt8] {
         let json = """
-            {"learner":{"attributes":{},"feature_names":[],"feature_types":[],
+            {"learner":{"attributes":{\(attributes)},"feature_names":[\(featureNames)],"feature_types":[],
              "gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1"},
               "tree_info":[0],
               "trees":[{"base_weights":[0,0,0],"categories":[],"categories_nodes":[],"categories_segments":[],
@@ -84,6 +86,58 @@ import Testing
         }
     }
 
+    @Test func readsJSONAfterAByteOrderMarkAndNamesWhatIsWrongWithOtherBytes() throws {
+        let document = try XGBoostImporter.importModel(jsonBytes: [0xEF, 0xBB, 0xBF] + Self.xgboost(), options: Self.options)
+        #expect(document.trees.count == 1)
+        guard case .malformed(let detail) = refusal(Array("\u{1}garbage{".utf8)) else {
+            Issue.record("bytes that are neither JSON nor UBJSON are malformed, not UBJSON")
+            return
+        }
+        #expect(detail.contains("JSON syntax error at byte 0"))
+    }
+
+    @Test func refusesFeatureNamesThatDoNotMatchTheFeatureCountOrAreEmpty() throws {
+        #expect(refusal(Self.xgboost(featureNames: #""a""#)) == .malformed("feature_names lists 1 names for 2 features"))
+        let named = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""a","b""#), options: Self.options)
+        #expect(named.featureNames == ["a", "b"])
+        let empty = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""","b""#), options: Self.options)
+        #expect(throws: ModelValidationError(.emptyFeatureName)) { try CompiledModel(document: empty) }
+    }
+
+    /// Early stopping through scikit-learn records `best_iteration`; its predict uses the trees up to it, while
+    /// `Booster.predict` uses them all. All by default, and the record is kept so the CLI can say so.
+    @Test func keepsEveryTreeUnlessAskedToStopAtTheRecordedBestIteration() throws {
+        let three = Self.xgboostForest(trees: 3, attributes: #""best_iteration":"0""#)
+        let all = try XGBoostImporter.importModel(jsonBytes: three, options: Self.options)
+        #expect(all.trees.count == 3)
+        #expect(all.metadata.training.parameters["best_iteration"] == "0")
+        var options = Self.options
+        options.keepsBestIterationOnly = true
+        let best = try XGBoostImporter.importModel(jsonBytes: three, options: options)
+        #expect(best.trees.count == 1)
+        #expect(try CompiledModel(document: best).margin(for: [0.4, 0]) == -0.25)
+        #expect(try CompiledModel(document: all).margin(for: [0.4, 0]) == -0.75)
+        let beyond = Self.xgboostForest(trees: 3, attributes: #""best_iteration":"3""#)
+        #expect(throws: ModelImportError.malformed("best_iteration 3 does not fit the model's 3 trees")) {
+            try XGBoostImporter.importModel(jsonBytes: beyond, options: options)
+        }
+        let withBounds = Self.xgboostForest(trees: 3, attributes: #""best_iteration":"1""#, indptr: "[0,1,2,3]")
+        #expect(try XGBoostImporter.importModel(jsonBytes: withBounds, options: options).trees.count == 2)
+    }
+
+    /// `trees` copies of the stump, with `iteration_indptr` when given.
+    static func xgboostForest(trees: Int, attributes: String, indptr: String? = nil) -> [UInt8] {
+        var text = String(decoding: xgboost(attributes: attributes), as: UTF8.self)
+        let open = text.range(of: #""trees":["#)!
+        let start = open.upperBound
+        let end = text.range(of: "}}]},", range: start..<text.endIndex)!.lowerBound
+        let tree = String(text[start..<end]) + "}}"
+        text.replaceSubrange(start..<text.index(end, offsetBy: 2), with: Array(repeating: tree, count: trees).joined(separator: ","))
+        text = text.replacingOccurrences(of: #""tree_info":[0]"#, with: #""tree_info":["# + Array(repeating: "0", count: trees).joined(separator: ",") + "]")
+        if let indptr { text = text.replacingOccurrences(of: #""tree_info":"#, with: #""iteration_indptr":\#(indptr),"tree_info":"#) }
+        return Array(text.utf8)
+    }
+
     static func lightGBM(objective: String = "binary sigmoid:1", decisionType: String = "2", extra: String = "") -> String {
         """
         tree
@@ -137,6 +191,46 @@ import Testing
         #expect(model.margin(for: [0, 0.6]) == 0.75)
         // decision_type 2: default left, missing type None: NaN is read as 0 and compared.
         #expect(model.margin(for: [0, .nan]) == -0.25)
+    }
+
+    /// A file cut anywhere before LightGBM's closing line is refused: a tree cut inside a number line would
+    /// otherwise parse to different scores.
+    @Test func refusesATruncatedLightGBMFileWhereverItIsCut() throws {
+        let full = Self.lightGBM()
+        _ = try LightGBMImporter.importModel(text: full, options: Self.options)
+        let bytes = Array(full.utf8)
+        let treeStart = full.range(of: "Tree=0")!.lowerBound.utf16Offset(in: full)
+        let endLine = full.range(of: "end of trees")!.lowerBound.utf16Offset(in: full)
+        for cut in stride(from: treeStart, to: endLine, by: 1) {
+            let text = String(decoding: bytes[..<cut], as: UTF8.self)
+            #expect(lightGBMRefusal(text) != nil, "cut at byte \(cut)")
+        }
+        #expect(lightGBMRefusal(full.replacingOccurrences(of: "tree_sizes=100", with: "tree_sizes=100 100"))
+            == .malformed("tree_sizes lists 2 trees but the file holds 1"))
+        #expect(lightGBMRefusal(full.replacingOccurrences(of: "Tree=0", with: "Tree=1")) == .malformed("'Tree=1' is out of sequence"))
+    }
+
+    /// `boosting=rf` saves `average_output`: LightGBM's probability is sigmoid of the trees' mean, not their sum.
+    @Test func averagesTheTreesOfALightGBMRandomForest() throws {
+        let twoTrees = Self.lightGBM().replacingOccurrences(of: "tree_sizes=100", with: "tree_sizes=100 100")
+            .replacingOccurrences(of: "\n\n\nend of trees", with: "\n\n" + Self.lightGBMTree(1) + "\n\nend of trees")
+        let summed = try CompiledModel(document: try LightGBMImporter.importModel(text: twoTrees, options: Self.options))
+        #expect(summed.margin(for: [0, 0.6]) == 1.5)
+        let forest = twoTrees.replacingOccurrences(of: "feature_names=a b", with: "feature_names=a b\naverage_output")
+        let document = try LightGBMImporter.importModel(text: forest, options: Self.options)
+        #expect(document.metadata.training.parameters["average_output"] == "true")
+        let averaged = try CompiledModel(document: document)
+        #expect(averaged.margin(for: [0, 0.6]) == 0.75)
+        #expect(averaged.margin(for: [0, 0.5]) == -0.25)
+        #expect(try LightGBMImporter.importModel(text: "\u{FEFF}" + Self.lightGBM(), options: Self.options).trees.count == 1)
+    }
+
+    /// The stump of `lightGBM()` as tree `index`.
+    static func lightGBMTree(_ index: Int) -> String {
+        let text = lightGBM()
+        let start = text.range(of: "Tree=0")!.lowerBound
+        let end = text.range(of: "shrinkage=1")!.upperBound
+        return text[start..<end].replacingOccurrences(of: "Tree=0", with: "Tree=\(index)")
     }
 
     @Test func refusesLightGBMCategoricalLinearMultiClassAndOtherObjectives() {

@@ -5,13 +5,25 @@ public enum LightGBMImporter {
         var header: [Substring: Substring] = [:]
         var treeBlocks: [[Substring: Substring]] = []
         var current: [Substring: Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        var averagesOutput = false
+        var endOfTrees = false
+        let body = text.hasPrefix("\u{FEFF}") ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
+        for line in body.split(separator: "\n", omittingEmptySubsequences: true) {
             let line = line.hasSuffix("\r") ? line.dropLast() : line
-            if line == "end of trees" { break }
+            if line == "end of trees" {
+                endOfTrees = true
+                break
+            }
+            // A bare flag in the header: the model is a random forest (`boosting=rf`), whose output is the mean
+            // of its trees, not their sum.
+            if line == "average_output" && current == nil { averagesOutput = true }
             guard let equals = line.firstIndex(of: "=") else { continue }
             let key = line[..<equals]
             let value = line[line.index(after: equals)...]
             if key == "Tree" {
+                guard Int(value) == treeBlocks.count + (current == nil ? 0 : 1) else {
+                    throw .malformed("'Tree=\(value)' is out of sequence")
+                }
                 if let current { treeBlocks.append(current) }
                 current = [:]
             } else if current != nil {
@@ -22,6 +34,15 @@ public enum LightGBMImporter {
         }
         if let current { treeBlocks.append(current) }
         guard header["version"] != nil || !treeBlocks.isEmpty else { throw .malformed("not a LightGBM model text file") }
+        // LightGBM writes this line after the last tree: without it the file was cut short, and a tree cut inside
+        // a number line would still parse, to different scores.
+        guard endOfTrees else { throw .malformed("no 'end of trees' line: the file is truncated") }
+        if let sizes = header["tree_sizes"] {
+            let declared = sizes.split(separator: " ").count
+            guard declared == treeBlocks.count else {
+                throw .malformed("tree_sizes lists \(declared) trees but the file holds \(treeBlocks.count)")
+            }
+        }
 
         let objectiveLine = header["objective"] ?? "?"
         let objectiveParts = objectiveLine.split(separator: " ")
@@ -54,6 +75,12 @@ public enum LightGBMImporter {
             trees.append(try tree(from: block, index: index))
         }
         guard !trees.isEmpty else { throw .malformed("no trees") }
+        if averagesOutput {
+            // LightGBM's probability is sigmoid(sum / trees): dividing each leaf keeps our margin the value the
+            // link receives (LightGBM's own raw score is the undivided sum).
+            let count = Double(trees.count)
+            for index in trees.indices { trees[index].leafValues = trees[index].leafValues.map { $0 / count } }
+        }
         let names: [String]
         if let given = options.featureNames {
             guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
@@ -73,7 +100,8 @@ public enum LightGBMImporter {
                 createdAt: options.createdAt,
                 training: TrainingProvenance(
                     source: "imported:lightgbm", tool: "lightgbm \(header["version"] ?? "?")",
-                    parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)],
+                    parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)]
+                        .merging(averagesOutput ? ["average_output": "true"] : [:]) { first, _ in first },
                     dataDescription: "")),
             trees: trees)
     }

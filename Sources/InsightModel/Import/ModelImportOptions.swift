@@ -7,6 +7,9 @@ public struct ModelImportOptions: Sendable {
     /// Replaces the source's feature names (must match its feature count).
     public var featureNames: [String]?
     public var thresholds: RiskThresholds
+    /// XGBoost: keep only the trees up to the `best_iteration` that early stopping recorded, as the scikit-learn
+    /// wrapper predicts; by default every tree in the file is kept, as `Booster.predict` does.
+    public var keepsBestIterationOnly = false
 
     /// Most features a source model may declare. The count comes from the file and sizes the name list, so a
     /// corrupt count must be refused before anything is allocated for it.

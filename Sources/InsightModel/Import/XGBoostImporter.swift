@@ -4,6 +4,8 @@ import Glibc
 /// Numbers are read once from their text into float32, as XGBoost itself holds them.
 public enum XGBoostImporter {
     public static func importModel(jsonBytes: [UInt8], options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
+        // RFC 8259 lets a parser ignore a leading byte order mark; editors on some systems add one.
+        let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
         if looksLikeUBJSON(jsonBytes) { throw .ubjsonNotSupported }
         let root: JSONValue
         do {
@@ -37,12 +39,20 @@ public enum XGBoostImporter {
             throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
         }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
+        // XGBoost writes either no names or one per feature; anything else would silently misname columns.
+        guard sourceNames.isEmpty || sourceNames.count == featureCount else {
+            throw .malformed("feature_names lists \(sourceNames.count) names for \(featureCount) features")
+        }
         if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
             throw .categoricalSplitsNotSupported(tree: 0)
         }
+        let bestIteration = learner["attributes"]?["best_iteration"]?.stringValue.flatMap { Int($0) }
+        let treesToKeep = try keptTreeCount(
+            bestIteration: options.keepsBestIterationOnly ? bestIteration : nil, model: booster?["model"],
+            treeCount: treesJSON.count)
         var trees: [ModelTree] = []
-        trees.reserveCapacity(treesJSON.count)
-        for (index, treeJSON) in treesJSON.enumerated() {
+        trees.reserveCapacity(treesToKeep)
+        for (index, treeJSON) in treesJSON.prefix(treesToKeep).enumerated() {
             trees.append(try tree(from: treeJSON, index: index))
         }
         let names: [String]
@@ -65,9 +75,29 @@ public enum XGBoostImporter {
                 createdAt: options.createdAt,
                 training: TrainingProvenance(
                     source: "imported:xgboost", tool: version.isEmpty ? "xgboost" : "xgboost \(version)",
-                    parameters: ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)],
+                    parameters: ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
+                        .merging(bestIteration.map { ["best_iteration": String($0)] } ?? [:]) { first, _ in first },
                     dataDescription: "")),
             trees: trees)
+    }
+
+    /// How many trees make up iterations 0 through `bestIteration` (all of them when nil): from
+    /// `iteration_indptr` where XGBoost writes it (2.0 and later), else `num_parallel_tree` per iteration.
+    static func keptTreeCount(bestIteration: Int?, model: JSONValue?, treeCount: Int) throws(ModelImportError) -> Int {
+        guard let bestIteration else { return treeCount }
+        guard bestIteration >= 0 else { throw .malformed("best_iteration \(bestIteration) is negative") }
+        let kept: Int?
+        if let bounds = model?["iteration_indptr"]?.arrayValue {
+            kept = bounds.count > bestIteration + 1 ? bounds[bestIteration + 1].numberText.flatMap { Int($0) } : nil
+        } else {
+            let perIteration = model?["gbtree_model_param"]?["num_parallel_tree"]?.numberText.flatMap { Int($0) } ?? 1
+            let (product, overflow) = (bestIteration + 1).multipliedReportingOverflow(by: max(perIteration, 1))
+            kept = overflow ? nil : product
+        }
+        guard let kept, (1...treeCount).contains(kept) else {
+            throw .malformed("best_iteration \(bestIteration) does not fit the model's \(treeCount) trees")
+        }
+        return kept
     }
 
     /// XGBoost's own conversion (`ProbToMargin` of the logistic objective), in float32.
@@ -92,13 +122,10 @@ public enum XGBoostImporter {
     }
 
     static func looksLikeUBJSON(_ bytes: [UInt8]) -> Bool {
-        // UBJSON objects open with '{' followed by a type marker (i, U, I, l, L, $, #), never by '"' or '}'.
-        guard let first = bytes.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else { return false }
-        guard bytes[first] == UInt8(ascii: "{") else { return bytes[first] != UInt8(ascii: "[") }
-        guard let next = bytes[(first + 1)...].firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) else {
-            return false
-        }
-        return bytes[next] != UInt8(ascii: "\"") && bytes[next] != UInt8(ascii: "}")
+        // A UBJSON object opens with '{' and then a key length's type marker (i, U, I, l, L) or a container
+        // optimisation ($, #); JSON has '"' or '}' there. Anything else is left to the JSON parser to name.
+        guard let first = bytes.first, first == UInt8(ascii: "{"), bytes.count > 1 else { return false }
+        return Array("iUIlL$#".utf8).contains(bytes[1])
     }
 
     static func tree(from json: JSONValue, index: Int) throws(ModelImportError) -> ModelTree {

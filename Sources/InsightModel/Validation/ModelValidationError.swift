@@ -4,6 +4,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case unsupportedFormat(String, version: Int)
         case noFeatures
         case duplicateFeatureName(String)
+        case emptyFeatureName
         case noTrees
         case badBaseMargin
         case badThresholds(medium: Double, high: Double)
@@ -41,6 +42,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
             return "unsupported model format '\(name)' version \(version) (expected '\(ModelDocument.formatName)' version \(ModelDocument.currentFormatVersion))"
         case .noFeatures: return "the model declares no features"
         case .duplicateFeatureName(let name): return "feature name '\(name)' appears more than once"
+        case .emptyFeatureName: return "a feature name is empty"
         case .noTrees: return "the model has no trees"
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
         case .badThresholds(let medium, let high):

@@ -14,8 +14,9 @@ public enum ModelValidator {
         else { throw fail(.unsupportedFormat(document.format, version: document.formatVersion)) }
         guard !document.featureNames.isEmpty else { throw fail(.noFeatures) }
         var seen = Set<String>()
-        for name in document.featureNames where !seen.insert(name).inserted {
-            throw fail(.duplicateFeatureName(name))
+        for name in document.featureNames {
+            guard !name.isEmpty else { throw fail(.emptyFeatureName) }
+            guard seen.insert(name).inserted else { throw fail(.duplicateFeatureName(name)) }
         }
         guard !document.trees.isEmpty else { throw fail(.noTrees) }
         let float32 = document.semantics.precision == .float32

@@ -19,6 +19,7 @@ enum ModelsImportCommand {
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
                 .value("high", "p", help: "Probability threshold for high.", default: "0.5"),
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
+                .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (as scikit-learn's predict does)."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 .value("manifest", "file", help: "The manifest to register in.", default: "models/manifest.json"),
                 ModelsCatalogue.option,
@@ -42,10 +43,11 @@ enum ModelsImportCommand {
         let features = arguments.value("features").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         }
-        let options = ModelImportOptions(
+        var options = ModelImportOptions(
             insightType: try arguments.required("insight"), category: try arguments.required("category"),
             version: try arguments.required("version"), createdAt: Self.timestamp(), featureNames: features,
             thresholds: RiskThresholds(medium: medium, high: high))
+        options.keepsBestIterationOnly = arguments.flag("best-iteration")
         let bytes = [UInt8](try ModelsFiles.read(input))
         var document: ModelDocument
         do {
@@ -78,6 +80,17 @@ enum ModelsImportCommand {
         }
         try ModelsFiles.write(data, to: outPath)
         environment.print("wrote \(outPath): \(document.trees.count) trees, \(document.featureNames.count) features")
+        if let best = document.metadata.training.parameters["best_iteration"] {
+            // Booster.predict scores with every tree, scikit-learn's predict only up to best_iteration: say which.
+            environment.print(options.keepsBestIterationOnly
+                ? "kept the trees up to best_iteration \(best), as early stopping recorded"
+                : "note: the file records best_iteration \(best) from early stopping; all trees were kept (as Booster.predict scores). Add --best-iteration to keep only those up to it (as scikit-learn's predict scores).")
+        } else if options.keepsBestIterationOnly {
+            environment.print("note: the file records no best_iteration; all trees were kept")
+        }
+        if document.metadata.training.parameters["average_output"] != nil {
+            environment.print("note: a LightGBM random forest (average_output): leaf values were divided by the tree count, so margins are the averaged score LightGBM's sigmoid receives")
+        }
         if arguments.flag("register") {
             try ModelsManifestEditing.registerCandidate(
                 modelPath: outPath, document: document,
