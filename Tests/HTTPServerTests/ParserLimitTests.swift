@@ -28,7 +28,7 @@ struct ParserLimitTests {
         ParserCase("chunk size line over limit", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "1;" + String(repeating: "x", count: 20) + "\r\n1\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
         ParserCase("chunk extensions over the per-message total", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
-            + "1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n", .chunkHeaderTooLong, limits: small),
+            + "1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n", .chunkFramingTooLong, limits: small),
         ParserCase("trailers over size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: "
             + String(repeating: "t", count: 70) + "\r\n\r\n", .headerBlockTooLarge, limits: small),
         ParserCase("too many trailers", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",

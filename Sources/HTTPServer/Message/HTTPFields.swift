@@ -41,6 +41,14 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
         return false
     }
 
+    /// How many field lines are called `name`. A field defined as a single value (Authorization, say) sent on
+    /// two lines has no one meaning: RFC 9110 section 5.3 reads them as one comma-joined value.
+    public func count(of name: String) -> Int {
+        var count = 0
+        for index in storage.indices where storage[index].name.equalsIgnoringASCIICase(name) { count += 1 }
+        return count
+    }
+
     public func values(for name: String) -> [String] {
         storage.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }

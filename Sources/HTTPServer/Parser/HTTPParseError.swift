@@ -28,6 +28,8 @@ enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case invalidChunkSize
     case invalidChunkExtension
     case chunkHeaderTooLong
+    /// The size lines of one body, together, exceed their budget: a body of tiny chunks costs a parse per chunk.
+    case chunkFramingTooLong
     case invalidChunkTerminator
     case bodyTooLarge
 }
@@ -90,6 +92,7 @@ extension HTTPParseError: HTTPResponseError {
         case .invalidChunkSize: "A chunk size is not a valid hexadecimal length."
         case .invalidChunkExtension: "A chunk extension is malformed."
         case .chunkHeaderTooLong: "A chunk size line exceeds the server's limit."
+        case .chunkFramingTooLong: "The chunk size lines of this body together exceed the server's limit: send larger chunks."
         case .invalidChunkTerminator: "Chunk data must be followed by CRLF."
         case .bodyTooLarge: "The request body exceeds the limit of this route."
         }

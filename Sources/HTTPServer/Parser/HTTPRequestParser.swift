@@ -138,7 +138,7 @@ struct HTTPRequestParser {
                 case .line(let range):
                     chunkHeaderBytes += range.count + 2
                     guard chunkHeaderBytes <= limits.maxChunkHeaderBytesPerMessage else {
-                        return fail(.chunkHeaderTooLong)
+                        return fail(.chunkFramingTooLong)
                     }
                     switch buffer.withUnsafeBufferPointer({ Self.parseChunkSizeLine($0, range) }) {
                     case .failure(let error): return fail(error)

@@ -2,8 +2,9 @@
 public struct RouteOptions: Sendable {
     /// The largest decoded body accepted; nil means the server's `defaultBodyLimit`.
     public var bodyLimit: Int?
-    /// Media types accepted for a request with a body, compared without parameters (`charset`) and
-    /// case-insensitively; nil accepts any. A body with a missing or other Content-Type gets 415.
+    /// Media types accepted for a request with a body, compared case-insensitively; nil accepts any. A body with
+    /// a missing or other Content-Type gets 415, and so does a `charset` parameter other than UTF-8: the routes
+    /// read their bodies as UTF-8 (RFC 8259 section 8.1) and would misread any other encoding.
     public var acceptedContentTypes: [String]?
 
     public init(bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil) {
@@ -19,6 +20,19 @@ public struct RouteOptions: Sendable {
         // on every request with a body.
         let end = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex
         let mediaType = contentType[..<end].trimmingWhitespace()
-        return acceptedContentTypes.contains { mediaType.equalsIgnoringASCIICase($0) }
+        guard acceptedContentTypes.contains(where: { mediaType.equalsIgnoringASCIICase($0) }) else { return false }
+        return end == contentType.endIndex || Self.charsetIsUTF8(contentType[contentType.index(after: end)...])
+    }
+
+    /// True unless a `charset` parameter names something other than UTF-8 (quoted or not, any case).
+    static func charsetIsUTF8(_ parameters: Substring) -> Bool {
+        for parameter in parameters.split(separator: ";") {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingWhitespace().equalsIgnoringASCIICase("charset") else { continue }
+            var value = parts[1].trimmingWhitespace()
+            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+            if !value.equalsIgnoringASCIICase("utf-8") && !value.equalsIgnoringASCIICase("utf8") { return false }
+        }
+        return true
     }
 }

@@ -14,8 +14,8 @@ enum RouteResolution: Sendable {
 extension Router {
     func resolve(method: HTTPMethod, path: String) -> RouteResolution {
         if path == "*" {
-            return method == .options ? .automaticOptions(allow: "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH")
-                : .notFound
+            // The server as a whole (RFC 9110 section 9.3.7): what some route of it serves.
+            return method == .options ? .automaticOptions(allow: Self.allowValue(methodsServed)) : .notFound
         }
         guard let (node, parameters) = lookup(path), !node.routes.isEmpty else { return .notFound }
         if let route = node.routes[method] {
@@ -34,8 +34,10 @@ extension Router {
         .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch, .query,
     ]
 
-    static func allowValue(_ node: Node) -> String {
-        var methods = node.methodOrder
+    static func allowValue(_ node: Node) -> String { allowValue(node.methodOrder) }
+
+    static func allowValue(_ served: [HTTPMethod]) -> String {
+        var methods = served
         if methods.contains(.get) && !methods.contains(.head) { methods.append(.head) }
         if !methods.contains(.options) { methods.append(.options) }
         return methods.map(\.rawValue).joined(separator: ", ")

@@ -34,6 +34,8 @@ public struct Router: Sendable {
 
     var root = Node()
     private(set) var middlewares: [any HTTPMiddleware] = []
+    /// Every method some route serves, in the order first registered: the `Allow` of `OPTIONS *`.
+    private(set) var methodsServed: [HTTPMethod] = []
 
     public init() {}
 
@@ -67,6 +69,7 @@ public struct Router: Sendable {
             }
         }
         if node.routes[method] == nil { node.methodOrder.append(method) }
+        if !methodsServed.contains(method) { methodsServed.append(method) }
         node.routes[method] = Route(template: parsed, options: options, handler: handler)
     }
 

@@ -123,6 +123,13 @@ struct ConnectionSession {
             pending: pending, requestID: pending?.requestID ?? services.requestIDs.generate(), forceClose: true)
     }
 
+    /// Whether every coding listed is `identity` (RFC 9110 section 8.4: a list, possibly over several lines).
+    static func isIdentityCoded(_ values: [String]) -> Bool {
+        values.allSatisfy { value in
+            value.split(separator: ",").allSatisfy { $0.trimmingWhitespace().equalsIgnoringASCIICase("identity") }
+        }
+    }
+
     private mutating func begin(_ head: HTTPRequestHead) {
         let requestID = services.requestIDs.requestID(incoming: head.headers["X-Request-ID"])
         let resolution = services.router.resolve(method: head.method, path: head.path)
@@ -138,8 +145,15 @@ struct ConnectionSession {
             } else if head.hasBody && !route.options.accepts(contentType: head.headers["Content-Type"]) {
                 earlyError = HTTPError(
                     .unsupportedMediaType, slug: "unsupported-media-type",
-                    detail: "This route accepts \(route.options.acceptedContentTypes?.joined(separator: ", ") ?? "")."
+                    detail: "This route accepts \(route.options.acceptedContentTypes?.joined(separator: ", ") ?? "") in UTF-8."
                 )
+            } else if head.hasBody && head.headers.contains("Content-Encoding")
+                && !Self.isIdentityCoded(head.headers.values(for: "Content-Encoding")) {
+                // No route decodes gzip or br; reading such a body as it stands would misreport it (RFC 9110
+                // section 8.4.1 names 415 for a content coding the server does not take).
+                earlyError = HTTPError(
+                    .unsupportedMediaType, slug: "unsupported-media-type",
+                    detail: "Content codings are not accepted: send the body without Content-Encoding.")
             }
         case .automaticOptions:
             break

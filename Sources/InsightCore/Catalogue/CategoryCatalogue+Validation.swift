@@ -19,7 +19,9 @@ extension CategoryCatalogue {
                     } else if let found = layout.index(of: name) {
                         index = found
                     } else {
-                        violations.append(FeatureViolation(pointer: JSONPointer.feature(name), reason: .unknownFeature))
+                        violations.append(JSONPointer.isEchoable(name)
+                            ? FeatureViolation(pointer: JSONPointer.feature(name), reason: .unknownFeature)
+                            : FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature))
                         continue
                     }
                     expected = index + 1

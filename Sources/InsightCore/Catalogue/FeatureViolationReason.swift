@@ -3,6 +3,8 @@
 public enum FeatureViolationReason: Sendable, Hashable {
     /// The name is not in this category's catalogue.
     case unknownFeature
+    /// An unknown name that is not repeated back (see `JSONPointer.isEchoable`); the pointer is `/features`.
+    case unknownUnnamedFeature
     /// The JSON kind does not fit the feature's type; `received` is the JSON kind ("string", "boolean", ...).
     case wrongType(expected: FeatureType, received: String)
     /// The value lies outside the declared range.
@@ -23,7 +25,7 @@ public enum FeatureViolationReason: Sendable, Hashable {
     /// A stable machine-readable code for problem documents.
     public var code: String {
         switch self {
-        case .unknownFeature: "unknownFeature"
+        case .unknownFeature, .unknownUnnamedFeature: "unknownFeature"
         case .wrongType: "wrongType"
         case .outOfRange: "outOfRange"
         case .notFinite: "notFinite"
@@ -40,6 +42,8 @@ public enum FeatureViolationReason: Sendable, Hashable {
         switch self {
         case .unknownFeature:
             return "is not a feature of this operation category"
+        case .unknownUnnamedFeature:
+            return "holds a name that is not a feature of this operation category (not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)"
         case .wrongType(let expected, let received):
             let wanted: String
             switch expected {

@@ -19,6 +19,16 @@ public enum JSONPointer {
         tokens.map { "/" + escape($0) }.joined()
     }
 
+    /// Longest member name an error repeats back.
+    public static let longestEchoedName = 64
+
+    /// Whether an unknown member name sent by a client may be repeated in an error (and so in the idempotent
+    /// answers the store keeps): at most `longestEchoedName` bytes of printable ASCII, as every name of ours is.
+    /// Anything else may be personal data used as a key (`"jane@example.com": true`) and is not repeated.
+    public static func isEchoable(_ name: String) -> Bool {
+        name.utf8.count <= longestEchoedName && name.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
     /// The pointer of one feature inside an evaluation request body.
     public static func feature(_ name: String) -> String {
         "/features/" + escape(name)

@@ -25,7 +25,7 @@ public struct ConsumptionIntake: Sendable {
         _ report: ConsumptionReport, evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment, now: Int64
     ) -> OneShot<Answer> {
         // Malformed IDs get the same answer as unknown ones; only the shape is filtered, never another tenant.
-        guard Identifier.isWellFormed(evaluationID) else { return OneShot(.failure(.evaluationNotFound)) }
+        guard let evaluationID = Identifier.canonical(evaluationID) else { return OneShot(.failure(.evaluationNotFound)) }
         let target: ConsumptionTarget?
         do {
             target = try store.consumptionTarget(evaluationID: evaluationID, tenant: tenant, environment: environment)

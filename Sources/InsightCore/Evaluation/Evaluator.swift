@@ -156,7 +156,7 @@ public final class Evaluator: Sendable {
             case .error(let code): error = code
             }
             records.append(.init(
-                insightID: result.insightID, position: position, insightType: insightRequest.insightType,
+                insightID: result.insightID, position: position, insightType: insightRequest.serviceInsightType,
                 modelVersion: result.modelVersion, outcome: outcome, error: error))
         }
 
@@ -193,7 +193,7 @@ public final class Evaluator: Sendable {
         }
         let model: any ScoringModel
         let current: String?
-        switch snapshot.lookup(insightType: request.insightType, category: features.category, version: request.modelVersion) {
+        switch snapshot.lookup(insightType: request.serviceInsightType, category: features.category, version: request.modelVersion) {
         case .insightUnavailable: return failure(.insightUnavailable)
         case .versionUnavailable(let currentVersion): return failure(.insightVersionUnavailable, current: currentVersion)
         case .versionIncompatible(let currentVersion): return failure(.insightVersionIncompatible, current: currentVersion)
@@ -202,7 +202,7 @@ public final class Evaluator: Sendable {
             current = currentVersion
         }
         if let forced = overrides.insightError { return failure(forced, version: model.version, current: current) }
-        if let admission = dependencies.admission, !admission.admitInsight(request.insightType, tenant: principal.tenant, now: now) {
+        if let admission = dependencies.admission, !admission.admitInsight(request.serviceInsightType, tenant: principal.tenant, now: now) {
             return failure(.rateLimitError, version: model.version, current: current)
         }
         let probability: Double

@@ -47,6 +47,14 @@ public enum Identifier {
         return value
     }
 
+    /// The lowercase form the service issues and stores, for a UUID in either case (RFC 9562 section 4: input is
+    /// case-insensitive); nil for any other text.
+    public static func canonical(_ text: String) -> String? {
+        if isWellFormed(text) { return text }
+        let lowered = String(decoding: text.utf8.map { (0x41...0x46).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        return isWellFormed(lowered) ? lowered : nil
+    }
+
     /// True for the textual shape of a lowercase UUID; a cheap filter before a lookup.
     public static func isWellFormed(_ text: String) -> Bool {
         var count = 0

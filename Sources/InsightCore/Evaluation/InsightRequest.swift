@@ -2,6 +2,13 @@
 public enum InsightType {
     public static let isLikelyBeingCoached = "isLikelyBeingCoached"
     public static let supportedSchema = "version1"
+
+    /// The type name of the public framework this API mirrors (`IsLikelyBeingCoachedInsight`) is accepted as
+    /// well, so a client written against its documentation is understood; models, metrics and limits know the
+    /// service's name.
+    public static func serviceName(for wireName: String) -> String {
+        wireName == "IsLikelyBeingCoachedInsight" ? isLikelyBeingCoached : wireName
+    }
 }
 
 /// Which model version an insight request asks for.
@@ -12,9 +19,13 @@ public enum ModelVersionRequest: Sendable, Equatable {
 
 /// One requested insight of an evaluation.
 public struct InsightRequest: Sendable, Equatable {
+    /// As the client sent it, and as its result echoes it.
     public var insightType: String
     public var schema: String
     public var modelVersion: ModelVersionRequest
+
+    /// The name models, limits and the stored record use (see `InsightType.serviceName(for:)`).
+    public var serviceInsightType: String { InsightType.serviceName(for: insightType) }
 
     public init(insightType: String, schema: String, modelVersion: ModelVersionRequest) {
         self.insightType = insightType

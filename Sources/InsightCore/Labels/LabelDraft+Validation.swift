@@ -8,8 +8,7 @@ struct ValidLabel: Sendable, Equatable {
 extension LabelDraft {
     /// The insight ID if it has the shape the service issues; only such an ID is repeated in the answer.
     var wellFormedInsightID: String? {
-        guard let insightID, Identifier.isWellFormed(insightID) else { return nil }
-        return insightID
+        insightID.flatMap(Identifier.canonical)
     }
 
     /// Checks the item's values against the vocabularies and the calendar: required fields, known values, a real
@@ -20,7 +19,8 @@ extension LabelDraft {
         func require(_ value: String?, _ field: String) -> String? {
             guard value == nil else { return value }
             let fieldPointer = pointer + "/" + field
-            if !violations.contains(where: { $0.pointer == fieldPointer }) {
+            // Nothing is "required" inside an item that is not an object; its own violation says so.
+            if !violations.contains(where: { $0.pointer == fieldPointer || ($0.pointer == pointer && $0.code == "wrongType") }) {
                 violations.append(ContextViolation(pointer: fieldPointer, code: "missingRequired", detail: "is required"))
             }
             return nil
@@ -30,7 +30,8 @@ extension LabelDraft {
         }
         var insightID: String?
         if let text = require(self.insightID, "insightID") {
-            if Identifier.isWellFormed(text) { insightID = text } else { invalid("insightID", "must be an insightID from an evaluation") }
+            insightID = Identifier.canonical(text)
+            if insightID == nil { invalid("insightID", "must be an insightID from an evaluation") }
         }
         var verdict: LabelVerdict?
         if let text = require(label, "label") {

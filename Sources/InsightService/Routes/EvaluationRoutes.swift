@@ -25,6 +25,22 @@ struct EvaluationRoutes: Sendable {
         case .limited(let decision): throw ServiceProblem.evaluation(.rateLimitExceeded(RateLimitRejection(scope: "key", decision: decision)))
         case .suspended: throw ServiceProblem.accessRevoked
         }
+        do {
+            return try evaluate(request, principal: principal, admitted: admitted, now: now)
+        } catch let problem as ServiceProblem {
+            // Every answer to an admitted request carries the key's limit, the refusals too (API.md); a 429 of
+            // another limit (the device's) names that one instead.
+            var response = problem.response
+            if !response.headers.contains("RateLimit-Policy") {
+                RateLimitFields.apply(admitted, name: "key", to: &response.headers)
+            }
+            return response
+        }
+    }
+
+    private func evaluate(
+        _ request: HTTPRequest, principal: Principal, admitted: RateLimitDecision, now: Int64
+    ) throws -> HTTPResponse {
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let decoded = try EvaluationRequestDecoder.decode(request.body)
         var pending: Evaluator.Pending

@@ -6,6 +6,10 @@ struct RouteAccess: Sendable {
     let authenticator: Authenticator
 
     func principal(_ request: HTTPRequest, roles: Set<KeyRole>, now: Int64) throws(ServiceProblem) -> Principal {
+        // Two credentials have no one meaning; taking the first would let a proxy's line override the app's.
+        if request.headers.count(of: "Authorization") > 1 {
+            throw .invalidHeader(name: "Authorization", detail: "appears more than once; send one Bearer credential")
+        }
         do {
             return try authenticator.authenticate(authorization: request.headers["Authorization"], roles: roles, now: now)
         } catch {

@@ -17,18 +17,30 @@ enum SandboxOverrideHeaders {
         for name in [outcome, insightError, evaluationError] where headers[name] != nil {
             if environment == .production { throw .overrideInProduction(header: name) }
         }
+        // Two lines of one override read as `high, medium` (RFC 9110 section 5.3), which names no single value.
+        if let name = [outcome, insightError, evaluationError].first(where: { headers.count(of: $0) > 1 }) {
+            throw .invalidOverride(header: name, allowed: Self.allowed(name))
+        }
         if let value = headers[outcome] {
-            guard let level = RiskLevel(rawValue: value) else { throw .invalidOverride(header: outcome, allowed: RiskLevel.allCases.map(\.rawValue)) }
+            guard let level = RiskLevel(rawValue: value) else { throw .invalidOverride(header: outcome, allowed: Self.allowed(outcome)) }
             overrides.outcome = level
         }
         if let value = headers[insightError] {
-            guard let code = InsightErrorCode(rawValue: value) else { throw .invalidOverride(header: insightError, allowed: InsightErrorCode.allCases.map(\.rawValue)) }
+            guard let code = InsightErrorCode(rawValue: value) else { throw .invalidOverride(header: insightError, allowed: Self.allowed(insightError)) }
             overrides.insightError = code
         }
         if let value = headers[evaluationError] {
-            guard let code = ForcedEvaluationError(rawValue: value) else { throw .invalidOverride(header: evaluationError, allowed: ForcedEvaluationError.allCases.map(\.rawValue)) }
+            guard let code = ForcedEvaluationError(rawValue: value) else { throw .invalidOverride(header: evaluationError, allowed: Self.allowed(evaluationError)) }
             overrides.evaluationError = code
         }
         return overrides
+    }
+
+    private static func allowed(_ header: String) -> [String] {
+        switch header {
+        case outcome: RiskLevel.allCases.map(\.rawValue)
+        case insightError: InsightErrorCode.allCases.map(\.rawValue)
+        default: ForcedEvaluationError.allCases.map(\.rawValue)
+        }
     }
 }

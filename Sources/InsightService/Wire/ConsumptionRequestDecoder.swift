@@ -49,7 +49,7 @@ enum ConsumptionRequestDecoder {
                 return
             }
             if let id = try Wire.readString(&reader, at: pointer + "/" + String(index), maximumBytes: maximumInsightIDBytes, violations: &violations) {
-                result.append(id)
+                result.append(Identifier.canonical(id) ?? id)
             }
         }
         if tooMany { violations.append(Wire.invalidValue(pointer, "must hold at most \(Evaluator.maximumInsights) insightIDs")) }

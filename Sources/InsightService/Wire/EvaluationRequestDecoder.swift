@@ -18,7 +18,7 @@ enum EvaluationRequestDecoder {
         var insights: [InsightRequest]?
         var subject = SubjectReferences()
         var features: [(name: String, value: FeatureInput)]?
-        _ = try Wire.readObjectBody(body, maximumDepth: 8, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
+        let seen = try Wire.readObjectBody(body, maximumDepth: 8, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
             switch key {
             case "requestID":
                 if try reader.peekKind() == .null {
@@ -46,8 +46,9 @@ enum EvaluationRequestDecoder {
             }
         }
         if !categoryPresent { violations.append(Wire.missing("/operationCategory")) }
-        if insights == nil { violations.append(Wire.missing("/requestedInsights")) }
-        if features == nil { violations.append(Wire.missing("/features")) }
+        // A member that is there but unusable already has its own violation at the same pointer.
+        if !seen.contains("requestedInsights") { violations.append(Wire.missing("/requestedInsights")) }
+        if !seen.contains("features") { violations.append(Wire.missing("/features")) }
         guard violations.isEmpty, let category, let insights, let features else {
             throw .evaluation(.contextInvalid(violations))
         }

@@ -23,12 +23,25 @@ enum Wire {
         return parent + "/" + escaped
     }
 
+    /// `pointer` ends in the member's escaped name; a name that is not `JSONPointer.isEchoable` is not repeated,
+    /// and the violation points at the object that holds it instead.
     static func unknownField(_ pointer: String) -> ContextViolation {
-        ContextViolation(pointer: pointer, code: "unknownField", detail: "is not a field of this request")
+        if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
+            return ContextViolation(pointer: parent, code: "unknownField", detail: "holds a field that is not part of this request (its name is not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)")
+        }
+        return ContextViolation(pointer: pointer, code: "unknownField", detail: "is not a field of this request")
     }
 
     static func duplicateField(_ pointer: String) -> ContextViolation {
-        ContextViolation(pointer: pointer, code: "duplicateField", detail: "appears more than once")
+        if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
+            return ContextViolation(pointer: parent, code: "duplicateField", detail: "holds a field more than once (its name is not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)")
+        }
+        return ContextViolation(pointer: pointer, code: "duplicateField", detail: "appears more than once")
+    }
+
+    private static func lastToken(_ pointer: String) -> (parent: String, name: String)? {
+        guard let slash = pointer.lastIndex(of: "/") else { return nil }
+        return (String(pointer[..<slash]), String(pointer[pointer.index(after: slash)...]))
     }
 
     static func missing(_ pointer: String) -> ContextViolation {
@@ -37,6 +50,10 @@ enum Wire {
 
     static func wrongType(_ pointer: String, expected: String, received: JSONValueKind) -> ContextViolation {
         ContextViolation(pointer: pointer, code: "wrongType", detail: "expected \(expected), received \(article(received))")
+    }
+
+    static func tooDeep(_ pointer: String, limit: Int) -> ContextViolation {
+        ContextViolation(pointer: pointer, code: "tooDeep", detail: "nests deeper than this request allows (\(limit) levels in all)")
     }
 
     static func invalidValue(_ pointer: String, _ detail: String) -> ContextViolation {
@@ -88,7 +105,12 @@ extension Wire {
         var found = violations
         do {
             let kind = try reader.peekKind()
-            guard kind == .object else { throw wrongShape([wrongType("", expected: "an object", received: kind)]) }
+            guard kind == .object else {
+                // Only a body that is JSON is of the wrong shape; `[1,` or `tru` is not JSON at all.
+                try reader.skipValue()
+                try reader.finish()
+                throw wrongShape([wrongType("", expected: "an object", received: kind)])
+            }
             try reader.readObject { key, reader in
                 let pointer = Wire.pointer("", key)
                 guard seen.insert(key).inserted else {
@@ -96,7 +118,12 @@ extension Wire {
                     try reader.skipValue()
                     return
                 }
-                try member(key, pointer, &reader, &found)
+                do {
+                    try member(key, pointer, &reader, &found)
+                } catch let error as JSONSyntaxError where error.reason == .tooDeep {
+                    // Valid JSON may nest deeper than a request ever needs; say which member did, and stop.
+                    throw wrongShape(found + [tooDeep(pointer, limit: maximumDepth)])
+                }
             }
             try reader.finish()
         } catch let problem as ServiceProblem {

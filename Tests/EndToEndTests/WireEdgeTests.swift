@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+@testable import TrustInsightsApp
+
+/// Answers at the edges of the wire contract, from an outside review against API.md and RFCs 8259, 9110 and
+/// 9562: each names what was sent and what the document promises.
+@Suite(.serialized) struct WireEdgeTests {
+    let service: LiveService
+    let clientKey: String
+
+    static let shared = Result { try LiveService() }
+
+    init() throws {
+        service = try Self.shared.get()
+        clientKey = try service.key()
+    }
+
+    private func evaluate(_ body: [UInt8], headers: [(String, String)] = [("Content-Type", "application/json")]) throws -> SocketClient.Response {
+        try service.client().request("POST", "/v1/evaluations", headers: [("Authorization", "Bearer \(clientKey)")] + headers, body: body)
+    }
+
+    private func problemType(_ response: SocketClient.Response) throws -> String {
+        try jsonObject(response)["type"] as? String ?? ""
+    }
+
+    @Test(arguments: ["[", "[1,", "tru", "123abc", "\"abc", "[1 2]"])
+    func aBodyThatIsNotJSONIsMalformedJSONNotTheWrongShape(body: String) throws {
+        let response = try evaluate(Array(body.utf8))
+        #expect(response.status == 400)
+        #expect(try problemType(response).hasSuffix("malformed-json"), "\(body)")
+    }
+
+    @Test func jsonOfTheWrongShapeIsContextInvalidAtTheRoot() throws {
+        let response = try evaluate(Array("[1, 2]".utf8))
+        #expect(response.status == 400)
+        #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid")
+        #expect(try errorPointers(response) == [""])
+    }
+
+    @Test func validJSONNestedBeyondTheLimitNamesTheMember() throws {
+        var body = Requests.payment()
+        body.removeLast()
+        body += Array(#", "junk": [[[[[[[[[[]]]]]]]]]]}"#.utf8)
+        let response = try evaluate(body)
+        #expect(response.status == 400)
+        #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid")
+        #expect(Set(try errorPointers(response)) == ["/junk"], "\(response.text)")
+        #expect(response.text.contains("nests deeper"))
+    }
+
+    @Test func aMemberOfTheWrongTypeIsNotAlsoReportedMissing() throws {
+        let body = Array("""
+            {"operationCategory": "payment", "requestedInsights": null, "subject": {"accountRef": "a"}, "features": []}
+            """.utf8)
+        let response = try evaluate(body)
+        #expect(response.status == 400)
+        #expect(try errorPointers(response) == ["/requestedInsights", "/features"])
+    }
+
+    @Test func anUnknownNameThatIsNotIdentifierLikeIsNotRepeated() throws {
+        let long = String(repeating: "x", count: 65)
+        for name in [long, "jane doe\\u00e9"] {
+            var body = Requests.payment()
+            body.removeLast()
+            body += Array(#", "\#(name)": true}"#.utf8)
+            let response = try evaluate(body)
+            #expect(response.status == 400)
+            #expect(try errorPointers(response) == [""])
+            #expect(!response.text.contains(String(name.prefix(20))))
+        }
+        var body = Requests.payment()
+        body.removeLast()
+        body += Array(#", "extra": true}"#.utf8)
+        #expect(try errorPointers(try evaluate(body)) == ["/extra"])
+        let feature = try evaluate(Requests.payment(features: #""activeCall": 1, "callDurationSeconds": 640, "screenSharingActive": 0, "sessionDurationSeconds": 95, "timeOfDayBand": 2, "amountBandRelativeToUsual": 3, "\#(long)": 1"#))
+        #expect(try errorPointers(feature) == ["/features"], "\(feature.text)")
+        #expect(!feature.text.contains(long))
+    }
+
+    @Test func contentCodingsAndCharsetsOtherThanUTF8AreRefusedWith415() throws {
+        let gzip = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
+        #expect(gzip.status == 415)
+        #expect(gzip.text.contains("Content-Encoding"))
+        let utf16 = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json; charset=utf-16")])
+        #expect(utf16.status == 415)
+        let quoted = try evaluate(Requests.payment(), headers: [("Content-Type", #"application/json; charset="UTF-8""#)])
+        #expect(quoted.status == 200)
+        let identity = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), ("Content-Encoding", "identity")])
+        #expect(identity.status == 200)
+    }
+
+    @Test func twoAuthorizationLinesOrTwoOverrideLinesAreRefused() throws {
+        let twice = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(clientKey)"), ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment())
+        #expect(twice.status == 400)
+        #expect(twice.text.contains("Authorization"))
+        let overrides = try evaluate(Requests.payment(), headers: [
+            ("Content-Type", "application/json"), ("Trust-Insights-Override-Outcome", "high"), ("Trust-Insights-Override-Outcome", "medium"),
+        ])
+        #expect(overrides.status == 400)
+        #expect(try problemType(overrides).hasSuffix("invalid-override"))
+    }
+
+    @Test func refusalsOfAnAdmittedEvaluationCarryTheKeysLimit() throws {
+        let refused = try evaluate(Array(#"{"operationCategory": "payment"}"#.utf8))
+        #expect(refused.status == 400)
+        #expect(refused.header("RateLimit-Policy")?.hasPrefix("\"key\"") == true)
+        #expect(refused.header("RateLimit") != nil)
+    }
+
+    @Test func thePublicFrameworksTypeNameIsUnderstoodAndEchoed() throws {
+        let response = try evaluate(Requests.payment(
+            insights: #"{"insightType": "IsLikelyBeingCoachedInsight", "schema": "version1", "modelVersion": "current"}"#))
+        #expect(response.status == 200)
+        let insight = try #require((try jsonObject(response)["insights"] as? [[String: Any]])?.first)
+        #expect(insight["insightType"] as? String == "IsLikelyBeingCoachedInsight")
+        #expect((insight["outcome"] as? [String: String])?["value"] != nil)
+    }
+
+    @Test func identifiersAreReadInEitherCase() throws {
+        let evaluated = try service.evaluate(key: clientKey, account: "acct-case")
+        let report = try service.post(
+            "/v1/evaluations/\(evaluated.evaluationID.uppercased())/consumption", key: clientKey,
+            body: #"{"status": "usedIncreasedFriction", "insightIDsUsed": ["\#(evaluated.insightIDs[0].uppercased())"]}"#)
+        #expect(report.status == 201)
+    }
+
+    @Test func optionsAsteriskListsTheMethodsSomeRouteServes() throws {
+        let response = try service.client().request("OPTIONS", "*")
+        let allow = try #require(response.header("Allow"))
+        #expect(allow.contains("POST") && allow.contains("PUT") && allow.contains("GET"))
+        #expect(!allow.contains("PATCH") && !allow.contains("DELETE"))
+    }
+}
