@@ -43,7 +43,7 @@ public enum FeatureViolationReason: Sendable, Hashable {
         case .unknownFeature:
             return "is not a feature of this operation category"
         case .unknownUnnamedFeature:
-            return "holds a name that is not a feature of this operation category (not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)"
+            return "holds a name that is not a feature of this operation category (\(JSONPointer.unrepeatedNameReason))"
         case .wrongType(let expected, let received):
             let wanted: String
             switch expected {

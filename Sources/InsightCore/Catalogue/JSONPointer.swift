@@ -29,6 +29,9 @@ public enum JSONPointer {
         name.utf8.count <= longestEchoedName && name.utf8.allSatisfy { (0x20...0x7E).contains($0) }
     }
 
+    /// Why a name was left out of an error, for its detail.
+    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes or not printable ASCII"
+
     /// The pointer of one feature inside an evaluation request body.
     public static func feature(_ name: String) -> String {
         "/features/" + escape(name)

@@ -27,14 +27,14 @@ enum Wire {
     /// and the violation points at the object that holds it instead.
     static func unknownField(_ pointer: String) -> ContextViolation {
         if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
-            return ContextViolation(pointer: parent, code: "unknownField", detail: "holds a field that is not part of this request (its name is not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)")
+            return ContextViolation(pointer: parent, code: "unknownField", detail: "holds a field that is not part of this request (\(JSONPointer.unrepeatedNameReason))")
         }
         return ContextViolation(pointer: pointer, code: "unknownField", detail: "is not a field of this request")
     }
 
     static func duplicateField(_ pointer: String) -> ContextViolation {
         if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
-            return ContextViolation(pointer: parent, code: "duplicateField", detail: "holds a field more than once (its name is not repeated: over \(JSONPointer.longestEchoedName) bytes or not printable ASCII)")
+            return ContextViolation(pointer: parent, code: "duplicateField", detail: "holds a field more than once (\(JSONPointer.unrepeatedNameReason))")
         }
         return ContextViolation(pointer: pointer, code: "duplicateField", detail: "appears more than once")
     }
