@@ -222,6 +222,9 @@ import Testing
         let averaged = try CompiledModel(document: document)
         #expect(averaged.margin(for: [0, 0.6]) == 0.75)
         #expect(averaged.margin(for: [0, 0.5]) == -0.25)
+    }
+
+    @Test func readsLightGBMTextAfterAByteOrderMark() throws {
         #expect(try LightGBMImporter.importModel(text: "\u{FEFF}" + Self.lightGBM(), options: Self.options).trees.count == 1)
     }
 
