@@ -224,6 +224,17 @@ import Testing
         #expect(averaged.margin(for: [0, 0.5]) == -0.25)
     }
 
+    /// A model file checked out or saved with Windows line endings reads to the same document, tree for tree.
+    @Test func readsLightGBMTextWithWindowsLineEndings() throws {
+        let text = try Fixtures.text("lgb_200x63.txt")
+        let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(crlf.utf8.count > text.utf8.count)
+        let expected = try LightGBMImporter.importModel(text: text, options: Fixtures.options)
+        #expect(try LightGBMImporter.importModel(text: crlf, options: Fixtures.options) == expected)
+        #expect(try LightGBMImporter.importModel(text: Self.lightGBM().replacingOccurrences(of: "\n", with: "\r\n"),
+                                                 options: Self.options).trees.count == 1)
+    }
+
     @Test func readsLightGBMTextAfterAByteOrderMark() throws {
         #expect(try LightGBMImporter.importModel(text: "\u{FEFF}" + Self.lightGBM(), options: Self.options).trees.count == 1)
     }

@@ -1,12 +1,15 @@
-/// A CSV of feature rows like the shared fixtures: a header of names, an optional `label` column (0/1),
-/// empty field = missing. Values are parsed as float32 and widened (the fixtures are float32 written `%.9g`),
-/// or as double when asked.
+/// A CSV of feature rows like the shared fixtures: a header of names, an optional `label` column (0/1), and a
+/// missing value written as an empty field, `NA` (R) or `nan`. Read as RFC 4180 (`CSVRecords`), so quoted names and
+/// values and Windows line endings read like plain ones. Values are parsed as float32 and widened (the fixtures are
+/// float32 written `%.9g`), or as double when asked.
 public struct FeatureTable: Sendable {
     public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case badField(line: Int, column: String)
         case wrongFieldCount(line: Int, expected: Int, found: Int)
         case missingColumns([String])
+        /// A quoted field is not closed, or a quote sits inside an unquoted field, or text follows a closing quote.
+        case badQuote(line: Int)
 
         public var description: String {
             switch self {
@@ -14,6 +17,8 @@ public struct FeatureTable: Sendable {
             case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
             case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
             case .missingColumns(let names): "the CSV lacks the model's features: \(names.joined(separator: ", "))"
+            case .badQuote(let line):
+                "line \(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
             }
         }
     }
@@ -26,42 +31,39 @@ public struct FeatureTable: Sendable {
     public var rowCount: Int { columnNames.isEmpty ? 0 : values.count / columnNames.count }
 
     public init(csv text: String, parseAsDouble: Bool = false) throws(ReadError) {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
-        guard let headerLine = lines.next() else { throw .empty }
-        let header = headerLine.split(separator: ",", omittingEmptySubsequences: false).map {
-            String($0.hasSuffix("\r") ? $0.dropLast() : $0)
-        }
-        let labelIndex = header.firstIndex(of: "label")
-        columnNames = header.enumerated().filter { $0.offset != labelIndex }.map(\.element)
+        var header: [String]?
+        var labelIndex: Int?
         var values: [Double] = []
         var labels: [Int] = []
-        var lineNumber = 1
-        for line in IteratorSequence(lines) {
-            lineNumber += 1
-            let body = line.hasSuffix("\r") ? line.dropLast() : line
-            var column = 0
-            for field in body.split(separator: ",", omittingEmptySubsequences: false) {
-                defer { column += 1 }
-                guard column < header.count else { break }
+        try CSVRecords.forEach(in: text) { (line, fields) throws(ReadError) in
+            guard let header else {
+                header = fields
+                labelIndex = fields.firstIndex(of: "label")
+                return
+            }
+            guard fields.count == header.count else {
+                throw .wrongFieldCount(line: line, expected: header.count, found: fields.count)
+            }
+            for (column, field) in fields.enumerated() {
                 if column == labelIndex {
-                    guard let label = Int(field) ?? Double(field).map({ Int($0) }) else {
-                        throw .badField(line: lineNumber, column: "label")
+                    // `Int(exactly:)`: a label of `nan` or `1e300` is refused, not a trap.
+                    guard let label = Int(field) ?? Double(field).flatMap({ Int(exactly: $0) }) else {
+                        throw .badField(line: line, column: "label")
                     }
                     labels.append(label)
-                } else if field.isEmpty {
+                } else if field.isEmpty || field == "NA" {
                     values.append(.nan)
                 } else if parseAsDouble {
-                    guard let value = Double(field) else { throw .badField(line: lineNumber, column: header[column]) }
+                    guard let value = Double(field) else { throw .badField(line: line, column: header[column]) }
                     values.append(value)
                 } else {
-                    guard let value = Float(field) else { throw .badField(line: lineNumber, column: header[column]) }
+                    guard let value = Float(field) else { throw .badField(line: line, column: header[column]) }
                     values.append(Double(value))
                 }
             }
-            guard column == header.count else {
-                throw .wrongFieldCount(line: lineNumber, expected: header.count, found: column)
-            }
         }
+        guard let header else { throw .empty }
+        columnNames = header.enumerated().filter { $0.offset != labelIndex }.map(\.element)
         self.values = values
         self.labels = labelIndex == nil ? nil : labels
     }

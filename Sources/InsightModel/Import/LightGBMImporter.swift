@@ -8,7 +8,9 @@ public enum LightGBMImporter {
         var averagesOutput = false
         var endOfTrees = false
         let body = text.hasPrefix("\u{FEFF}") ? Substring(text.unicodeScalars.dropFirst()) : Substring(text)
-        for line in body.split(separator: "\n", omittingEmptySubsequences: true) {
+        // In a Swift string "\r\n" is one Character, not "\r" then "\n": a file saved with Windows line endings is
+        // split on both, so the trees read the same as from LightGBM's own "\n".
+        for line in body.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             let line = line.hasSuffix("\r") ? line.dropLast() : line
             if line == "end of trees" {
                 endOfTrees = true

@@ -75,7 +75,10 @@ struct EvaluationRoutes: Sendable {
                 gate.open()
             } else {
                 readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds())
-                gate.replace(with: ServiceProblem.evaluation(.serverError).response)
+                // The replacement is an answer to an admitted request like any other: it carries the key's limit.
+                var replacement = ServiceProblem.evaluation(.serverError).response
+                RateLimitFields.apply(admitted, name: "key", to: &replacement.headers)
+                gate.replace(with: replacement)
             }
         }
         return response

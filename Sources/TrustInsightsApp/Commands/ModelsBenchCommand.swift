@@ -10,7 +10,7 @@ enum ModelsBenchCommand {
             discussion: "Single row: median of individually timed calls cycling over the input rows. Batch: best of several passes over all rows. The plain walk is the reference tree walk every fast path must match.",
             options: [
                 .value("model", "file", help: "A model in the trust-insights format.", required: true),
-                .value("input", "csv", help: "Rows to score (header of feature names, empty = missing).", required: true),
+                .value("input", "csv", help: "Rows to score (RFC 4180 CSV: a header of feature names; empty, NA or nan = missing).", required: true),
                 .value("calls", "n", help: "Timed single-row calls.", default: "20000"),
                 .value("passes", "n", help: "Timed batch passes.", default: "5"),
                 .flag("json", help: "Print one JSON object instead of a table."),

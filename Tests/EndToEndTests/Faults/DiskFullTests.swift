@@ -23,6 +23,9 @@ import Testing
             #expect(refused.header("Content-Type") == "application/problem+json")
             #expect(refused.header("Retry-After") == "1")
             #expect(refused.text.contains("\"evaluationError\":\"serverError\""))
+            // The gate's replacement answers an admitted request, so it names the key's limit like any other answer.
+            #expect(refused.header("RateLimit-Policy")?.hasPrefix("\"key\"") == true)
+            #expect(refused.header("RateLimit")?.hasPrefix("\"key\"") == true)
 
             let ready = try service.client().request("GET", "/readyz")
             #expect(ready.status == 503)

@@ -1,0 +1,51 @@
+import Testing
+@testable import InsightModel
+
+/// Feature CSVs as other tools write them: the same table must come out of each.
+@Suite struct FeatureTableTests {
+    static let plain = "a,b,label\n1.5,,1\n-2,3,0\n"
+
+    @Test(arguments: [
+        // R's write.csv: every name quoted, missing as NA.
+        "\"a\",\"b\",\"label\"\n1.5,NA,1\n-2,3,0\n",
+        // Windows line endings, no final line break.
+        "a,b,label\r\n1.5,,1\r\n-2,3,0",
+        // Excel's "CSV UTF-8": a byte order mark, then quoted values.
+        "\u{FEFF}a,b,label\r\n\"1.5\",\"\",\"1\"\r\n\"-2\",\"3\",\"0\"\r\n",
+        // Blank lines and pandas' "nan".
+        "a,b,label\n\n1.5,nan,1\n\n-2,3,0\n\n",
+    ])
+    func readsTheSameTableWhateverTheToolQuotedOrEndedLinesWith(csv: String) throws {
+        let expected = try FeatureTable(csv: Self.plain)
+        let table = try FeatureTable(csv: csv)
+        #expect(table.columnNames == expected.columnNames)
+        #expect(table.labels == expected.labels)
+        #expect(table.values.count == expected.values.count)
+        for (value, reference) in zip(table.values, expected.values) {
+            #expect(value == reference || (value.isNaN && reference.isNaN))
+        }
+    }
+
+    @Test func readsQuotedNamesHoldingCommasQuotesAndLineBreaks() throws {
+        let table = try FeatureTable(csv: "\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"\n1,2,3\n")
+        #expect(table.columnNames == ["x,y", "say \"hi\"", "two\nlines"])
+        #expect(table.values == [1, 2, 3])
+        #expect(try table.matrix(for: ["two\nlines", "x,y"]).values == [3, 1])
+    }
+
+    @Test func namesTheLineOfEachMistake() {
+        #expect(throws: FeatureTable.ReadError.badQuote(line: 2)) { try FeatureTable(csv: "a,b\n\"1,2\n3,4\n") }
+        #expect(throws: FeatureTable.ReadError.badQuote(line: 2)) { try FeatureTable(csv: "a,b\n\"1\"x,2\n") }
+        #expect(throws: FeatureTable.ReadError.badQuote(line: 3)) { try FeatureTable(csv: "a,b\n1,2\n1\"5,2\n") }
+        #expect(throws: FeatureTable.ReadError.wrongFieldCount(line: 3, expected: 2, found: 3)) {
+            try FeatureTable(csv: "a,b\n1,2\n1,2,3\n")
+        }
+        #expect(throws: FeatureTable.ReadError.wrongFieldCount(line: 2, expected: 2, found: 1)) { try FeatureTable(csv: "a,b\n1\n") }
+        #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "b")) { try FeatureTable(csv: "a,b\n1,x\n") }
+        // A label must be a whole number: NaN or a huge value is refused rather than converted.
+        for label in ["nan", "1e300", "0.5", "NA"] {
+            #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,\(label)\n") }
+        }
+        #expect(throws: FeatureTable.ReadError.empty) { try FeatureTable(csv: "\n\n") }
+    }
+}
