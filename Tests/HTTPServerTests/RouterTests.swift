@@ -36,6 +36,32 @@ struct RouterTests {
         #expect(parameters.isEmpty)
     }
 
+    /// RFC 3986 §6.2.2.2: an escaped unreserved character is the character itself, in either hex case; an escaped
+    /// reserved one (`%2F`) is not a separator, and a bad escape stays literal.
+    @Test func matchesLiteralSegmentsWrittenWithEscapedUnreservedCharacters() {
+        let router = Self.router()
+        for path in ["/v1/%6dodels", "/%76%31/models", "/v1/mod%65ls", "/v1/MODELS".lowercased(), "/v1/%6Dodels"] {
+            guard case .found(let route, _) = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should be /v1/models")
+                continue
+            }
+            #expect(route.template.text == "/v1/models")
+        }
+        guard case .found(let route, let parameters) = router.resolve(method: .get, path: "/v1/evaluations/l%61test") else {
+            Issue.record("not found")
+            return
+        }
+        #expect(route.template.text == "/v1/evaluations/latest")
+        #expect(parameters.isEmpty)
+        for path in ["/v1%2Fmodels", "/v1/%2Fmodels", "/v1/models%2F", "/v1/%6", "/v1/%zzodels", "/v1/%4dodels"] {
+            guard case .notFound = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should not be found")
+                continue
+            }
+        }
+        #expect(PercentDecoding.decodeUnreserved("a%7e%7E%2f%25%41%") == "a~~%2f%25A%")
+    }
+
     @Test func answersUnknownPathsAsNotFound() {
         let router = Self.router()
         for path in ["/", "/v1", "/v1/models/extra", "/v1/models/", "/v2/models", "/v1/evaluations/1/other"] {

@@ -28,6 +28,37 @@ enum PercentDecoding {
         decode(text[...], plusAsSpace: plusAsSpace)
     }
 
+    /// Decodes only the escapes of unreserved characters (ALPHA, DIGIT, `-`, `.`, `_`, `~`): the normalisation of
+    /// RFC 3986 §6.2.2.2, which keeps every other escape, and so the component's structure, as it was.
+    static func decodeUnreserved(_ text: String) -> String {
+        let utf8 = Array(text.utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            if utf8[index] == UInt8(ascii: "%"), index + 2 < utf8.count,
+                let high = hexValue(utf8[index + 1]), let low = hexValue(utf8[index + 2]), isUnreserved(high << 4 | low)
+            {
+                bytes.append(high << 4 | low)
+                index += 3
+            } else {
+                bytes.append(utf8[index])
+                index += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")

@@ -58,7 +58,10 @@ extension Router {
     ) -> Node? {
         guard let segment = segments.first else { return node }
         let text = String(Substring(segment))
-        if let child = node.literals[text], let found = match(child, segments.dropFirst(), &parameters),
+        // `/%68ealthz` is `/healthz` (RFC 3986 §6.2.2.2): an escaped unreserved character names the same resource.
+        // An escaped reserved one (`%2F`) does not, and stays as it is.
+        let literal = segment.contains(UInt8(ascii: "%")) ? PercentDecoding.decodeUnreserved(text) : text
+        if let child = node.literals[literal], let found = match(child, segments.dropFirst(), &parameters),
             !found.routes.isEmpty
         {
             return found
