@@ -96,6 +96,36 @@ import Testing
         #expect(detail.contains("JSON syntax error at byte 0"))
     }
 
+    /// Where a lenient reader would guess which value is meant, the importer refuses and says where.
+    @Test func refusesAmbiguousJSONDuplicateNamesInvalidUTF8AndStringsInTreeArrays() throws {
+        func detail(_ bytes: [UInt8]) -> String {
+            guard case .malformed(let detail) = refusal(bytes) else { return "accepted" }
+            return detail
+        }
+        let model = String(decoding: Self.xgboost(), as: UTF8.self)
+        #expect(detail(Array(model.replacingOccurrences(of: #""version":[3,2,0]"#, with: #""version":[3,2,0],"learner":{}"#).utf8))
+            .contains("member name 'learner' appears twice in one object"))
+        #expect(detail(Array(model.replacingOccurrences(of: #""num_nodes":"3","#, with: #""num_nodes":"3","num_nodes":"3","#).utf8))
+            .contains("appears twice"))
+        var bytes = Self.xgboost(featureNames: #""Q","b""#)
+        let position = bytes.firstIndex(of: UInt8(ascii: "Q"))!
+        #expect(bytes[position - 1] == UInt8(ascii: "\""))
+        bytes[position] = 0xFF
+        #expect(detail(bytes).contains("string is not valid UTF-8"))
+        for conditions in [#"["nan",-2.5E-1,7.5E-1]"#, #"["5E-1",-2.5E-1,7.5E-1]"#] {
+            #expect(detail(Array(model.replacingOccurrences(of: "[5E-1,-2.5E-1,7.5E-1]", with: conditions).utf8))
+                == "tree 0: 'split_conditions' holds a non-number")
+        }
+        #expect(detail(Array(model.replacingOccurrences(of: #""left_children":[1,-1,-1]"#, with: #""left_children":["1",-1,-1]"#).utf8))
+            == "tree 0: 'left_children' holds a non-integer")
+        // Escapes: a surrogate pair is one character; half of one, or a sign among the hex digits, is refused.
+        let emoji = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""\ud83d\ude00","b\u00e9""#), options: Self.options)
+        #expect(emoji.featureNames == ["\u{1F600}", "b\u{E9}"])
+        #expect(detail(Self.xgboost(featureNames: #""\ud83d","b""#)).contains("unpaired surrogate"))
+        #expect(detail(Self.xgboost(featureNames: #""\ude00x","b""#)).contains("unpaired surrogate"))
+        #expect(detail(Self.xgboost(featureNames: #""\u+abc","b""#)).contains("invalid \\u escape"))
+    }
+
     @Test func refusesFeatureNamesThatDoNotMatchTheFeatureCountOrAreEmpty() throws {
         #expect(refusal(Self.xgboost(featureNames: #""a""#)) == .malformed("feature_names lists 1 names for 2 features"))
         let named = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""a","b""#), options: Self.options)

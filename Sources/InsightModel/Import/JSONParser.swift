@@ -1,5 +1,7 @@
 /// A small strict JSON parser (RFC 8259) used by the XGBoost importer. FoundationEssentials has no
 /// JSONSerialization, and JSONDecoder would round numbers through Double before we could read them as float32.
+/// Strict where a lenient reader would guess: a member name twice in one object (which one is the model?), bytes
+/// that are not UTF-8, and unpaired surrogate escapes are refused.
 struct JSONParser {
     struct SyntaxError: Error, Sendable {
         var offset: Int
@@ -63,11 +65,14 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            let nameOffset = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
-            members[key] = try parseValue()
+            guard members.updateValue(try parseValue(), forKey: key) == nil else {
+                throw SyntaxError(offset: nameOffset, message: "member name \(Self.quoted(key)) appears twice in one object")
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -104,6 +109,29 @@ struct JSONParser {
         index += count
     }
 
+    /// The four hex digits of a `\u` escape (digits only: `UInt32(_:radix:)` would take a sign too).
+    private mutating func hexQuad() throws(SyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw error("invalid \\u escape") }
+        var code: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("invalid \\u escape")
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        index += 4
+        return code
+    }
+
+    /// A member name for an error message: short names as they are, long ones cut (the file is the operator's own).
+    static func quoted(_ name: String) -> String {
+        name.count <= 64 ? "'\(name)'" : "'\(name.prefix(64))...'"
+    }
+
     private mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -128,6 +156,7 @@ struct JSONParser {
     }
 
     private mutating func parseString() throws(SyntaxError) -> String {
+        let start = index
         index += 1
         var scalars: [UInt8] = []
         while index < bytes.count {
@@ -135,7 +164,10 @@ struct JSONParser {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                return String(decoding: scalars, as: UTF8.self)
+                guard let text = String(validating: scalars, as: UTF8.self) else {
+                    throw SyntaxError(offset: start, message: "string is not valid UTF-8")
+                }
+                return text
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw error("unexpected end of input") }
                 let escaped = bytes[index]
@@ -148,13 +180,18 @@ struct JSONParser {
                 case UInt8(ascii: "r"): scalars.append(0x0D)
                 case UInt8(ascii: "t"): scalars.append(0x09)
                 case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count,
-                        let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
-                    else { throw error("invalid \\u escape") }
-                    index += 4
-                    // Surrogate pairs are not needed for model files; unpaired ones become U+FFFD.
-                    let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
-                    scalars.append(contentsOf: Array(String(Character(scalar)).utf8))
+                    var code = try hexQuad()
+                    if (0xD800..<0xDC00).contains(code) {
+                        // A name outside the Basic Multilingual Plane (an emoji, say) is escaped as a pair.
+                        guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        else { throw error("unpaired surrogate in \\u escape") }
+                        index += 2
+                        let low = try hexQuad()
+                        guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    guard let scalar = Unicode.Scalar(code) else { throw error("unpaired surrogate in \\u escape") }
+                    scalars.append(contentsOf: String(Character(scalar)).utf8)
                 default: throw error("invalid escape")
                 }
             case 0..<0x20:

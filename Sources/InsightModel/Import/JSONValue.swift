@@ -23,6 +23,13 @@ enum JSONValue: Sendable {
         return nil
     }
 
+    /// A number's text; nil for anything else, a string of digits too. XGBoost writes its tree arrays as numbers,
+    /// so a string there (`"nan"` would parse as a float) means the file is not what it claims.
+    var numberTokenText: String? {
+        if case .number(let text) = self { return text }
+        return nil
+    }
+
     /// Number text, or a string's text (XGBoost writes many numbers as strings).
     var numberText: String? {
         switch self {

@@ -143,7 +143,7 @@ public enum XGBoostImporter {
             var result: [Int] = []
             result.reserveCapacity(items.count)
             for item in items {
-                guard let text = item.numberText, let value = Int(text) else {
+                guard let text = item.numberTokenText, let value = Int(text) else {
                     throw .malformed("tree \(index): '\(key)' holds a non-integer")
                 }
                 result.append(value)
@@ -155,7 +155,7 @@ public enum XGBoostImporter {
             var result: [Float] = []
             result.reserveCapacity(items.count)
             for item in items {
-                guard let text = item.numberText, let value = Float(text) else {
+                guard let text = item.numberTokenText, let value = Float(text) else {
                     throw .malformed("tree \(index): '\(key)' holds a non-number")
                 }
                 result.append(value)
