@@ -150,6 +150,15 @@ import InsightCore
         let badKey = try send(items, headers: [("Idempotency-Key", "has a space")])
         #expect(badKey.status == 400)
         #expect(try jsonObject(badKey)["type"] as? String == "https://trust-insights.dev/problems/invalid-header")
+        // Two lines are the one value "a, b" (RFC 9110 §5.3): no key, and nothing filed under either line.
+        let second = "batch-\(UUID().uuidString)"
+        let twoLines = try send(items, headers: [key, ("Idempotency-Key", second)])
+        #expect(twoLines.status == 400)
+        #expect(try jsonObject(twoLines)["type"] as? String == "https://trust-insights.dev/problems/invalid-header")
+        #expect(twoLines.text.contains("appears more than once"))
+        let underSecond = try send(items, headers: [("Idempotency-Key", second)])
+        #expect(underSecond.status == 200)
+        #expect(underSecond.header("Idempotent-Replayed") == nil)
     }
 
     @Test func aBatchIsWrittenWholeOrNotAtAll() throws {

@@ -30,6 +30,15 @@ import Testing
         #expect(try problemType(response).hasSuffix("malformed-json"), "\(body)")
     }
 
+    /// No content, so no content type to be wrong (RFC 9110 §15.5.16): malformed, with or without `Content-Type`.
+    @Test func anEmptyBodyIsMalformedJSONWithOrWithoutAContentType() throws {
+        for headers in [[("Content-Type", "application/json")], []] {
+            let response = try evaluate([], headers: headers)
+            #expect(response.status == 400)
+            #expect(try problemType(response).hasSuffix("/malformed-json"))
+        }
+    }
+
     @Test func jsonOfTheWrongShapeIsContextInvalidAtTheRoot() throws {
         let response = try evaluate(Array("[1, 2]".utf8))
         #expect(response.status == 400)
@@ -59,7 +68,7 @@ import Testing
 
     @Test func anUnknownNameThatIsNotIdentifierLikeIsNotRepeated() throws {
         let long = String(repeating: "x", count: 65)
-        for name in [long, "jane doe\\u00e9"] {
+        for name in [long, "jane doe\\u00e9", "jane@example.com", "Jane Doe"] {
             var body = Requests.payment()
             body.removeLast()
             body += Array(#", "\#(name)": true}"#.utf8)

@@ -53,6 +53,20 @@ import InsightCore
         }
     }
 
+    /// At most 1830 days, both ends counted (API.md, openapi.yaml); a date before 1970 is named as such.
+    @Test func theRangeHoldsAtMost1830DaysAndDatesStartIn1970() throws {
+        #expect(try decode([("from", "2021-11-18"), ("to", "2026-11-21")]).query.days.count == 1830)
+        #expect(throws: ServiceProblem.invalidParameter(name: "from", detail: "makes a range of more than 1830 days (both ends count)")) {
+            try decode([("from", "2021-11-17"), ("to", "2026-11-21")])
+        }
+        #expect(throws: ServiceProblem.invalidParameter(name: "to", detail: "must be a date as YYYY-MM-DD, 1970-01-01 or later")) {
+            try decode([("to", "0001-03-31")])
+        }
+        #expect(throws: ServiceProblem.invalidParameter(name: "from", detail: "must be a date as YYYY-MM-DD, 1970-01-01 or later")) {
+            try decode([("from", "1969-12-31"), ("to", "1970-01-05")])
+        }
+    }
+
     @Test func sandboxKeysReadSandboxOnly() {
         #expect(throws: ServiceProblem.self) { try decode([("environment", "production")], key: .sandbox) }
         #expect(throws: ServiceProblem.self) { try decode([("environment", "all")], key: .sandbox) }

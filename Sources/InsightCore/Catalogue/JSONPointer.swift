@@ -23,14 +23,23 @@ public enum JSONPointer {
     public static let longestEchoedName = 64
 
     /// Whether an unknown member name sent by a client may be repeated in an error (and so in the idempotent
-    /// answers the store keeps): at most `longestEchoedName` bytes of printable ASCII, as every name of ours is.
-    /// Anything else may be personal data used as a key (`"jane@example.com": true`) and is not repeated.
+    /// answers the store keeps): at most `longestEchoedName` bytes of letters, digits and `_ - . ~ /`, as a field
+    /// name (ours or a typo of one) is. Anything else may be personal data used as a key (`"jane@example.com": true`,
+    /// `"Jane Doe": 1`) and is not repeated.
     public static func isEchoable(_ name: String) -> Bool {
-        name.utf8.count <= longestEchoedName && name.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        name.utf8.count <= longestEchoedName && name.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                true
+            default:
+                false
+            }
+        }
     }
 
     /// Why a name was left out of an error, for its detail.
-    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes or not printable ASCII"
+    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes, or characters other than letters, digits and _ - . ~ /"
 
     /// The pointer of one feature inside an evaluation request body.
     public static func feature(_ name: String) -> String {

@@ -23,6 +23,11 @@ struct LabelRoutes: Sendable {
         let principal = try access.principal(request, role: .partner, now: now)
         var idempotency: IdempotentRequest?
         if let value = request.headers[Self.idempotencyHeader] {
+            // Two lines are one value `a, b` (RFC 9110 §5.3), which is no key: refused, not read as the first, so a
+            // proxy that repeats or merges the field cannot file an answer under a key the client did not send.
+            guard request.headers.count(of: Self.idempotencyHeader) == 1 else {
+                throw ServiceProblem.invalidHeader(name: Self.idempotencyHeader, detail: "appears more than once")
+            }
             guard let key = IdempotencyKey(value) else {
                 throw ServiceProblem.invalidHeader(
                     name: Self.idempotencyHeader, detail: "must be 1 to \(IdempotencyKey.maximumLength) visible ASCII characters")

@@ -39,7 +39,7 @@ public enum MetricsRequestDecoder {
         let from = try day(values["from"], name: "from") ?? (to - defaultDays + 1)
         guard from <= to else { throw .invalidParameter(name: "from", detail: "must not be after to") }
         guard to - from < MetricsQuery.maximumDays else {
-            throw .invalidParameter(name: "from", detail: "must be less than \(MetricsQuery.maximumDays) days before to")
+            throw .invalidParameter(name: "from", detail: "makes a range of more than \(MetricsQuery.maximumDays) days (both ends count)")
         }
         let format: MetricsFormat
         if let text = values["format"] {
@@ -57,7 +57,7 @@ public enum MetricsRequestDecoder {
 
     private static func day(_ text: String?, name: String) throws(ServiceProblem) -> Int64? {
         guard let text else { return nil }
-        guard let days = Timestamp.days(fromDate: text) else { throw .invalidParameter(name: name, detail: "must be a date as YYYY-MM-DD") }
+        guard let days = Timestamp.days(fromDate: text) else { throw .invalidParameter(name: name, detail: "must be a date as YYYY-MM-DD, 1970-01-01 or later") }
         return days
     }
 
