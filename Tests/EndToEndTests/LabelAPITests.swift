@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import InsightCore
 
@@ -186,5 +187,28 @@ import InsightCore
         let evaluation = try service.evaluate(key: clientKey)
         #expect(try send([item(evaluation.insightIDs[0])], key: clientKey).status == 403)
         #expect(try send([item(evaluation.insightIDs[0])], key: "nope").status == 401)
+    }
+
+    /// The route takes up to 8 MiB, so the key is checked on the header section: without a partner key the answer
+    /// comes before any of the body is sent (and instead of `100 Continue`).
+    @Test func aBatchWithoutAPartnerKeyIsRefusedBeforeItsBodyIsRead() throws {
+        for (authorization, status) in [(nil, 401), ("Bearer \(clientKey)", 403)] as [(String?, Int)] {
+            for expectContinue in [false, true] {
+                let client = try service.client()
+                var head = "POST /v1/labels HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 5000000\r\n"
+                if let authorization { head += "Authorization: \(authorization)\r\n" }
+                if expectContinue { head += "Expect: 100-continue\r\n" }
+                client.send(Array((head + "\r\n").utf8))
+                let response = try client.readResponse()
+                #expect(response.status == status)
+                #expect(response.header("Content-Type") == "application/problem+json")
+                #expect(response.header("Connection") == "close")
+            }
+        }
+        let partner = try service.client()
+        partner.send(Array("POST /v1/labels HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(partnerKey)\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 12\r\n\r\n".utf8))
+        var interim = [UInt8](repeating: 0, count: 64)
+        let received = recv(partner.fd, &interim, interim.count, 0)
+        #expect(received > 0 && String(decoding: interim.prefix(max(0, received)), as: UTF8.self).hasPrefix("HTTP/1.1 100 Continue\r\n"))
     }
 }

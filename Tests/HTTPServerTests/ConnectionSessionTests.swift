@@ -126,6 +126,28 @@ struct ConnectionSessionTests {
         #expect(final.map(\.status) == [413])
     }
 
+    /// A route's check of the header section answers before the body is read and before `100 Continue`: the
+    /// server takes in no body from a client the route would refuse anyway, and closes the connection after.
+    @Test func refusesOnTheHeaderSectionBeforeReadingTheBody() throws {
+        let refused = InMemoryConnection()
+        let early = refused.send("POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 1000000\r\n\r\n")
+        #expect(early.map(\.status) == [401])
+        #expect(early.first?.header("Connection") == "close")
+        #expect(refused.session.closeAfterFlush)
+
+        let interimRefused = InMemoryConnection()
+        let noContinue = interimRefused.send("POST /guarded HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(noContinue.map(\.status) == [401])
+
+        let admitted = InMemoryConnection()
+        #expect(admitted.send("POST /guarded HTTP/1.1\r\nHost: a\r\nToken: ok\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+            .map(\.status) == [100])
+        #expect(admitted.send("hello").map(\.bodyText) == ["5"])
+        // No body, nothing to protect: the handler decides, as for any route.
+        let bodiless = InMemoryConnection()
+        #expect(bodiless.send("POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").map(\.bodyText) == ["0"])
+    }
+
     @Test func closesAfterHTTP10ResponseUnlessKeepAliveWasAsked() throws {
         let connection = InMemoryConnection()
         let kept = try #require(connection.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").first)

@@ -7,9 +7,18 @@ public struct RouteOptions: Sendable {
     /// read their bodies as UTF-8 (RFC 8259 section 8.1) and would misread any other encoding.
     public var acceptedContentTypes: [String]?
 
-    public init(bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil) {
+    /// Runs on the header section of a request with a body, before the body is read (and before `100 Continue`):
+    /// an error it returns is the answer, sent at once, and the body is never read. For a route whose body limit
+    /// is large, so that a client without credentials cannot make the server take in megabytes first.
+    public var checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
+
+    public init(
+        bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil,
+        checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil
+    ) {
         self.bodyLimit = bodyLimit
         self.acceptedContentTypes = acceptedContentTypes
+        self.checkBeforeBody = checkBeforeBody
     }
 
     /// Whether a request with a body and this Content-Type value may proceed.

@@ -140,7 +140,9 @@ struct ConnectionSession {
         case .found(let route, _), .headViaGet(let route, _):
             routeTemplate = route.template.text
             bodyLimit = route.options.bodyLimit ?? services.defaultBodyLimit
-            if case .contentLength(let length) = head.framing, length > bodyLimit {
+            if head.hasBody, let check = route.options.checkBeforeBody, let refusal = check(head.headers) {
+                earlyError = refusal
+            } else if case .contentLength(let length) = head.framing, length > bodyLimit {
                 earlyError = HTTPParseError.bodyTooLarge
             } else if head.hasBody && !route.options.accepts(contentType: head.headers["Content-Type"]) {
                 earlyError = HTTPError(

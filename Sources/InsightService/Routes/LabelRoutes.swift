@@ -13,7 +13,11 @@ struct LabelRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.post, "/v1/labels", options: RouteOptions(bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json)) { request, _ in
+        // Up to 8 MiB per batch: the key is checked on the header section first, so only a partner's body is read.
+        let options = RouteOptions(
+            bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json,
+            checkBeforeBody: access.refusalBeforeBody(role: .partner))
+        router.add(.post, "/v1/labels", options: options) { request, _ in
             try routes.submit(request)
         }
     }

@@ -6,14 +6,32 @@ struct RouteAccess: Sendable {
     let authenticator: Authenticator
 
     func principal(_ request: HTTPRequest, roles: Set<KeyRole>, now: Int64) throws(ServiceProblem) -> Principal {
+        try principal(headers: request.headers, roles: roles, now: now)
+    }
+
+    func principal(headers: HTTPFields, roles: Set<KeyRole>, now: Int64) throws(ServiceProblem) -> Principal {
         // Two credentials have no one meaning; taking the first would let a proxy's line override the app's.
-        if request.headers.count(of: "Authorization") > 1 {
+        if headers.count(of: "Authorization") > 1 {
             throw .invalidHeader(name: "Authorization", detail: "appears more than once; send one Bearer credential")
         }
         do {
-            return try authenticator.authenticate(authorization: request.headers["Authorization"], roles: roles, now: now)
+            return try authenticator.authenticate(authorization: headers["Authorization"], roles: roles, now: now)
         } catch {
             throw ServiceProblem(error)
+        }
+    }
+
+    /// The same check on the header section alone, for `RouteOptions.checkBeforeBody`: a route that takes large
+    /// bodies refuses a missing, wrong or other role's key before reading them.
+    func refusalBeforeBody(role: KeyRole) -> @Sendable (HTTPFields) -> (any HTTPResponseError)? {
+        let access = self
+        return { headers in
+            do throws(ServiceProblem) {
+                _ = try access.principal(headers: headers, roles: Self.only(role), now: Clock.nowMilliseconds())
+                return nil
+            } catch {
+                return error
+            }
         }
     }
 

@@ -54,6 +54,13 @@ enum SampleRoutes {
         router.add(.post, "/large", options: RouteOptions(bodyLimit: 1 << 20)) { request, _ in
             HTTPResponse.text(.ok, "\(request.body.count)")
         }
+        // Reads its body only for a request whose header section carries `Token: ok`.
+        let guarded = RouteOptions(bodyLimit: 1 << 20, checkBeforeBody: { headers in
+            headers["Token"] == "ok" ? nil : HTTPError(.unauthorized, slug: "unauthenticated", detail: "send Token: ok")
+        })
+        router.add(.post, "/guarded", options: guarded) { request, _ in
+            HTTPResponse.text(.ok, "\(request.body.count)")
+        }
         router.add(.get, "/items/{itemID}") { _, context in
             HTTPResponse.text(.ok, context.parameters["itemID"] ?? "")
         }
