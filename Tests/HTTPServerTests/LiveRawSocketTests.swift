@@ -180,9 +180,11 @@ struct LiveRawSocketTests {
         usleep(100_000)
         #expect(server.server.openConnections == 1)
         let start = ContinuousClock.now
-        while server.server.openConnections > 0 && ContinuousClock.now - start < .seconds(3) { usleep(20_000) }
+        while server.server.openConnections > 0 && ContinuousClock.now - start < .seconds(8) { usleep(20_000) }
         #expect(server.server.openConnections == 0)
-        #expect(ContinuousClock.now - start < .seconds(2))
+        // Half the default write timeout (10 s): the configured 300 ms is what closed it. Not tighter, because
+        // under AddressSanitizer building the 40 queued 300 KB answers alone took about 2 s on CI.
+        #expect(ContinuousClock.now - start < .seconds(5))
     }
 
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {
