@@ -97,14 +97,16 @@ import InsightCore
 
 @Suite struct LateConsumptionTests {
     @Test func aReportAfterTheConfiguredDeadlineIsAcceptedAndFlaggedLate() throws {
-        let service = try LiveService { $0.consumptionDeadlineSeconds = 0.2 }
+        // The prompt report goes out right after its evaluation, and the deadline is long enough for a sanitizer
+        // build on a loaded machine to make it; only the late side waits, and waiting longer keeps it late.
+        let service = try LiveService { $0.consumptionDeadlineSeconds = 2 }
         let key = try service.key()
-        let prompt = try service.evaluate(key: key)
-        let delayed = try service.evaluate(key: key)
         let body = #"{"status": "notUsedError", "insightIDsUsed": []}"#
+        let prompt = try service.evaluate(key: key)
         let onTime = try service.post("/v1/evaluations/\(prompt.evaluationID)/consumption", key: key, body: body)
         #expect(try jsonObject(onTime)["late"] as? Bool == false)
-        Thread.sleep(forTimeInterval: 0.3)
+        let delayed = try service.evaluate(key: key)
+        Thread.sleep(forTimeInterval: 2.2)
         let late = try service.post("/v1/evaluations/\(delayed.evaluationID)/consumption", key: key, body: body)
         #expect(late.status == 201)
         #expect(try jsonObject(late)["late"] as? Bool == true)

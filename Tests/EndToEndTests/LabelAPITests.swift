@@ -9,7 +9,9 @@ import InsightCore
     let otherClientKey: String
     let partnerKey: String
     let otherPartnerKey: String
-    let today = Timestamp.day(milliseconds: Clock.nowMilliseconds())
+    /// Read when used, not when the suite starts: a run across midnight UTC would otherwise label today's
+    /// evaluations with yesterday's date, which is before their day.
+    var today: String { Timestamp.day(milliseconds: Clock.nowMilliseconds()) }
 
     init() throws {
         service = try LiveService()
@@ -92,7 +94,8 @@ import InsightCore
 
     @Test func occurredOnMayNotBeInTheFutureOrBeforeTheEvaluationsDay() throws {
         let evaluation = try service.evaluate(key: clientKey)
-        let tomorrow = Timestamp.day(milliseconds: Clock.nowMilliseconds() + 86_400_000)
+        // Two days ahead: still in the future if midnight UTC passes before the server checks it.
+        let tomorrow = Timestamp.day(milliseconds: Clock.nowMilliseconds() + 2 * 86_400_000)
         let answers = try results(try send([
             item(evaluation.insightIDs[0], occurredOn: tomorrow),
             item(evaluation.insightIDs[0], occurredOn: "2020-01-01"),

@@ -11,9 +11,14 @@ import InsightCore
     let analystKey: String
     let productionAnalystKey: String
     let otherAnalystKey: String
-    let today = Timestamp.day(milliseconds: Clock.nowMilliseconds())
+    let today: String
 
     init() throws {
+        // Each test builds its history and reads it back as one day's figures; a test that straddled midnight UTC
+        // would see two days. Within two minutes of it, the test starts after it instead.
+        let untilMidnight = 86_400_000 - Clock.nowMilliseconds() % 86_400_000
+        if untilMidnight < 120_000 { Thread.sleep(forTimeInterval: Double(untilMidnight) / 1000 + 1) }
+        today = Timestamp.day(milliseconds: Clock.nowMilliseconds())
         service = try LiveService { $0.metricsSuppressionK = 0 }
         clientKey = try service.key()
         partnerKey = try service.key(role: .partner)

@@ -114,10 +114,14 @@ struct ConformanceTargetProcessTests {
         idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(idle.readResponse()?.status == 200)
         let busy = try RawClient(port: running.port)
-        busy.send("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhe")
-        usleep(100_000)
+        // The 100 Continue shows the head was read (the request is in flight, not an idle connection that draining
+        // closes), and the listener closing shows the drain has begun before the rest of the body comes.
+        busy.send("POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(busy.readResponse()?.status == 100)
+        busy.send("he")
         kill(running.process.processIdentifier, SIGTERM)
-        usleep(100_000)
+        let drainDeadline = Date().addingTimeInterval(5)
+        while (try? RawClient(port: running.port)) != nil && Date() < drainDeadline { usleep(10_000) }
         busy.send("llo")
         let response = try #require(busy.readResponse())
         #expect(response.bodyText == "hello")

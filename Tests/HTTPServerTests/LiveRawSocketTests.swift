@@ -143,15 +143,18 @@ struct LiveRawSocketTests {
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         let start = ContinuousClock.now
-        // A byte every 50 ms would keep an idle-style timer alive forever.
+        // A byte every 50 ms would keep an idle-style timer alive forever. The trickle stops once an answer is
+        // readable, so the time measured is the server's, not the length of the trickle.
+        var answer = pollfd(fd: client.fd, events: Int16(POLLIN), revents: 0)
         for byte in "GET / HTTP/1.1\r\nHost: a\r\nX-Slow: ".utf8 {
-            guard ContinuousClock.now - start < .milliseconds(900) else { break }
+            guard ContinuousClock.now - start < .seconds(3), poll(&answer, 1, 0) == 0 else { break }
             if !client.send([byte]) { break }
             usleep(50_000)
         }
         let response = try #require(client.readResponse())
         #expect(response.status == 408)
         let elapsed = ContinuousClock.now - start
+        // The trickle lasts 1.6 s, so a deadline that each byte pushed back would answer after 2 s at the earliest.
         #expect(elapsed < .milliseconds(1500))
         #expect(client.waitForClose())
     }
@@ -177,7 +180,8 @@ struct LiveRawSocketTests {
         let client = try RawClient(port: server.port, receiveBufferBytes: 4096)
         // Far more response bytes than the socket buffers hold, to a client that never reads.
         client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 40))
-        usleep(100_000)
+        let accepted = ContinuousClock.now
+        while server.server.openConnections == 0 && ContinuousClock.now - accepted < .seconds(5) { usleep(5_000) }
         #expect(server.server.openConnections == 1)
         let start = ContinuousClock.now
         while server.server.openConnections > 0 && ContinuousClock.now - start < .seconds(8) { usleep(20_000) }
@@ -188,13 +192,22 @@ struct LiveRawSocketTests {
     }
 
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {
-        let server = try TestServer.start()
+        // The shutdown must come while the handler runs: a request not yet read is an idle connection, which
+        // draining closes. The handler says when it has started, instead of the test guessing a delay.
+        let started = Signal()
+        var router = SampleRoutes.router()
+        router.add(.get, "/slow-signalled") { _, _ in
+            started.raise()
+            usleep(300_000)
+            return HTTPResponse.text(.ok, "slow")
+        }
+        let server = try TestServer.start(router: router)
         let busy = try RawClient(port: server.port)
         let idle = try RawClient(port: server.port)
         idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(idle.readResponse()?.status == 200)
-        busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
-        usleep(100_000)
+        busy.send("GET /slow-signalled HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(started.wait(timeout: .seconds(5)))
         server.server.beginShutdown()
         #expect(server.server.isDraining)
         let response = try #require(busy.readResponse())
@@ -212,9 +225,11 @@ struct LiveRawSocketTests {
         configuration.requestTimeout = .seconds(10)
         let server = try TestServer.start(configuration)
         let stuck = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
-        // A body that never completes keeps the request in flight past the grace period.
-        stuck.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhe")
-        usleep(100_000)
+        // A body that never completes keeps the request in flight past the grace period. The 100 Continue shows
+        // the server has read the head: the request is in flight, not an idle connection that draining closes.
+        stuck.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(stuck.readResponse()?.status == 100)
+        stuck.send("he")
         let start = ContinuousClock.now
         server.server.beginShutdown()
         #expect(server.server.waitUntilStopped(timeout: .seconds(4)))

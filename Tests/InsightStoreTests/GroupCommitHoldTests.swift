@@ -108,15 +108,16 @@ import Testing
 
     @Test func aLaterHeldWriteDoesNotExtendTheOldestOnesHold() throws {
         let directory = try TemporaryDirectory()
-        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 400_000)
+        // Long enough that a writer thread starved for a while on a loaded machine still sees two holds run out.
+        let committer = try makeCommitter(directory, maximumHoldMicroseconds: 1_000_000)
         let insert = ItemInsert()
         let completions = Completions()
         var started = timespec()
         clock_gettime(CLOCK_MONOTONIC, &started)
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
-        // A held write every 100 ms: each would push a hold counted from the newest write past 400 ms for good.
+        // A held write every 250 ms: each would push a hold counted from the newest write past 1 s for good.
         for _ in 0..<8 {
-            usleep(100_000)
+            usleep(250_000)
             committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         }
         #expect(completions.wait(for: 9, seconds: 10))

@@ -13,11 +13,11 @@ public final class SQLiteStore: Sendable {
     let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
-    /// Evaluation records wait for `releaseHeldWrites()` (or `evaluationHoldMicroseconds`) before they are committed.
+    /// Evaluation records wait for `releaseHeldWrites()` (or the hold's limit) before they are committed.
     let holdsEvaluations: Bool
-    /// The longest a held evaluation waits for a release: the cost of a missing one, and longer than a pass of an
-    /// event loop usually lasts under load.
-    public static let evaluationHoldMicroseconds = 2000
+    /// The default longest wait of a held evaluation for a release: the cost of a missing one, and longer than a
+    /// pass of an event loop usually lasts under load.
+    public static let defaultEvaluationHoldMicroseconds = 2000
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
     /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
@@ -26,7 +26,8 @@ public final class SQLiteStore: Sendable {
     /// shares one commit. The service sets it and releases at the end of each event loop pass; without a release,
     /// a held evaluation is committed after `evaluationHoldMicroseconds` anyway.
     public init(
-        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false
+        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
+        evaluationHoldMicroseconds: Int = SQLiteStore.defaultEvaluationHoldMicroseconds
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -57,7 +58,7 @@ public final class SQLiteStore: Sendable {
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
-            maximumHoldMicroseconds: Self.evaluationHoldMicroseconds, hooks: hooks
+            maximumHoldMicroseconds: evaluationHoldMicroseconds, hooks: hooks
         ) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)

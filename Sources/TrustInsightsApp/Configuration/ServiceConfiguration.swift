@@ -1,4 +1,5 @@
 import InsightCore
+import InsightStore
 
 /// Everything `serve` needs to start, after defaults, `config/default.json`, `TRUST_INSIGHTS_*` variables and
 /// command-line flags have been layered in that order.
@@ -24,6 +25,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
     public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays
     public var commitWindowMicroseconds = 0
+    public var evaluationHoldMicroseconds = SQLiteStore.defaultEvaluationHoldMicroseconds
 
     public init() {}
 }

@@ -29,7 +29,7 @@ final class ServiceRuntime: Sendable {
         do {
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
-                holdsEvaluations: true)
+                holdsEvaluations: true, evaluationHoldMicroseconds: configuration.evaluationHoldMicroseconds)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }

@@ -9,10 +9,10 @@ extension LiveService {
         var insightIDs: [String]
     }
 
-    func evaluate(key: String, account: String = "acct-feedback") throws -> Evaluated {
+    func evaluate(key: String, account: String = "acct-feedback", device: String = "dev-1") throws -> Evaluated {
         let response = try client().request("POST", "/v1/evaluations", headers: [
             ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
-        ], body: Requests.payment(account: account))
+        ], body: Requests.payment(account: account, device: device))
         guard response.status == 200,
               let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
               let evaluationID = object["evaluationID"] as? String,
