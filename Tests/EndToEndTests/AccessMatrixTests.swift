@@ -69,19 +69,20 @@ import Testing
     static let notDetermined = #""status":"notDetermined""#
     static let accepted = #""result":"accepted""#
     static let labelNotFound = #""result":"notFound""#
+    static let suspendedStanding = #""standing":"suspended""#
 
     /// {evaluationID} is a fresh acme evaluation per cell; {subjectRef} an account acme's sandbox key authorized.
     /// Feedback stays inside an environment: acme's production keys cannot see its sandbox evaluations.
     static let matrix: [Row] = [
         // cells: client, partner, analyst, otherTenant, revoked, suspended, sandboxLabelOnProductionKey, productionWithOverride, noKey
         Row(method: "POST", path: "/v1/evaluations", body: .evaluation, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, accessRevoked, unauthenticated, overrideRefused, unauthenticated]),
-        Row(method: "POST", path: "/v1/evaluations/{evaluationID}/consumption", body: .consumption, role: .client, cells: [ok(201), forbidden, forbidden, notFound, unauthenticated, accessRevoked, unauthenticated, notFound, unauthenticated]),
+        Row(method: "POST", path: "/v1/evaluations/{evaluationID}/consumption", body: .consumption, role: .client, cells: [ok(201), forbidden, forbidden, notFound, unauthenticated, ok(201), unauthenticated, notFound, unauthenticated]),
         Row(method: "GET", path: "/v1/authorization/{subjectRef}", body: .none, role: .client, cells: [ok(200, authorized), forbidden, forbidden, ok(200, notDetermined), unauthenticated, accessRevoked, unauthenticated, ok(200, notDetermined), unauthenticated]),
         Row(method: "PUT", path: "/v1/authorization/{subjectRef}", body: .authorization, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
         Row(method: "POST", path: "/v1/labels", body: .label, role: .partner, cells: [forbidden, ok(200, accepted), forbidden, ok(200, labelNotFound), unauthenticated, accessRevoked, unauthenticated, ok(200, labelNotFound), unauthenticated]),
         Row(method: "GET", path: "/v1/models", body: .none, role: .client, cells: [ok(), ok(), ok(), ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
         Row(method: "GET", path: "/v1/metrics/labels", body: .none, role: .analyst, cells: [forbidden, forbidden, ok(), ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
-        Row(method: "GET", path: "/v1/compliance", body: .none, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, accessRevoked, unauthenticated, ok(), unauthenticated]),
+        Row(method: "GET", path: "/v1/compliance", body: .none, role: .client, cells: [ok(), forbidden, forbidden, ok(), unauthenticated, ok(200, suspendedStanding), unauthenticated, ok(), unauthenticated]),
         Row(method: "GET", path: "/v1/signing-keys", body: .none, role: .client, cells: publicRoute),
         Row(method: "GET", path: "/healthz", body: .none, role: .client, cells: publicRoute),
         Row(method: "GET", path: "/readyz", body: .none, role: .client, cells: publicRoute),

@@ -88,18 +88,47 @@ struct RateLimitAPITests {
         #expect(cut.header("RateLimit-Policy") == "\"key\";q=100;w=2")
 
         Thread.sleep(forTimeInterval: 2.1)
+        // The first request to find the key due stores the suspension, whichever route it is: here a read of the
+        // figures, which a suspended key may still make.
+        let due = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(key)")])
+        #expect(due.status == 200)
+        #expect(try jsonObject(due)["standing"] as? String == "suspended")
+        #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 1)
+        #expect(service.logs.lines.contains { $0.contains("key suspended for not reporting consumption") })
         let suspended = try evaluate(service, key: key)
         #expect(suspended.status == 403)
         #expect((try jsonObject(suspended)["type"] as? String)?.hasSuffix("access-revoked") == true)
-        #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 1)
         #expect(try evaluate(service, key: key).status == 403)
-        #expect(service.logs.lines.contains { $0.contains("key suspended for not reporting consumption") })
+        // Suspended, it may still catch up on its reports and read that it is suspended, once the key table says so
+        // (the service reloads it within a second).
+        Thread.sleep(forTimeInterval: 1.2)
+        let overdue = try service.post(
+            "/v1/evaluations/\(evaluated[1].evaluationID)/consumption", key: key,
+            body: #"{"status": "usedUnchangedFriction", "insightIDsUsed": []}"#)
+        #expect(overdue.status == 201)
+        #expect(try jsonObject(overdue)["late"] as? Bool == true)
+        let stillSuspended = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(key)")])
+        #expect(stillSuspended.status == 200)
+        #expect(try jsonObject(stillSuspended)["standing"] as? String == "suspended")
+        #expect(try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(key)")]).status == 403)
 
         // What `trust-insights keys reinstate` does; the key then gets a fresh suspension period.
         let keyID = try #require(APIKeySecret(presented: key)?.keyID)
         try service.runtime.store.setKeyStatus(keyID: keyID, to: .active, now: Clock.nowMilliseconds())
         Thread.sleep(forTimeInterval: 5.2)
         #expect(try evaluate(service, key: key).status == 200)
+    }
+
+    @Test func complianceTakesNoQueryParameters() throws {
+        let service = try LiveService()
+        let key = try service.key()
+        let keyID = try #require(APIKeySecret(presented: key)?.keyID)
+        for query in ["keyID=\(keyID)", "bogus=1", "%00=1"] {
+            let response = try service.client().request("GET", "/v1/compliance?\(query)", headers: [("Authorization", "Bearer \(key)")])
+            #expect(response.status == 400, "\(query)")
+            #expect((try jsonObject(response)["type"] as? String)?.hasSuffix("invalid-parameter") == true)
+        }
+        #expect(try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(key)")]).status == 200)
     }
 
     @Test func complianceIsForClientKeysOnly() throws {

@@ -90,6 +90,8 @@ import Testing
         let gzip = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")])
         #expect(gzip.status == 415)
         #expect(gzip.text.contains("Content-Encoding"))
+        // RFC 9110 section 15.5.16: a 415 for a content coding says which codings would be accepted.
+        #expect(gzip.header("Accept-Encoding") == "identity")
         let utf16 = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json; charset=utf-16")])
         #expect(utf16.status == 415)
         let quoted = try evaluate(Requests.payment(), headers: [("Content-Type", #"application/json; charset="UTF-8""#)])

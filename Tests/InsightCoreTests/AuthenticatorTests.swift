@@ -94,10 +94,22 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         #expect(throws: AccessError.accessRevoked) {
             try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 1000)
         }
+        // The routes that admit suspended keys get the principal, marked; an active key's is not.
+        let suspended = try authenticator.authenticate(
+            authorization: "Bearer \(secret.revealed)", roles: [.client], now: 1000, admittingSuspended: true)
+        #expect(suspended.isSuspended)
         store.setStatus(secret.keyID, .revoked)
         #expect(throws: AccessError.unauthenticated) {
             try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client], now: 2000)
         }
+        #expect(throws: AccessError.unauthenticated) {
+            try authenticator.authenticate(
+                authorization: "Bearer \(secret.revealed)", roles: [.client], now: 2000, admittingSuspended: true)
+        }
+        store.setStatus(secret.keyID, .active)
+        let active = try authenticator.authenticate(
+            authorization: "Bearer \(secret.revealed)", roles: [.client], now: 3000, admittingSuspended: true)
+        #expect(!active.isSuspended)
     }
 
     /// Two loops meet a new key at once: one misses, and before it reads the generation the other has already

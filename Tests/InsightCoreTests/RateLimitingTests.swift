@@ -110,6 +110,19 @@ import Testing
         #expect(after.nonCompliantSince == 100_000)
     }
 
+    @Test func aKeySeenSuspendedIsNotTakenForReinstatedUntilItIsSeenActive() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
+        _ = tracker.assess(keyID: "k", now: 30_000)
+        #expect(tracker.noteSuspended(keyID: "k", now: 90_000))
+        // A suspended key reading its figures long after: still suspended, its clock kept.
+        let suspended = tracker.assess(keyID: "k", now: 200_000, seenSuspended: true)
+        #expect(suspended.nonCompliantSince == 30_000)
+        // Reinstated: active requests within the grace of the last sighting keep the old clock; after it, a new one.
+        #expect(tracker.assess(keyID: "k", now: 204_000).nonCompliantSince == 30_000)
+        #expect(tracker.assess(keyID: "k", now: 206_000).nonCompliantSince == 206_000)
+    }
+
     @Test func evaluationsLeaveTheWindowAndComplianceRecovers() {
         let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
         for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
@@ -150,6 +163,30 @@ import Testing
         #expect(admission.admitEvaluation(principal, now: 20_000) == .suspended)
         #expect(admission.admitEvaluation(principal, now: 20_001) == .suspended)
         #expect(suspended.value == ["k1"])
+    }
+
+    @Test func readingTheFiguresStoresASuspensionThatIsDueAndASuspendedKeyReadsSuspended() {
+        let policy = RateLimitPolicy(
+            key: RateLimit(ratePerSecond: 100, burst: 100),
+            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let stored = LockedBox<[Int64]>([])
+        let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, now in
+            stored.mutate { $0.append(now) }
+            return true
+        }
+        for index in 0..<10 { admission.compliance.noteEvaluation(keyID: "k1", at: Int64(index)) }
+        #expect(admission.complianceFigures(for: principal, now: 10_000).figures.standing == .rateReduced)
+        let due = admission.complianceFigures(for: principal, now: 20_000)
+        #expect(due.figures.standing == .suspended)
+        #expect(due.limit == RateLimit(ratePerSecond: 10, burst: 10))
+        #expect(stored.value == [20_000])
+        // Once the key table says suspended, so do the figures, whatever the counts (here: all reported since).
+        var suspended = principal
+        suspended.isSuspended = true
+        let fresh = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, _ in true }
+        let read = fresh.complianceFigures(for: suspended, now: 30_000)
+        #expect(read.figures.standing == .suspended)
+        #expect(read.limit == RateLimit(ratePerSecond: 10, burst: 10))
     }
 
     @Test func aSuspensionTheStoreRefusedIsTriedAgainNotTakenForAReinstatement() {

@@ -152,10 +152,12 @@ struct ConnectionSession {
             } else if head.hasBody && head.headers.contains("Content-Encoding")
                 && !Self.isIdentityCoded(head.headers.values(for: "Content-Encoding")) {
                 // No route decodes gzip or br; reading such a body as it stands would misreport it (RFC 9110
-                // section 8.4.1 names 415 for a content coding the server does not take).
+                // section 8.4.1 names 415 for a content coding the server does not take, and section 15.5.16 has
+                // the answer say, in Accept-Encoding, which codings would do).
                 earlyError = HTTPError(
                     .unsupportedMediaType, slug: "unsupported-media-type",
-                    detail: "Content codings are not accepted: send the body without Content-Encoding.")
+                    detail: "Content codings are not accepted: send the body without Content-Encoding.",
+                    headers: ["Accept-Encoding": "identity"])
             }
         case .automaticOptions:
             break

@@ -79,13 +79,20 @@ public struct Principal: Sendable, Equatable {
     public var environment: DeploymentEnvironment
     public var rate: Double?
     public var burst: Int?
+    /// Suspended for not reporting consumption. Only routes that admit suspended keys (the key's own reports and
+    /// compliance figures, which is how it catches up and learns why) ever see such a principal.
+    public var isSuspended: Bool
 
-    public init(keyID: String, tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil, burst: Int? = nil) {
+    public init(
+        keyID: String, tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil,
+        burst: Int? = nil, isSuspended: Bool = false
+    ) {
         self.keyID = keyID
         self.tenant = tenant
         self.role = role
         self.environment = environment
         self.rate = rate
         self.burst = burst
+        self.isSuspended = isSuspended
     }
 }

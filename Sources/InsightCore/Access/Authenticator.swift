@@ -39,8 +39,11 @@ public final class Authenticator: Sendable {
         self.snapshot = Mutex(Snapshot(generation: table.generation, keys: keys, checkedAt: 0))
     }
 
-    /// Authenticates `Authorization` header value at `now` (milliseconds), allowing only `roles`.
-    public func authenticate(authorization: String?, roles: Set<KeyRole>, now: Int64) throws(AccessError) -> Principal {
+    /// Authenticates `Authorization` header value at `now` (milliseconds), allowing only `roles`. A suspended key
+    /// is refused unless `admittingSuspended`, and then marked so in the principal.
+    public func authenticate(
+        authorization: String?, roles: Set<KeyRole>, now: Int64, admittingSuspended: Bool = false
+    ) throws(AccessError) -> Principal {
         guard let authorization, authorization.utf8.count > 7 else { throw .unauthenticated }
         let scheme = authorization.prefix(7)
         guard scheme.lowercased() == "bearer " else { throw .unauthenticated }
@@ -53,13 +56,13 @@ public final class Authenticator: Sendable {
         guard ConstantTime.equals(secret.hash, record.secretHash) else { throw .unauthenticated }
         switch record.status {
         case .revoked: throw .unauthenticated
-        case .suspended: throw .accessRevoked
+        case .suspended: if !admittingSuspended { throw .accessRevoked }
         case .active: break
         }
         guard roles.contains(record.role) else { throw .forbiddenRole(required: KeyRole.allCases.filter { roles.contains($0) }) }
         return Principal(
             keyID: record.keyID, tenant: record.tenant, role: record.role, environment: record.environment,
-            rate: record.rate, burst: record.burst)
+            rate: record.rate, burst: record.burst, isSuspended: record.status == .suspended)
     }
 
     /// A key created a moment ago by `keys create` is found without waiting for the next refresh. A miss costs one

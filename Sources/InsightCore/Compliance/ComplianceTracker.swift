@@ -13,7 +13,8 @@ public final class ComplianceTracker: Sendable {
     private struct KeyState {
         var buckets: [Int64: Bucket] = [:]
         var nonCompliantSince: Int64?
-        /// When this service suspended the key; see `assess` for how a reinstatement is noticed.
+        /// When this service suspended the key, or last saw it suspended in the key table; see `assess` for how a
+        /// reinstatement is noticed.
         var suspendedAt: Int64?
     }
 
@@ -51,15 +52,16 @@ public final class ComplianceTracker: Sendable {
     }
 
     /// The key's figures at `now`; also moves its non-compliance clock (call it on the key's requests).
-    public func assess(keyID: String, now: Int64) -> ComplianceFigures {
+    /// `seenSuspended`: the key table holds the key suspended (only the routes that admit suspended keys see it).
+    public func assess(keyID: String, now: Int64, seenSuspended: Bool = false) -> ComplianceFigures {
         keys.withLock { keys in
-            guard var state = keys[keyID] else {
-                return ComplianceFigures(judged: 0, reportedOnTime: 0, reportedLate: 0, standing: .compliant, nonCompliantSince: nil, suspendsAt: nil)
-            }
-            // Only active keys get this far (the authenticator turns suspended ones away), so a key suspended
-            // here a while ago (longer than the key table takes to refresh) has been reinstated by an operator:
-            // its non-compliance clock starts again.
-            if let suspendedAt = state.suspendedAt, now - suspendedAt > Self.reinstatementGraceMilliseconds {
+            var state = keys[keyID] ?? KeyState()
+            if seenSuspended {
+                state.suspendedAt = now
+            } else if let suspendedAt = state.suspendedAt, now - suspendedAt > Self.reinstatementGraceMilliseconds {
+                // An active key that this service suspended, or last saw suspended, a while ago (longer than the
+                // key table takes to refresh) has been reinstated by an operator: its non-compliance clock starts
+                // again.
                 state.suspendedAt = nil
                 state.nonCompliantSince = nil
             }

@@ -43,17 +43,39 @@ public final class AdmissionControl: Sendable {
         return (limit, figures)
     }
 
+    /// The key's compliance figures for the key to read, after storing a suspension that has come due: a key
+    /// is suspended by whichever of its requests first finds it due, not only by its next evaluation. A key the
+    /// key table already holds suspended reads as suspended, whatever its counts say since (a restart rebuilds
+    /// them, and an operator's reinstatement is what ends a suspension).
+    public func complianceFigures(for principal: Principal, now: Int64) -> (limit: RateLimit, figures: ComplianceFigures) {
+        var figures = compliance.assess(keyID: principal.keyID, now: now, seenSuspended: principal.isSuspended)
+        if principal.isSuspended {
+            figures.standing = .suspended
+        } else if figures.standing == .suspended {
+            storeSuspension(of: principal, now: now)
+        }
+        var limit = policy.limit(for: principal)
+        if figures.standing != .compliant { limit = limit.scaled(by: policy.compliance.reducedRateFactor) }
+        return (limit, figures)
+    }
+
     /// One evaluation by this key.
     public func admitEvaluation(_ principal: Principal, now: Int64) -> KeyAdmission {
         let (limit, figures) = effectiveLimit(for: principal, now: now)
         if figures.standing == .suspended {
-            if compliance.noteSuspended(keyID: principal.keyID, now: now), !suspend(principal.keyID, now) {
-                compliance.forgetSuspension(keyID: principal.keyID)
-            }
+            storeSuspension(of: principal, now: now)
             return .suspended
         }
         let decision = keys.admit(principal.keyID, limit: limit, now: now)
         return decision.allowed ? .admitted(decision) : .limited(decision)
+    }
+
+    /// Stores the suspension once; one that could not be stored is tried again on the key's next request rather
+    /// than taken for done.
+    private func storeSuspension(of principal: Principal, now: Int64) {
+        if compliance.noteSuspended(keyID: principal.keyID, now: now), !suspend(principal.keyID, now) {
+            compliance.forgetSuspension(keyID: principal.keyID)
+        }
     }
 
     /// One evaluation for this app on this device.

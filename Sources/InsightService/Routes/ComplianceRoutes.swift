@@ -13,8 +13,16 @@ struct ComplianceRoutes: Sendable {
 
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, role: .client, now: now)
-        let (limit, figures) = admission.effectiveLimit(for: principal, now: now)
+        // A suspended key may still read why, and when its figures show what reporting has caught up.
+        let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
+        // The figures are always the caller's own: a parameter such as ?keyID= is refused rather than ignored, so
+        // that nobody takes the answer for another key's.
+        if let item = request.queryItems.first {
+            throw ServiceProblem.invalidParameter(
+                name: JSONPointer.isEchoable(item.name) ? item.name : "(\(JSONPointer.unrepeatedNameReason))",
+                detail: "is not a parameter of this route (it takes none: the figures are the calling key's own)")
+        }
+        let (limit, figures) = admission.complianceFigures(for: principal, now: now)
         var headers = HTTPFields()
         headers.set("Cache-Control", "no-store")
         return .json(.ok, ComplianceEncoder.encode(

@@ -20,7 +20,9 @@ struct ConsumptionRoutes: Sendable {
 
     func report(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, role: .client, now: now)
+        // A key suspended for not reporting may still send its overdue reports: refusing them would punish the
+        // very thing the suspension asks for, and they count in its figures when an operator reinstates it.
+        let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
         let report = try ConsumptionRequestDecoder.decode(request.body)
         let answer = intake.submit(
             report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant,

@@ -9,13 +9,16 @@ struct RouteAccess: Sendable {
         try principal(headers: request.headers, roles: roles, now: now)
     }
 
-    func principal(headers: HTTPFields, roles: Set<KeyRole>, now: Int64) throws(ServiceProblem) -> Principal {
+    func principal(
+        headers: HTTPFields, roles: Set<KeyRole>, now: Int64, admittingSuspended: Bool = false
+    ) throws(ServiceProblem) -> Principal {
         // Two credentials have no one meaning; taking the first would let a proxy's line override the app's.
         if headers.count(of: "Authorization") > 1 {
             throw .invalidHeader(name: "Authorization", detail: "appears more than once; send one Bearer credential")
         }
         do {
-            return try authenticator.authenticate(authorization: headers["Authorization"], roles: roles, now: now)
+            return try authenticator.authenticate(
+                authorization: headers["Authorization"], roles: roles, now: now, admittingSuspended: admittingSuspended)
         } catch {
             throw ServiceProblem(error)
         }
@@ -35,9 +38,12 @@ struct RouteAccess: Sendable {
         }
     }
 
-    /// The principal of a request that only `role` may make (most routes have one role).
-    func principal(_ request: HTTPRequest, role: KeyRole, now: Int64) throws(ServiceProblem) -> Principal {
-        try principal(request, roles: Self.only(role), now: now)
+    /// The principal of a request that only `role` may make (most routes have one role). `admittingSuspended`:
+    /// the route serves keys suspended for not reporting consumption too (see `Principal.isSuspended`).
+    func principal(
+        _ request: HTTPRequest, role: KeyRole, now: Int64, admittingSuspended: Bool = false
+    ) throws(ServiceProblem) -> Principal {
+        try principal(headers: request.headers, roles: Self.only(role), now: now, admittingSuspended: admittingSuspended)
     }
 
     // Built once: a set literal at the call site allocated its storage on every request.

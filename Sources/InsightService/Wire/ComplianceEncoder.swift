@@ -13,6 +13,7 @@ enum ComplianceEncoder {
         writer.member("asOf", Timestamp.iso8601(milliseconds: now))
         writer.member("standing", figures.standing.rawValue)
         writer.member("windowSeconds", policy.windowSeconds)
+        // Rounded down for a configured fraction: the side on which an app that keeps to it is never late.
         writer.member("deadlineSeconds", Int(deadlineMilliseconds / 1000))
         writer.member("evaluationsJudged", figures.judged)
         writer.member("reportedOnTime", figures.reportedOnTime)
