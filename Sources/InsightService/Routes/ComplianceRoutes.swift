@@ -13,7 +13,7 @@ struct ComplianceRoutes: Sendable {
 
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        // A suspended key may still read why, and when its figures show what reporting has caught up.
+        // A suspended key may still read its figures: why it was suspended, and how far its reports have caught up.
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
         // The figures are always the caller's own: a parameter such as ?keyID= is refused rather than ignored, so
         // that nobody takes the answer for another key's.

@@ -21,7 +21,8 @@ struct ConsumptionRoutes: Sendable {
     func report(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         // A key suspended for not reporting may still send its overdue reports: refusing them would punish the
-        // very thing the suspension asks for, and they count in its figures when an operator reinstates it.
+        // very thing the suspension asks for, and its figures (which an operator weighs before reinstating it)
+        // count them.
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
         let report = try ConsumptionRequestDecoder.decode(request.body)
         let answer = intake.submit(
