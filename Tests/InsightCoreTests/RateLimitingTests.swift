@@ -134,6 +134,10 @@ import Testing
 
 @Suite struct AdmissionControlTests {
     let principal = Principal(keyID: "k1", tenant: TenantID("acme")!, role: .client, environment: .sandbox)
+    /// Judges a key from 5 evaluations, cuts it to a tenth, and suspends it after 10 s of non-compliance.
+    let suspending = RateLimitPolicy(
+        key: RateLimit(ratePerSecond: 100, burst: 100),
+        compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
 
     @Test func keyLimitComesFromTheKeyThenTheTenantThenTheDefault() {
         var policy = RateLimitPolicy(key: RateLimit(ratePerSecond: 10, burst: 20))
@@ -149,9 +153,7 @@ import Testing
     }
 
     @Test func nonCompliantKeysAreCutThenSuspendedOnce() {
-        let policy = RateLimitPolicy(
-            key: RateLimit(ratePerSecond: 100, burst: 100),
-            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let policy = suspending
         let suspended = LockedBox<[String]>([])
         let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { keyID, _ in
             suspended.mutate { $0.append(keyID) }
@@ -166,9 +168,7 @@ import Testing
     }
 
     @Test func readingTheFiguresStoresASuspensionThatIsDueAndASuspendedKeyReadsSuspended() {
-        let policy = RateLimitPolicy(
-            key: RateLimit(ratePerSecond: 100, burst: 100),
-            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let policy = suspending
         let stored = LockedBox<[Int64]>([])
         let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, now in
             stored.mutate { $0.append(now) }
@@ -180,7 +180,7 @@ import Testing
         #expect(due.figures.standing == .suspended)
         #expect(due.limit == RateLimit(ratePerSecond: 10, burst: 10))
         #expect(stored.value == [20_000])
-        // Once the key table says suspended, so do the figures, whatever the counts (here: all reported since).
+        // Once the key table says suspended, so do the figures, whatever the counts (here none, as after a restart).
         var suspended = principal
         suspended.isSuspended = true
         let fresh = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, _ in true }
@@ -190,9 +190,7 @@ import Testing
     }
 
     @Test func aSuspensionTheStoreRefusedIsTriedAgainNotTakenForAReinstatement() {
-        let policy = RateLimitPolicy(
-            key: RateLimit(ratePerSecond: 100, burst: 100),
-            compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
+        let policy = suspending
         let attempts = LockedBox<[Int64]>([])
         let storeWorks = LockedBox(false)
         let admission = AdmissionControl(policy: policy, deadlineMilliseconds: 1000) { _, now in
