@@ -51,6 +51,21 @@ import Testing
         #expect(!service.logs.lines.contains { $0.contains("q-value-77") })
     }
 
+    /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.
+    @Test func aMissingConfigOrModelsFolderStopsStartUpNamingTheSetting() {
+        for key in ["configDir", "modelsDir"] {
+            let nowhere = NSTemporaryDirectory() + "trust-insights-nowhere-" + UUID().uuidString
+            let data = NSTemporaryDirectory() + "trust-insights-unopened-" + UUID().uuidString
+            #expect(throws: CommandLineError.configuration(key: key, message: "\(nowhere) is not a folder")) {
+                _ = try LiveService { configuration in
+                    configuration.dataDir = data
+                    if key == "configDir" { configuration.configDir = nowhere } else { configuration.modelsDir = nowhere }
+                }
+            }
+            #expect(!FileManager.default.fileExists(atPath: data), "the data folder is not created for a start that cannot succeed")
+        }
+    }
+
     /// The service holds each evaluation's record until its event loop finishes the pass that handled it, then
     /// releases the pass's records together. Every answer still waits for its commit (the durability suite kills the
     /// process to check that); here, the loops release what they hold, and concurrent evaluations share commits.

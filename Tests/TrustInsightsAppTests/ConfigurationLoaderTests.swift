@@ -62,9 +62,23 @@ import Testing
     }
 
     @Test func rejectsBadFlagValue() {
-        #expect(throws: CommandLineError.configuration(key: "--access-log", message: "expected true or false")) {
+        #expect(throws: CommandLineError.configuration(key: "--access-log", message: "expected true or false (also 1/0, yes/no, on/off)")) {
             try load(flags: ["--access-log=maybe"])
         }
+    }
+
+    @Test func refusesAHostThatIsNotAnIPv4Address() throws {
+        for host in ["not-an-ip", "::1", "localhost", "127.0.0.256"] {
+            #expect(throws: CommandLineError.configuration(key: "host", message: "expected an IPv4 address such as 127.0.0.1 or 0.0.0.0"), "\(host)") {
+                try load(variables: ["TRUST_INSIGHTS_HOST": host])
+            }
+        }
+        #expect(try load(flags: ["--host", "0.0.0.0"]).host == "0.0.0.0")
+    }
+
+    @Test func namesTheVariablesThatAreNoSetting() {
+        let variables = ["TRUST_INSIGHTS_PROT": "1", "TRUST_INSIGHTS_PORT": "1", "TRUST_INSIGHTS_CONFIG": "x", "PATH": "/bin"]
+        #expect(ConfigurationLoader.unknownVariables(in: variables) == ["TRUST_INSIGHTS_PROT"])
     }
 
     @Test func shippedDefaultFileIsValid() throws {

@@ -29,6 +29,8 @@ import InsightStore
         let store = try SQLiteStore(directory: directory + "/data")
         let tenant = TenantID("acme")!
         let now = Clock.nowMilliseconds()
+        // A tenant exists once it has a key, as with the service.
+        _ = try KeyIssuer(store: store).issue(tenant: tenant, role: .analyst, environment: .production, now: now)
         // 30 evaluations today: 20 unknown (2.x), 10 high; every high one reported and labelled fraud, 8 of them
         // labelled legitimate among the unknown ones.
         for index in 0..<30 {
@@ -96,6 +98,14 @@ import InsightStore
             environment: Output().environment)
         #expect(missing == 1)
         #expect(!FileManager.default.fileExists(atPath: directory + "/nowhere"), "export never creates an empty database")
+    }
+
+    @Test func aTenantTheDataFolderDoesNotKnowIsAnErrorNotAnEmptyExport() {
+        let (status, output) = run(["export", "metrics", "--tenant", "acmee"])
+        #expect(status == 1)
+        let error = output.standardError.withLock { $0 }
+        #expect(error.contains("no tenant 'acmee'") && error.contains("tenants: acme"))
+        #expect(output.standardOutput.withLock { $0 }.isEmpty)
     }
 
     @Test func reportIsOneSelfContainedFileWithFourCharts() throws {

@@ -44,6 +44,22 @@ public struct SigningKeyFiles: Sendable {
         return (active: (kid: newest.name.kid, key: newest.key), all: all)
     }
 
+    /// Every key's public half, oldest first (the last is the active one), without creating anything: empty when
+    /// the directory or its keys do not exist yet. The same checks as `loadOrCreate` apply to what is there.
+    public func existing() throws -> [(kid: String, publicKey: ES256PublicKey, createdAt: Date)] {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
+            if errno == ENOENT { return [] }
+            throw CryptoError.keyStorage(path: directory, operation: "stat", errno: errno)
+        }
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare()
+        return try loadKeys(storage).map { entry in
+            (kid: entry.name.kid, publicKey: entry.key.publicKey,
+             createdAt: Date(millisecondsSince1970: entry.name.createdAtMilliseconds))
+        }
+    }
+
     /// Creates a new key, which becomes the active one, and returns its kid. Older keys remain for verification.
     @discardableResult
     public func rotate(now: Date = Date()) throws -> String {

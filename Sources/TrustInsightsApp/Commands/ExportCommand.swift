@@ -25,7 +25,7 @@ enum ExportCommand {
         ) { arguments, environment in
             let now = Clock.nowMilliseconds()
             let request = try MetricsCommandSupport.request(arguments, now: now)
-            let metrics = try MetricsCommandSupport.metrics(arguments, environment)
+            let metrics = try MetricsCommandSupport.metrics(arguments, environment, tenant: request.query.tenant)
             let report: LabelMetricsReport
             do {
                 report = try metrics.report(request.query, now: now)

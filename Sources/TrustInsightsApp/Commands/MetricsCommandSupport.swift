@@ -36,8 +36,9 @@ enum MetricsCommandSupport {
         }
     }
 
-    /// The configured metrics of an existing data folder; a missing database is an error, not a new empty one.
-    static func metrics(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> LabelMetrics {
+    /// The configured metrics of an existing data folder; a missing database is an error, not a new empty one,
+    /// and so is a tenant it does not know (a mistyped name would otherwise read as a tenant with no data).
+    static func metrics(_ arguments: ParsedArguments, _ environment: CommandEnvironment, tenant: TenantID) throws -> LabelMetrics {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
@@ -45,11 +46,19 @@ enum MetricsCommandSupport {
         guard FileManager.default.fileExists(atPath: database) else {
             throw CommandLineError.failure("no database at \(database): nothing to measure")
         }
+        let store: SQLiteStore
+        let tenants: [TenantID]
         do {
-            return LabelMetrics(source: try SQLiteStore(directory: configuration.dataDir), policy: configuration.metricsPolicy)
+            store = try SQLiteStore(directory: configuration.dataDir)
+            tenants = try store.tenants()
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
+        guard tenants.contains(tenant) else {
+            let known = tenants.isEmpty ? "none" : tenants.map(\.rawValue).joined(separator: ", ")
+            throw CommandLineError.failure("no tenant '\(tenant.rawValue)' in \(configuration.dataDir) (tenants: \(known))")
+        }
+        return LabelMetrics(source: store, policy: configuration.metricsPolicy)
     }
 
     static func write(_ bytes: [UInt8], to output: String, _ environment: CommandEnvironment) throws(CommandLineError) {

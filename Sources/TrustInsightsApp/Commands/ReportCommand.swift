@@ -17,7 +17,7 @@ enum ReportCommand {
         ) { arguments, environment in
             let now = Clock.nowMilliseconds()
             let request = try MetricsCommandSupport.request(arguments, now: now)
-            let metrics = try MetricsCommandSupport.metrics(arguments, environment)
+            let metrics = try MetricsCommandSupport.metrics(arguments, environment, tenant: request.query.tenant)
             func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
                 var query = request.query
                 query.groupBy = groupBy

@@ -5,7 +5,8 @@ import HTTPServer
 import Glibc
 #endif
 
-/// `trust-insights serve`: starts the service and runs until SIGTERM or SIGINT, then drains and exits 0.
+/// `trust-insights serve`: starts the service and runs until SIGTERM or SIGINT, then drains and exits 0 (1 when the
+/// grace period ran out before every in-flight request was answered).
 enum ServeCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -14,7 +15,8 @@ enum ServeCommand {
             discussion: """
                 Settings come from config/default.json (or --config), then TRUST_INSIGHTS_* variables, then these flags.
                 An invalid setting stops start-up with exit status 2. SIGTERM or SIGINT drains in-flight requests and
-                exits 0; SIGHUP reloads the models.
+                exits 0 (1 if the grace period ran out with requests still in flight); SIGHUP reloads the signing keys
+                and the models manifest.
                 """,
             options: ConfigurationLoader.options
         ) { arguments, environment in
@@ -24,6 +26,9 @@ enum ServeCommand {
                 try FileSystem.readFile(atPath: path)
             }
             let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
+            for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
+                runtime.log.warning("unknown environment variable ignored", [("name", name)])
+            }
             let stopRequested = DispatchSemaphore(value: 0)
             signals.start { number in
                 switch number {
@@ -34,7 +39,15 @@ enum ServeCommand {
                     stopRequested.signal()
                 }
             }
-            try runtime.start()
+            do {
+                try runtime.start()
+            } catch {
+                // The demo keys were printed once and will not be again: say they still hold.
+                if runtime.demoClientSecret != nil {
+                    environment.print("The service did not start; the demo keys above stay valid for the next start (--port chooses another port).")
+                }
+                throw error
+            }
             environment.print("trust-insights listening on http://\(configuration.host):\(runtime.server.boundPort)")
             if let client = runtime.demoClientSecret {
                 FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)

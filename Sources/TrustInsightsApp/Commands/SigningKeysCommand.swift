@@ -19,11 +19,21 @@ enum SigningKeysCommand {
     }
 
     static var list: CommandSpec {
-        CommandSpec(name: "list", abstract: "List signing keys; the newest is active.", options: KeysCommand.dataOptions) { arguments, environment in
-            let loaded = try files(arguments, environment).loadOrCreate()
-            for key in loaded.all {
+        CommandSpec(
+            name: "list",
+            abstract: "List signing keys: the newest is active, older ones are retired (still published, so that what they signed verifies).",
+            options: KeysCommand.dataOptions
+        ) { arguments, environment in
+            // Listing creates nothing: the service makes the first key on its first start.
+            let keys = try files(arguments, environment).existing()
+            guard let active = keys.last else {
+                environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
+                return 0
+            }
+            for key in keys {
                 let created = Timestamp.iso8601(milliseconds: Int64(key.createdAt.timeIntervalSince1970 * 1000))
-                environment.print("\(key.kid)  \(created)  \(key.kid == loaded.active.kid ? "active" : "published")")
+                // The words GET /v1/signing-keys uses for the same keys.
+                environment.print("\(key.kid)  \(created)  \(key.kid == active.kid ? "active" : "retired")")
             }
             return 0
         }

@@ -77,7 +77,7 @@ struct ConfigurationKey: Sendable {
             switch text.lowercased() {
             case "true", "1", "yes", "on": configuration[keyPath: path] = true
             case "false", "0", "no", "off": configuration[keyPath: path] = false
-            default: throw .configuration(key: source, message: "expected true or false")
+            default: throw .configuration(key: source, message: "expected true or false (also 1/0, yes/no, on/off)")
             }
         }
     }

@@ -45,7 +45,20 @@ struct ConfigurationLoader {
                 try key.apply(text: text, to: &configuration, source: "--\(key.flag)")
             }
         }
+        // The listener takes IPv4 addresses only; said here, with the other settings' errors, rather than as a
+        // failure to listen after the data folder has been opened.
+        var address = in_addr()
+        guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
+            throw .configuration(key: "host", message: "expected an IPv4 address such as 127.0.0.1 or 0.0.0.0")
+        }
         return configuration
+    }
+
+    /// `TRUST_INSIGHTS_*` variables that name no setting: most likely a misspelt one, which the service reports
+    /// at start (a warning, not a refusal: the environment is shared with whatever else runs alongside).
+    static func unknownVariables(in variables: [String: String]) -> [String] {
+        let known = Set(ConfigurationKey.all.map(\.environmentVariable) + ["TRUST_INSIGHTS_CONFIG"])
+        return variables.keys.filter { $0.hasPrefix("TRUST_INSIGHTS_") && !known.contains($0) }.sorted()
     }
 
     static func applyFile(_ bytes: [UInt8], path: String, to configuration: inout ServiceConfiguration) throws(CommandLineError) {

@@ -25,6 +25,12 @@ enum FileSystem {
         }
         return result
     }
+
+    /// True when `path` names a folder (following symbolic links).
+    static func isDirectory(atPath path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
 }
 
 struct FileSystemError: Error, CustomStringConvertible {

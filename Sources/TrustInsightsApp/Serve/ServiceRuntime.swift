@@ -26,6 +26,11 @@ final class ServiceRuntime: Sendable {
         self.configuration = configuration
         let log = EventLog(sink: logSink)
         self.log = log
+        // A mistyped folder is a setting to correct, named as such (exit 2), not a file error deep in a loader.
+        for (key, folder) in [("configDir", configuration.configDir), ("modelsDir", configuration.modelsDir)]
+        where !FileSystem.isDirectory(atPath: folder) {
+            throw CommandLineError.configuration(key: key, message: "\(folder) is not a folder")
+        }
         do {
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,

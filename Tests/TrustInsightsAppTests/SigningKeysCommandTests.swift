@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+import Testing
+import InsightCrypto
+
+@testable import TrustInsightsApp
+
+/// `signing-keys list|rotate` on a data folder of its own.
+@Suite final class SigningKeysCommandTests {
+    static let repositoryRoot = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+    let directory = NSTemporaryDirectory() + "signing-keys-command-" + UUID().uuidString
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func run(_ arguments: [String]) -> (status: Int32, output: String) {
+        let output = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in output.withLock { $0 += text } }, standardError: { text in output.withLock { $0 += text } },
+            variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            ["signing-keys"] + arguments + ["--data-dir", directory, "--config", Self.repositoryRoot + "/config/default.json"],
+            environment: environment)
+        return (status, output.withLock { $0 })
+    }
+
+    @Test func listingAnEmptyFolderCreatesNothing() {
+        let (status, output) = run(["list"])
+        #expect(status == 0)
+        #expect(output.contains("No signing keys yet"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
+    }
+
+    @Test func listNamesTheActiveKeyAndTheRetiredOnesAsTheAPIDoes() throws {
+        #expect(run(["rotate"]).status == 0)
+        #expect(run(["rotate"]).status == 0)
+        let keys = try SigningKeyFiles(directory: directory + "/signing-keys").existing()
+        let (status, output) = run(["list"])
+        #expect(status == 0)
+        let lines = output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(keys[0].kid) == true && lines.first?.hasSuffix("retired") == true)
+        #expect(lines.last?.hasPrefix(keys[1].kid) == true && lines.last?.hasSuffix("active") == true)
+    }
+}
