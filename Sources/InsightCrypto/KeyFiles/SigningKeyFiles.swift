@@ -37,11 +37,7 @@ public struct SigningKeyFiles: Sendable {
             // Unreachable unless another process empties the directory between our write and our read.
             throw CryptoError.keyStorage(path: directory, operation: "load", errno: ENOENT)
         }
-        let all = keys.map { entry in
-            (kid: entry.name.kid, publicKey: entry.key.publicKey,
-             createdAt: Date(millisecondsSince1970: entry.name.createdAtMilliseconds))
-        }
-        return (active: (kid: newest.name.kid, key: newest.key), all: all)
+        return (active: (kid: newest.name.kid, key: newest.key), all: Self.publicHalves(keys))
     }
 
     /// Every key's public half, oldest first (the last is the active one), without creating anything: empty when
@@ -54,7 +50,13 @@ public struct SigningKeyFiles: Sendable {
         }
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
-        return try loadKeys(storage).map { entry in
+        return Self.publicHalves(try loadKeys(storage))
+    }
+
+    private static func publicHalves(
+        _ keys: [(name: SigningKeyFileName, key: ES256PrivateKey)]
+    ) -> [(kid: String, publicKey: ES256PublicKey, createdAt: Date)] {
+        keys.map { entry in
             (kid: entry.name.kid, publicKey: entry.key.publicKey,
              createdAt: Date(millisecondsSince1970: entry.name.createdAtMilliseconds))
         }
