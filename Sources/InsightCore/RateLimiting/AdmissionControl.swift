@@ -38,9 +38,7 @@ public final class AdmissionControl: Sendable {
     /// The limit a key has right now, after any compliance cut, with its compliance figures.
     public func effectiveLimit(for principal: Principal, now: Int64) -> (limit: RateLimit, figures: ComplianceFigures) {
         let figures = compliance.assess(keyID: principal.keyID, now: now)
-        var limit = policy.limit(for: principal)
-        if figures.standing != .compliant { limit = limit.scaled(by: policy.compliance.reducedRateFactor) }
-        return (limit, figures)
+        return (limit(for: principal, standing: figures.standing), figures)
     }
 
     /// The key's compliance figures for the key to read, after storing a suspension that has come due: a key
@@ -54,9 +52,13 @@ public final class AdmissionControl: Sendable {
         } else if figures.standing == .suspended {
             storeSuspension(of: principal, now: now)
         }
-        var limit = policy.limit(for: principal)
-        if figures.standing != .compliant { limit = limit.scaled(by: policy.compliance.reducedRateFactor) }
-        return (limit, figures)
+        return (limit(for: principal, standing: figures.standing), figures)
+    }
+
+    /// The key's own limit, cut while it is not compliant.
+    private func limit(for principal: Principal, standing: ComplianceFigures.Standing) -> RateLimit {
+        let limit = policy.limit(for: principal)
+        return standing == .compliant ? limit : limit.scaled(by: policy.compliance.reducedRateFactor)
     }
 
     /// One evaluation by this key.

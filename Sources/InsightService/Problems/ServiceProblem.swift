@@ -152,3 +152,12 @@ extension ServiceProblem {
         }
     }
 }
+
+extension ServiceProblem {
+    /// A query parameter the route does not take, named only when the name is safe to echo.
+    static func notAParameter(_ name: String, expected: String) -> ServiceProblem {
+        .invalidParameter(
+            name: JSONPointer.isEchoable(name) ? name : "(\(JSONPointer.unrepeatedNameReason))",
+            detail: "is not a parameter of this route (\(expected))")
+    }
+}

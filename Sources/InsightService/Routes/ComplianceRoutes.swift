@@ -18,9 +18,7 @@ struct ComplianceRoutes: Sendable {
         // The figures are always the caller's own: a parameter such as ?keyID= is refused rather than ignored, so
         // that nobody takes the answer for another key's.
         if let item = request.queryItems.first {
-            throw ServiceProblem.invalidParameter(
-                name: JSONPointer.isEchoable(item.name) ? item.name : "(\(JSONPointer.unrepeatedNameReason))",
-                detail: "is not a parameter of this route (it takes none: the figures are the calling key's own)")
+            throw ServiceProblem.notAParameter(item.name, expected: "it takes none: the figures are the calling key's own")
         }
         let (limit, figures) = admission.complianceFigures(for: principal, now: now)
         var headers = HTTPFields()

@@ -29,7 +29,7 @@ public enum MetricsRequestDecoder {
         var values: [String: String] = [:]
         for item in items {
             guard parameters.contains(item.name) else {
-                throw .invalidParameter(name: JSONPointer.isEchoable(item.name) ? item.name : "(\(JSONPointer.unrepeatedNameReason))", detail: "is not a parameter of this route (expected \(parameters.joined(separator: ", ")))")
+                throw .notAParameter(item.name, expected: "expected \(parameters.joined(separator: ", "))")
             }
             guard values.updateValue(item.value, forKey: item.name) == nil else {
                 throw .invalidParameter(name: item.name, detail: "appears more than once")
