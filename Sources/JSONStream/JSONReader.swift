@@ -8,12 +8,15 @@ public struct JSONReader: ~Copyable {
     @usableFromInline var index: Int
     @usableFromInline var depth: Int
     public let maximumDepth: Int
+    /// Strings read as shared copies rather than new allocations.
+    let knownStrings: JSONKnownStrings
 
-    public init(_ bytes: [UInt8], maximumDepth: Int = 32) {
+    public init(_ bytes: [UInt8], maximumDepth: Int = 32, knownStrings: JSONKnownStrings = .none) {
         self.bytes = bytes
         self.index = 0
         self.depth = 0
         self.maximumDepth = maximumDepth
+        self.knownStrings = knownStrings
     }
 
     /// Offset of the next unread byte.
@@ -197,7 +200,7 @@ public struct JSONReader: ~Copyable {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try Self.string(bytes, start..<index, isASCII: highBits < 0x80)
+                let text = try string(start..<index, isASCII: highBits < 0x80)
                 index += 1
                 return text
             }
@@ -218,10 +221,11 @@ public struct JSONReader: ~Copyable {
 
     /// ASCII needs no validation, and copying it skips the generic validating initialiser, which looked up type
     /// metadata at run time for every string (2% of the evaluation route's CPU).
-    private static func string(_ bytes: [UInt8], _ range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
+    private func string(_ range: Range<Int>, isASCII: Bool) throws(JSONSyntaxError) -> String {
         if isASCII {
             return bytes.withUnsafeBufferPointer { all in
-                String(unsafeUninitializedCapacity: range.count) { target in
+                if let known = knownStrings.string(matching: UnsafeBufferPointer(rebasing: all[range])) { return known }
+                return String(unsafeUninitializedCapacity: range.count) { target in
                     _ = target.initialize(fromContentsOf: all[range])
                     return range.count
                 }

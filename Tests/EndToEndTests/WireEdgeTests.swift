@@ -47,14 +47,46 @@ import Testing
     }
 
     @Test func validJSONNestedBeyondTheLimitNamesTheMember() throws {
-        var body = Requests.payment()
-        body.removeLast()
-        body += Array(#", "junk": [[[[[[[[[[]]]]]]]]]]}"#.utf8)
-        let response = try evaluate(body)
+        let response = try evaluate(Requests.payment(features: #""activeCall": [[[[[[[[[[]]]]]]]]]]"#))
         #expect(response.status == 400)
         #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid")
-        #expect(Set(try errorPointers(response)) == ["/junk"], "\(response.text)")
+        #expect(try errorPointers(response) == ["/features"], "\(response.text)")
         #expect(response.text.contains("nests deeper"))
+    }
+
+    /// Lengths count characters (code points), as the contract's `maxLength` does: 128 two-byte characters are a
+    /// valid requestID, 129 are not; the same for a 256-character subjectRef in a body and in a path.
+    @Test func stringLimitsCountCharactersNotBytes() throws {
+        let accepted = try evaluate(Requests.payment(requestID: String(repeating: "é", count: 128), account: String(repeating: "é", count: 256)))
+        #expect(accepted.status == 200, "\(accepted.text)")
+        let refused = try evaluate(Requests.payment(requestID: String(repeating: "é", count: 129)))
+        #expect(refused.status == 400)
+        #expect(try errorPointers(refused) == ["/requestID"])
+        #expect(refused.text.contains("1 to 128 characters long"))
+        let ref = String(repeating: "%C3%A9", count: 256)
+        let read = try service.client().request("GET", "/v1/authorization/\(ref)", headers: [("Authorization", "Bearer \(clientKey)")])
+        #expect(read.status == 200, "\(read.text)")
+        let tooLong = try service.client().request("GET", "/v1/authorization/\(ref)%C3%A9", headers: [("Authorization", "Bearer \(clientKey)")])
+        #expect(tooLong.status == 400)
+    }
+
+    /// A member already found wrong keeps its one violation when it also nests too deep (API.md).
+    @Test func anUnknownOrWrongMemberNestedTooDeepGetsOneViolation() throws {
+        let deep = "[[[[[[[[[[]]]]]]]]]]"
+        let payment = String(decoding: Requests.payment(), as: UTF8.self)
+        let cases = [
+            (payment.replacingOccurrences(of: #""requestID": "req-1""#, with: #""junk": \#(deep)"#), "/junk", "is not a field"),
+            (payment.replacingOccurrences(of: #""requestID": "req-1""#, with: #""requestID": \#(deep)"#), "/requestID", "expected a string"),
+            (payment.replacingOccurrences(of: #""requestID": "req-1""#, with: #""requestID": "a", "requestID": \#(deep)"#), "/requestID", "more than once"),
+        ]
+        for (body, pointer, detail) in cases {
+            #expect(body != payment)
+            let response = try evaluate(Array(body.utf8))
+            #expect(response.status == 400)
+            #expect(try errorPointers(response) == [pointer], "\(response.text)")
+            #expect(response.text.contains(detail))
+            #expect(!response.text.contains("nests deeper"))
+        }
     }
 
     @Test func aMemberOfTheWrongTypeIsNotAlsoReportedMissing() throws {

@@ -23,6 +23,10 @@ struct ConnectionSessionTests {
         #expect(generated.count == 32)
         let spaced = connection.send("GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: a b\r\n\r\n")
         #expect(spaced.first?.header("X-Request-ID")?.count == 32)
+        // Two lines are the one value "a, b" (RFC 9110 section 5.3), which is not acceptable either.
+        let twice = connection.send("GET / HTTP/1.1\r\nHost: a\r\nX-Request-ID: a\r\nX-Request-ID: b\r\n\r\n")
+        let fresh = try #require(twice.first?.header("X-Request-ID"))
+        #expect(fresh.count == 32)
     }
 
     @Test func putsRequestIDOnParserErrors() throws {

@@ -72,6 +72,21 @@ struct RouterTests {
         }
     }
 
+    @Test func anEmptySegmentIsNotMerged() {
+        let router = Self.router()
+        for path in ["//v1/models", "/v1//models", "/v1/authorization//abc", "/v1/evaluations//consumption", "//"] {
+            guard case .notFound = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should not be found")
+                continue
+            }
+        }
+        guard case .found(_, let parameters) = router.resolve(method: .get, path: "/v1/authorization/abc") else {
+            Issue.record("the same path without the empty segment is found")
+            return
+        }
+        #expect(parameters["subjectRef"] == "abc")
+    }
+
     @Test func listsThePathsMethodsInAllow() {
         guard case .methodNotAllowed(let allow) = Self.router().resolve(method: .delete, path: "/v1/authorization/x")
         else {

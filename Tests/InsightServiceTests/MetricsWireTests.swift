@@ -53,6 +53,25 @@ import InsightCore
         }
     }
 
+    /// A parameter name that looks like personal data is not repeated: the pointer is the query as a whole.
+    @Test func anUnknownParameterIsNamedOnlyWhenItsNameIsSafeToRepeat() {
+        for (name, pointer) in [("limit", "limit"), ("jane@example.com", ""), (String(repeating: "a", count: 65), "")] {
+            do {
+                _ = try decode([(name, "1")])
+                Issue.record("\(name) was accepted")
+            } catch {
+                guard case .invalidParameter(let named, let detail) = error else {
+                    Issue.record("\(error)")
+                    continue
+                }
+                #expect(named == pointer)
+                #expect(!detail.contains("jane"))
+                #expect(error.problem.detail?.contains("jane") == false)
+                #expect(error.problem.errors?.first?.pointer == pointer)
+            }
+        }
+    }
+
     /// At most 1830 days, both ends counted (API.md, openapi.yaml); a date before 1970 is named as such.
     @Test func theRangeHoldsAtMost1830DaysAndDatesStartIn1970() throws {
         #expect(try decode([("from", "2021-11-18"), ("to", "2026-11-21")]).query.days.count == 1830)

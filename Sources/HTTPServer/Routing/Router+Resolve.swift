@@ -46,8 +46,14 @@ extension Router {
     /// Walks the trie; literal segments win over a parameter at the same depth, with backtracking.
     private func lookup(_ path: String) -> (Node, [String: String])? {
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        // A trailing slash is a different resource: "/a/" does not match "/a".
+        // A trailing slash is a different resource: "/a/" does not match "/a". So is an empty segment: RFC 3986
+        // does not merge "//", and a proxy rule for "/metrics" must not be passed by "//metrics".
         if path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") { return nil }
+        var previous: UInt8 = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/") { return nil }
+            previous = byte
+        }
         var parameters: [String: String] = [:]
         guard let node = match(root, segments[...], &parameters) else { return nil }
         return (node, parameters)

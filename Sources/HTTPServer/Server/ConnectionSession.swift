@@ -131,7 +131,10 @@ struct ConnectionSession {
     }
 
     private mutating func begin(_ head: HTTPRequestHead) {
-        let requestID = services.requestIDs.requestID(incoming: head.headers["X-Request-ID"])
+        // Two lines are one comma-joined value (RFC 9110 section 5.3), which is no acceptable ID: a fresh one then.
+        var incomingID = head.headers["X-Request-ID"]
+        if incomingID != nil, head.headers.count(of: "X-Request-ID") > 1 { incomingID = nil }
+        let requestID = services.requestIDs.requestID(incoming: incomingID)
         let resolution = services.router.resolve(method: head.method, path: head.path)
         var routeTemplate = "-"
         var earlyError: (any HTTPResponseError)?

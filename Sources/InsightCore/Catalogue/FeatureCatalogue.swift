@@ -25,4 +25,9 @@ public struct FeatureCatalogue: Sendable {
     public func catalogue(for category: OperationCategory) -> CategoryCatalogue {
         self[category]
     }
+
+    /// The names clients send, in every category.
+    public var clientFeatureNames: [String] {
+        OperationCategory.allCases.flatMap { category in self[category].clientFeatures.map(\.name) }
+    }
 }

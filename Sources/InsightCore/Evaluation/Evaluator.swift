@@ -37,6 +37,9 @@ public final class Evaluator: Sendable {
 
     public static let maximumInsights = 8
 
+    /// The feature names clients send, for decoders that read them often.
+    public var clientFeatureNames: [String] { dependencies.catalogue.clientFeatureNames }
+
     private let dependencies: Dependencies
     /// Per category, where each velocity counter lands in the feature vector (nil: the category does not use it).
     private let computedSlots: [OperationCategory: [Int?]]
@@ -84,13 +87,15 @@ public final class Evaluator: Sendable {
                 pointer: "/requestedInsights", code: "invalidCount",
                 detail: "must hold 1 to \(Self.maximumInsights) insight requests"))
         }
-        let present = request.subject.presentKinds
-        for kind in catalogue.missingSubjectRefs(present: present) {
+        // Asked of the refs directly: sets and arrays of kinds built per request showed up in allocation counts.
+        let subject = request.subject
+        for kind in catalogue.requiredSubjectRefs where subject.value(of: kind) == nil {
             violations.append(ContextViolation(
                 pointer: "/subject/\(kind.rawValue)", code: "missingRequired",
                 detail: "is required for the \(request.category.rawValue) category"))
         }
-        for kind in SubjectRefKind.allCases where present.contains(kind) && !catalogue.allowedSubjectRefs.contains(kind) {
+        for kind in SubjectRefKind.allCases where subject.value(of: kind) != nil
+            && !catalogue.requiredSubjectRefs.contains(kind) && !catalogue.optionalSubjectRefs.contains(kind) {
             violations.append(ContextViolation(
                 pointer: "/subject/\(kind.rawValue)", code: "notAllowed",
                 detail: "is not used by the \(request.category.rawValue) category"))
@@ -144,6 +149,7 @@ public final class Evaluator: Sendable {
         var insights: [InsightResult] = []
         var records: [EvaluationRecord.Insight] = []
         insights.reserveCapacity(request.insights.count)
+        records.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
                 insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules,

@@ -55,10 +55,6 @@ public struct SubjectReferences: Sendable, CustomStringConvertible, CustomDebugS
         }
     }
 
-    public var presentKinds: Set<SubjectRefKind> {
-        Set(SubjectRefKind.allCases.filter { value(of: $0) != nil })
-    }
-
     public var description: String { "SubjectReferences(redacted)" }
     public var debugDescription: String { description }
     public var customMirror: Mirror { Mirror(self, children: []) }

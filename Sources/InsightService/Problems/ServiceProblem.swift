@@ -95,7 +95,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .invalidHeader(let name, let detail):
             return ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
         case .invalidParameter(let name, let detail):
-            var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: "\(name) \(detail)")
+            let summary = name.isEmpty ? "The query \(detail)" : "\(name) \(detail)"
+            var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: summary)
             problem.errors = [.init(pointer: name, detail: detail)]
             return problem
         case .storageUnavailable:
@@ -154,10 +155,14 @@ extension ServiceProblem {
 }
 
 extension ServiceProblem {
-    /// A query parameter the route does not take, named only when the name is safe to echo.
+    /// A query parameter the route does not take, named only when the name is safe to echo. Otherwise the
+    /// pointer is empty (the query as a whole, as a body's unnamed member points at its object) and the detail
+    /// says why the name is not repeated.
     static func notAParameter(_ name: String, expected: String) -> ServiceProblem {
-        .invalidParameter(
-            name: JSONPointer.isEchoable(name) ? name : "(\(JSONPointer.unrepeatedNameReason))",
-            detail: "is not a parameter of this route (\(expected))")
+        guard JSONPointer.isEchoable(name) else {
+            return .invalidParameter(
+                name: "", detail: "holds a parameter that is not one of this route's (\(expected); \(JSONPointer.unrepeatedNameReason))")
+        }
+        return .invalidParameter(name: name, detail: "is not a parameter of this route (\(expected))")
     }
 }

@@ -20,8 +20,8 @@ struct AuthorizationRoutes: Sendable {
     }
 
     private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
-        guard let ref = context.parameters["subjectRef"], !ref.isEmpty, ref.utf8.count <= EvaluationRequestDecoder.maximumRefBytes else {
-            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefBytes) bytes long")
+        guard let ref = context.parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
+            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long")
         }
         do {
             return try hasher.key(for: ref, kind: .accountRef, tenant: principal.tenant, environment: principal.environment)

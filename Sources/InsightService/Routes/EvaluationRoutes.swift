@@ -1,5 +1,6 @@
 import HTTPServer
 import InsightCore
+import JSONStream
 
 /// `POST /v1/evaluations`: decode, evaluate, sign, answer. The record is durable before the answer leaves.
 struct EvaluationRoutes: Sendable {
@@ -8,6 +9,17 @@ struct EvaluationRoutes: Sendable {
     let signer: PayloadSigner
     let readiness: Readiness
     let admission: AdmissionControl
+    /// Field and feature names the decoder reads without allocating.
+    let knownStrings: JSONKnownStrings
+
+    init(access: RouteAccess, evaluator: Evaluator, signer: PayloadSigner, readiness: Readiness, admission: AdmissionControl) {
+        self.access = access
+        self.evaluator = evaluator
+        self.signer = signer
+        self.readiness = readiness
+        self.admission = admission
+        knownStrings = EvaluationRequestDecoder.knownStrings(featureNames: evaluator.clientFeatureNames)
+    }
 
     func register(in router: inout Router) {
         let routes = self
@@ -42,7 +54,7 @@ struct EvaluationRoutes: Sendable {
         _ request: HTTPRequest, principal: Principal, admitted: RateLimitDecision, now: Int64
     ) throws -> HTTPResponse {
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
-        let decoded = try EvaluationRequestDecoder.decode(request.body)
+        let decoded = try EvaluationRequestDecoder.decode(request.body, knownStrings: knownStrings)
         var pending: Evaluator.Pending
         do {
             pending = try evaluator.start(decoded, principal: principal, overrides: overrides, now: now)

@@ -9,14 +9,14 @@ enum AuthorizationRequestDecoder {
         var status: AuthorizationStatus?
         let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
             guard key == "status" else {
-                violations.append(Wire.unknownField(pointer))
+                violations.append(Wire.unknownField(pointer()))
                 try reader.skipValue()
                 return
             }
-            if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+            if let text = try Wire.readString(&reader, at: pointer(), maximumLength: 32, violations: &violations) {
                 status = AuthorizationStatus(rawValue: text)
                 if status == nil {
-                    violations.append(Wire.invalidValue(pointer, "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                    violations.append(Wire.invalidValue(pointer(), "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
                 }
             }
         }

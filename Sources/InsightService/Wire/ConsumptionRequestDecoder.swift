@@ -4,7 +4,7 @@ import JSONStream
 /// Decodes `POST /v1/evaluations/{evaluationID}/consumption` bodies: exactly `status` and `insightIDsUsed`.
 /// Unknown, duplicate, mistyped and missing fields are `invalid-request` with their pointers; no value is echoed.
 enum ConsumptionRequestDecoder {
-    static let maximumInsightIDBytes = 64
+    static let maximumInsightIDLength = 64
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> ConsumptionReport {
         var violations: [ContextViolation] = []
@@ -13,16 +13,16 @@ enum ConsumptionRequestDecoder {
         let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
             switch key {
             case "status":
-                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                if let text = try Wire.readString(&reader, at: pointer(), maximumLength: 32, violations: &violations) {
                     status = ConsumptionStatus(rawValue: text)
                     if status == nil {
-                        violations.append(Wire.invalidValue(pointer, "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        violations.append(Wire.invalidValue(pointer(), "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
                     }
                 }
             case "insightIDsUsed":
-                insightIDs = try decodeInsightIDs(&reader, pointer: pointer, violations: &violations)
+                insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations)
             default:
-                violations.append(Wire.unknownField(pointer))
+                violations.append(Wire.unknownField(pointer()))
                 try reader.skipValue()
             }
         }
@@ -48,7 +48,7 @@ enum ConsumptionRequestDecoder {
                 try reader.skipValue()
                 return
             }
-            if let id = try Wire.readString(&reader, at: pointer + "/" + String(index), maximumBytes: maximumInsightIDBytes, violations: &violations) {
+            if let id = try Wire.readString(&reader, at: pointer + "/" + String(index), maximumLength: maximumInsightIDLength, violations: &violations) {
                 result.append(Identifier.canonical(id) ?? id)
             }
         }

@@ -7,10 +7,16 @@ import JSONStream
 /// their kind, so no value can reach an error message.
 enum EvaluationRequestDecoder {
     static let maximumFeatures = 256
-    static let maximumRefBytes = 256
-    static let maximumRequestIDBytes = 128
+    static let maximumRefLength = 256
+    static let maximumRequestIDLength = 128
 
-    static func decode(_ body: [UInt8]) throws(ServiceProblem) -> EvaluationRequest {
+    /// The strings every request holds that are too long to be stored inline (field names, the insight type),
+    /// with the catalogue's feature names: reading them then allocates nothing.
+    static func knownStrings(featureNames: [String]) -> JSONKnownStrings {
+        JSONKnownStrings(featureNames + ["operationCategory", "requestedInsights", InsightType.isLikelyBeingCoached])
+    }
+
+    static func decode(_ body: [UInt8], knownStrings: JSONKnownStrings = .none) throws(ServiceProblem) -> EvaluationRequest {
         var violations: [ContextViolation] = []
         var requestID: String?
         var category: OperationCategory?
@@ -18,30 +24,30 @@ enum EvaluationRequestDecoder {
         var insights: [InsightRequest]?
         var subject = SubjectReferences()
         var features: [(name: String, value: FeatureInput)]?
-        let seen = try Wire.readObjectBody(body, maximumDepth: 8, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
+        let seen = try Wire.readObjectBody(body, maximumDepth: 8, knownStrings: knownStrings, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
             switch key {
             case "requestID":
                 if try reader.peekKind() == .null {
                     try reader.readNull()
                 } else {
-                    requestID = try Wire.readString(&reader, at: pointer, maximumBytes: maximumRequestIDBytes, violations: &violations)
+                    requestID = try Wire.readString(&reader, at: "/requestID", maximumLength: maximumRequestIDLength, violations: &violations)
                 }
             case "operationCategory":
                 categoryPresent = true
-                if let text = try Wire.readString(&reader, at: pointer, maximumBytes: 32, violations: &violations) {
+                if let text = try Wire.readString(&reader, at: "/operationCategory", maximumLength: 32, violations: &violations) {
                     category = OperationCategory(rawValue: text)
                     if category == nil {
-                        violations.append(Wire.invalidValue(pointer, "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
+                        violations.append(Wire.invalidValue("/operationCategory", "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
                     }
                 }
             case "requestedInsights":
-                insights = try decodeInsights(&reader, pointer: pointer, violations: &violations)
+                insights = try decodeInsights(&reader, pointer: "/requestedInsights", violations: &violations)
             case "subject":
-                subject = try decodeSubject(&reader, pointer: pointer, violations: &violations)
+                subject = try decodeSubject(&reader, pointer: "/subject", violations: &violations)
             case "features":
-                features = try decodeFeatures(&reader, pointer: pointer, violations: &violations)
+                features = try decodeFeatures(&reader, pointer: "/features", violations: &violations)
             default:
-                violations.append(Wire.unknownField(pointer))
+                violations.append(Wire.unknownField(pointer()))
                 try reader.skipValue()
             }
         }
@@ -63,15 +69,18 @@ enum EvaluationRequestDecoder {
             return nil
         }
         var result: [InsightRequest] = []
+        result.reserveCapacity(4)
         var tooMany = false
         try reader.readArray { index, reader in
-            let itemPointer = pointer + "/" + String(index)
             if index >= Evaluator.maximumInsights {
                 tooMany = true
                 try reader.skipValue()
                 return
             }
-            if let insight = try decodeInsight(&reader, pointer: itemPointer, violations: &violations) { result.append(insight) }
+            // The pointer is built only for a violation, by a closure written in place so its context is not allocated.
+            if let insight = try decodeInsight(&reader, pointer: { pointer + "/" + String(index) }, violations: &violations) {
+                result.append(insight)
+            }
         }
         if tooMany || result.isEmpty && violations.isEmpty {
             violations.append(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"))
@@ -79,10 +88,10 @@ enum EvaluationRequestDecoder {
         return result
     }
 
-    private static func decodeInsight(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> InsightRequest? {
+    private static func decodeInsight(_ reader: inout JSONReader, pointer: () -> String, violations: inout [ContextViolation]) throws -> InsightRequest? {
         let kind = try reader.peekKind()
         guard kind == .object else {
-            violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
+            violations.append(Wire.wrongType(pointer(), expected: "an object", received: kind))
             try reader.skipValue()
             return nil
         }
@@ -100,30 +109,30 @@ enum EvaluationRequestDecoder {
             default: 0
             }
             guard bit != 0, seen & bit == 0 else {
-                violations.append(bit == 0 ? Wire.unknownField(Wire.pointer(pointer, key)) : Wire.duplicateField(Wire.pointer(pointer, key)))
+                violations.append(bit == 0 ? Wire.unknownField(Wire.pointer(pointer(), key)) : Wire.duplicateField(Wire.pointer(pointer(), key)))
                 try reader.skipValue()
                 return
             }
             seen |= bit
             switch bit {
-            case 1: insightType = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
-            case 2: schema = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
-            default: version = try decodeModelVersion(&reader, pointer: Wire.pointer(pointer, key), violations: &violations)
+            case 1: insightType = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
+            case 2: schema = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
+            default: version = try decodeModelVersion(&reader, pointer: { Wire.pointer(pointer(), key) }, violations: &violations)
             }
         }
-        if seen & 1 == 0 { violations.append(Wire.missing(pointer + "/insightType")) }
-        if seen & 2 == 0 { violations.append(Wire.missing(pointer + "/schema")) }
+        if seen & 1 == 0 { violations.append(Wire.missing(pointer() + "/insightType")) }
+        if seen & 2 == 0 { violations.append(Wire.missing(pointer() + "/schema")) }
         guard violations.count == before, let insightType, let schema, let version else { return nil }
         return InsightRequest(insightType: insightType, schema: schema, modelVersion: version)
     }
 
     /// `"current"` or `{"specific": "2026.09.1"}`.
-    private static func decodeModelVersion(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> ModelVersionRequest? {
+    private static func decodeModelVersion(_ reader: inout JSONReader, pointer: () -> String, violations: inout [ContextViolation]) throws -> ModelVersionRequest? {
         switch try reader.peekKind() {
         case .string:
             let text = try reader.readString()
             guard text == "current" else {
-                violations.append(Wire.invalidValue(pointer, "must be \"current\" or {\"specific\": \"<version>\"}"))
+                violations.append(Wire.invalidValue(pointer(), "must be \"current\" or {\"specific\": \"<version>\"}"))
                 return nil
             }
             return .current
@@ -133,21 +142,21 @@ enum EvaluationRequestDecoder {
             try reader.readObject { key, reader in
                 count += 1
                 if key == "specific", count == 1 {
-                    specific = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: 64, violations: &violations)
+                    specific = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
                 } else {
-                    let fieldPointer = Wire.pointer(pointer, key)
+                    let fieldPointer = Wire.pointer(pointer(), key)
                     violations.append(key == "specific" ? Wire.duplicateField(fieldPointer) : Wire.unknownField(fieldPointer))
                     try reader.skipValue()
                 }
             }
             guard let specific else {
-                if count == 0 { violations.append(Wire.missing(pointer + "/specific")) }
+                if count == 0 { violations.append(Wire.missing(pointer() + "/specific")) }
                 return nil
             }
             return .specific(specific)
         default:
             let kind = try reader.peekKind()
-            violations.append(Wire.wrongType(pointer, expected: "\"current\" or {\"specific\": \"<version>\"}", received: kind))
+            violations.append(Wire.wrongType(pointer(), expected: "\"current\" or {\"specific\": \"<version>\"}", received: kind))
             try reader.skipValue()
             return nil
         }
@@ -183,7 +192,7 @@ enum EvaluationRequestDecoder {
                 try reader.readNull()
                 return
             }
-            let value = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumBytes: maximumRefBytes, violations: &violations)
+            let value = try Wire.readString(&reader, at: Wire.pointer(pointer, key), maximumLength: maximumRefLength, violations: &violations)
             switch kind {
             case .accountRef: subject.accountRef = value
             case .deviceRef: subject.deviceRef = value

@@ -5,14 +5,14 @@ import JSONStream
 /// here (a wrong shape is `invalid-request` for the whole batch); each item becomes a `LabelDraft` whose shape
 /// problems stay with that item, so one bad item never sinks the others. Unknown fields' values are skipped unread.
 enum LabelBatchDecoder {
-    static let maximumFieldBytes = 64
+    static let maximumFieldLength = 64
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> [LabelDraft] {
         var violations: [ContextViolation] = []
         var drafts: [LabelDraft]?
         let seen = try Wire.readObjectBody(body, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
             guard key == "items" else {
-                violations.append(Wire.unknownField(pointer))
+                violations.append(Wire.unknownField(pointer()))
                 try reader.skipValue()
                 return
             }
@@ -82,8 +82,8 @@ enum LabelBatchDecoder {
             switch try reader.peekKind() {
             case .string:
                 let value = try reader.readString()
-                if value.isEmpty || value.utf8.count > maximumFieldBytes {
-                    draft.violations.append(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldBytes) bytes long"))
+                if value.isEmpty || !Wire.fits(value, maximumFieldLength) {
+                    draft.violations.append(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldLength) characters long"))
                 } else {
                     text = value
                 }

@@ -71,10 +71,11 @@ enum Wire {
         }
     }
 
-    /// Reads a string of 1 to `maximumBytes` UTF-8 bytes; records a violation and returns nil otherwise. The
-    /// pointer is built only for a violation: a valid request has no use for it.
+    /// Reads a string of 1 to `maximumLength` characters (Unicode code points, as JSON Schema's `maxLength` counts
+    /// them); records a violation and returns nil otherwise. The pointer is built only for a violation: a valid
+    /// request has no use for it.
     static func readString(
-        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, maximumBytes: Int, violations: inout [ContextViolation]
+        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, maximumLength: Int, violations: inout [ContextViolation]
     ) throws -> String? {
         let kind = try reader.peekKind()
         guard kind == .string else {
@@ -83,8 +84,8 @@ enum Wire {
             return nil
         }
         let text = try reader.readString()
-        guard !text.isEmpty, text.utf8.count <= maximumBytes else {
-            violations.append(invalidValue(pointer(), "must be 1 to \(maximumBytes) bytes long"))
+        guard !text.isEmpty, fits(text, maximumLength) else {
+            violations.append(invalidValue(pointer(), "must be 1 to \(maximumLength) characters long"))
             return nil
         }
         return text
@@ -92,16 +93,23 @@ enum Wire {
 }
 
 extension Wire {
+    /// At most `maximumLength` Unicode code points. The byte count bounds it from above, so ASCII needs no count.
+    static func fits(_ text: String, _ maximumLength: Int) -> Bool {
+        text.utf8.count <= maximumLength || text.unicodeScalars.count <= maximumLength
+    }
+
     /// Reads a request body that must be exactly one JSON object. Each member's first occurrence goes to `member`
     /// (which records unknown names itself); a repeated member is a `duplicateField` violation and is skipped
     /// unread; a body of another kind is `wrongShape`; broken JSON is `malformed-json`. Returns the names seen.
+    /// `pointer` builds the member's JSON Pointer, for a violation only; `knownStrings` are read without allocating.
     static func readObjectBody(
-        _ body: [UInt8], maximumDepth: Int = 32, violations: inout [ContextViolation],
+        _ body: [UInt8], maximumDepth: Int = 32, knownStrings: JSONKnownStrings = .none, violations: inout [ContextViolation],
         wrongShape: ([ContextViolation]) -> ServiceProblem,
-        member: (_ key: String, _ pointer: String, _ reader: inout JSONReader, _ violations: inout [ContextViolation]) throws -> Void
+        member: (_ key: String, _ pointer: () -> String, _ reader: inout JSONReader, _ violations: inout [ContextViolation]) throws -> Void
     ) throws(ServiceProblem) -> Set<String> {
-        var reader = JSONReader(body, maximumDepth: maximumDepth)
-        var seen = Set<String>()
+        var reader = JSONReader(body, maximumDepth: maximumDepth, knownStrings: knownStrings)
+        // Sized for the largest request body's members, so it does not grow while it fills.
+        var seen = Set<String>(minimumCapacity: 8)
         var found = violations
         do {
             let kind = try reader.peekKind()
@@ -112,17 +120,20 @@ extension Wire {
                 throw wrongShape([wrongType("", expected: "an object", received: kind)])
             }
             try reader.readObject { key, reader in
-                let pointer = Wire.pointer("", key)
-                guard seen.insert(key).inserted else {
-                    found.append(duplicateField(pointer))
-                    try reader.skipValue()
-                    return
-                }
                 do {
-                    try member(key, pointer, &reader, &found)
+                    guard seen.insert(key).inserted else {
+                        found.append(duplicateField(Wire.pointer("", key)))
+                        try reader.skipValue()
+                        return
+                    }
+                    // A closure written in place, not kept in a variable, so its context is not allocated.
+                    try member(key, { Wire.pointer("", key) }, &reader, &found)
                 } catch let error as JSONSyntaxError where error.reason == .tooDeep {
-                    // Valid JSON may nest deeper than a request ever needs; say which member did, and stop.
-                    throw wrongShape(found + [tooDeep(pointer, limit: maximumDepth)])
+                    // Valid JSON may nest deeper than a request ever needs; say which member did, and stop. A
+                    // member already found wrong (an unknown field, a wrong type) keeps its one violation.
+                    let pointer = Wire.pointer("", key)
+                    let alreadyFound = found.contains { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
+                    throw wrongShape(alreadyFound ? found : found + [tooDeep(pointer, limit: maximumDepth)])
                 }
             }
             try reader.finish()
