@@ -30,13 +30,13 @@ public struct JSONKnownStrings: Sendable {
         }).sorted { ($0.utf8.count, $0) < ($1.utf8.count, $1) }
         var bytes: [UInt8] = []
         var entries: [Entry] = []
-        var firstEntry: [Int] = []
-        for length in Self.shortestKept...(Self.longestKept + 1) {
-            firstEntry.append(entries.count)
-            for string in kept where string.utf8.count == length {
-                entries.append(Entry(offset: bytes.count, string: string))
-                bytes.append(contentsOf: string.utf8)
-            }
+        for string in kept {
+            entries.append(Entry(offset: bytes.count, string: string))
+            bytes.append(contentsOf: string.utf8)
+        }
+        // `kept` is sorted by length, so each length's entries start where the shorter ones end.
+        let firstEntry = (Self.shortestKept...(Self.longestKept + 1)).map { length in
+            kept.prefix { $0.utf8.count < length }.count
         }
         self.bytes = bytes
         self.entries = entries

@@ -45,6 +45,11 @@ struct CatalogueFeatureVectorTests {
         #expect(catalogue.layout.index(of: "timeOfDayBand") == 3)
         #expect(catalogue.layout.index(of: "missing") == nil)
         #expect(catalogue.layout.computedIndices == [4])
-        #expect(catalogue.missingSubjectRefs(present: [.deviceRef]) == [.accountRef])
+        #expect(catalogue.missingSubjectRefs(in: SubjectReferences(deviceRef: "d")) == [.accountRef])
+        #expect(catalogue.missingSubjectRefs(in: SubjectReferences(accountRef: "a")).isEmpty)
+        let extra = SubjectReferences(accountRef: "a", deviceRef: "d", counterpartyRef: "c")
+        #expect(catalogue.unusedSubjectRefs(in: extra) == [.deviceRef, .counterpartyRef])
+        #expect(catalogue.unusedSubjectRefs(in: SubjectReferences(accountRef: "a")).isEmpty)
+        #expect(catalogue.allows(.accountRef) && !catalogue.allows(.deviceRef))
     }
 }

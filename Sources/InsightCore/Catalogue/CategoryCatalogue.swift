@@ -41,12 +41,20 @@ public struct CategoryCatalogue: Sendable {
     /// Service-computed (velocity) features, in catalogue order.
     public var computedFeatures: [FeatureDefinition] { features.filter { $0.source == .computed } }
 
-    /// Subject refs a request may carry for this category (required first).
-    public var allowedSubjectRefs: [SubjectRefKind] { requiredSubjectRefs + optionalSubjectRefs }
+    /// Whether a request of this category may carry the ref (required or optional).
+    public func allows(_ kind: SubjectRefKind) -> Bool {
+        requiredSubjectRefs.contains(kind) || optionalSubjectRefs.contains(kind)
+    }
 
-    /// The required refs absent from a request, given which refs it carries.
-    public func missingSubjectRefs(present: Set<SubjectRefKind>) -> [SubjectRefKind] {
-        requiredSubjectRefs.filter { !present.contains($0) }
+    /// The required refs a request lacks, in catalogue order. Asked of the refs directly: a set of the kinds
+    /// present, built per request, showed up in the evaluation route's allocation counts.
+    public func missingSubjectRefs(in subject: SubjectReferences) -> [SubjectRefKind] {
+        requiredSubjectRefs.filter { subject.value(of: $0) == nil }
+    }
+
+    /// The refs a request carries that this category does not use.
+    public func unusedSubjectRefs(in subject: SubjectReferences) -> [SubjectRefKind] {
+        SubjectRefKind.allCases.filter { subject.value(of: $0) != nil && !allows($0) }
     }
 
     /// A vector with every feature missing, for callers that build one feature by feature.

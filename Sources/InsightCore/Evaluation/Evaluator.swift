@@ -87,15 +87,12 @@ public final class Evaluator: Sendable {
                 pointer: "/requestedInsights", code: "invalidCount",
                 detail: "must hold 1 to \(Self.maximumInsights) insight requests"))
         }
-        // Asked of the refs directly: sets and arrays of kinds built per request showed up in allocation counts.
-        let subject = request.subject
-        for kind in catalogue.requiredSubjectRefs where subject.value(of: kind) == nil {
+        for kind in catalogue.missingSubjectRefs(in: request.subject) {
             violations.append(ContextViolation(
                 pointer: "/subject/\(kind.rawValue)", code: "missingRequired",
                 detail: "is required for the \(request.category.rawValue) category"))
         }
-        for kind in SubjectRefKind.allCases where subject.value(of: kind) != nil
-            && !catalogue.requiredSubjectRefs.contains(kind) && !catalogue.optionalSubjectRefs.contains(kind) {
+        for kind in catalogue.unusedSubjectRefs(in: request.subject) {
             violations.append(ContextViolation(
                 pointer: "/subject/\(kind.rawValue)", code: "notAllowed",
                 detail: "is not used by the \(request.category.rawValue) category"))
