@@ -5,6 +5,9 @@ import CSQLite
 public final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// Statements of SQL held in static strings, keyed by the text's address: finding one costs no hashing of the
+    /// text, which for the writer's inserts (a few hundred bytes each, several per evaluation) showed in profiles.
+    private var staticStatementCache: [UInt: SQLiteStatement] = [:]
     /// Frames in the WAL after this connection's last commit, once `trackWALFrames()` is on.
     private(set) var framesInWAL: Int = 0
 
@@ -36,6 +39,7 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     deinit {
         statementCache.removeAll()
+        staticStatementCache.removeAll()
         sqlite3_close_v2(handle)
     }
 
@@ -53,6 +57,20 @@ public final class SQLiteConnection: @unchecked Sendable {
         }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         statementCache[sql] = statement
+        return statement
+    }
+
+    /// A prepared statement for SQL in a `StaticString` (a named constant), cached by the text's address. For hot
+    /// paths: a string literal passed directly picks the `String` overload.
+    public func statement(_ sql: StaticString) throws(SQLiteError) -> SQLiteStatement {
+        guard sql.hasPointerRepresentation else { return try statement(sql.description) }
+        let key = UInt(bitPattern: sql.utf8Start)
+        if let cached = staticStatementCache[key] {
+            cached.reset()
+            return cached
+        }
+        let statement = try SQLiteStatement(connection: self, sql: sql.description)
+        staticStatementCache[key] = statement
         return statement
     }
 

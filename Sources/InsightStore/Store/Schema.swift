@@ -145,5 +145,18 @@ enum Schema {
         .init(version: 9, description: "evaluations by time through their time-ordered primary key, not an index", sql: """
             DROP INDEX evaluation_by_time;
             """),
+        // The evaluator makes an evaluation's insight identifiers with the same clock reading as its own, so "the
+        // insights of evaluation E" is a range of the insight primary key: the identifiers of E's millisecond. The
+        // index by evaluation was the last B-tree besides the two tables that every evaluation inserted into (two
+        // entries each), and consumption reports, far rarer than evaluations, were its only reader. Rows that the
+        // range cannot find (identifiers from before they were time-ordered, or not sharing their evaluation's
+        // time) keep a partial index, which rows written since stay out of. The first 13 characters of a UUID hold
+        // its 48 time bits and the 15th its version; the consumption lookup repeats the condition word for word,
+        // which is what lets SQLite use the partial index.
+        .init(version: 10, description: "the insights of an evaluation through their time-ordered primary key", sql: """
+            CREATE INDEX insight_by_evaluation_outside_its_time ON insight (evaluation_id)
+                WHERE substr(insight_id, 1, 13) <> substr(evaluation_id, 1, 13) OR substr(insight_id, 15, 1) <> '7';
+            DROP INDEX insight_by_evaluation_tenant;
+            """),
     ])
 }
