@@ -17,14 +17,21 @@ public final class SubjectHasher: Sendable {
 
     public func key(for ref: String, kind: SubjectRefKind, tenant: TenantID, environment: DeploymentEnvironment) throws -> SubjectKey {
         let mac = try mac(for: tenant)
-        var message: [UInt8] = []
-        message.reserveCapacity(ref.utf8.count + 32)
-        message.append(contentsOf: environment.rawValue.utf8)
-        message.append(0)
-        message.append(contentsOf: kind.rawValue.utf8)
-        message.append(0)
-        message.append(contentsOf: ref.utf8)
-        return SubjectKey(macBytes: mac.authenticationCode(for: message))
+        let environment = environment.rawValue.utf8
+        let kind = kind.rawValue.utf8
+        let length = environment.count + 1 + kind.count + 1 + ref.utf8.count
+        // Three per evaluation: the message and the MAC live on the stack (refs are short; a long one goes to the
+        // heap inside the temporary allocation), and only 16 bytes of the MAC are kept.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { message in
+            var end = message.initialize(fromContentsOf: environment)
+            message[end] = 0
+            end = message[(end + 1)...].initialize(fromContentsOf: kind)
+            message[end] = 0
+            end = message[(end + 1)...].initialize(fromContentsOf: ref.utf8)
+            precondition(end == length)
+            defer { message.deinitialize() }
+            return mac.withAuthenticationCode(for: UnsafeBufferPointer(message)) { SubjectKey(macBytes: $0) }
+        }
     }
 
     private func mac(for tenant: TenantID) throws -> HMACSHA256 {

@@ -23,15 +23,20 @@ public struct SubjectKey: Hashable, Sendable, CustomStringConvertible {
 
     /// 32 lowercase hex digits: how keys are stored.
     public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes = [UInt8](repeating: 0, count: 32)
-        for index in 0..<16 {
-            let word = index < 8 ? high : low
-            let byte = UInt8(truncatingIfNeeded: word >> UInt64(8 * (7 - index % 8)))
-            bytes[2 * index] = digits[Int(byte >> 4)]
-            bytes[2 * index + 1] = digits[Int(byte & 0xF)]
+        // Written straight into the string's storage: one allocation, where two arrays and a copy made three.
+        String(unsafeUninitializedCapacity: 32) { digits in
+            for index in 0..<16 {
+                let word = index < 8 ? high : low
+                let byte = UInt8(truncatingIfNeeded: word >> UInt64(8 * (7 - index % 8)))
+                digits[2 * index] = Self.hexDigit(byte >> 4)
+                digits[2 * index + 1] = Self.hexDigit(byte & 0xF)
+            }
+            return 32
         }
-        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ nibble &- 10
     }
 
     public init?(hex: String) {

@@ -31,6 +31,10 @@ public enum ES256SignatureEncoding {
     }
 
     public static func rawSignature(fromDER der: [UInt8]) throws -> [UInt8] {
+        try der.withUnsafeBufferPointer { try rawSignature(fromDER: $0) }
+    }
+
+    static func rawSignature(fromDER der: UnsafeBufferPointer<UInt8>) throws -> [UInt8] {
         try der.withNonNullBytes { pointer, count in
             var cursor: UnsafePointer<UInt8>? = pointer
             guard let signature = d2i_ECDSA_SIG(nil, &cursor, count) else {

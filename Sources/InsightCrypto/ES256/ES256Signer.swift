@@ -16,22 +16,25 @@ public final class ES256Signer: Sendable {
     /// The ES256 signature of `message` (SHA-256, then ECDSA P-256) as raw `r || s`, 64 bytes.
     public func sign(_ message: [UInt8]) throws -> [UInt8] {
         try contexts.withContext { context in
-            var digest = [UInt8](repeating: 0, count: SHA256.byteCount)
-            var digestLength: UInt32 = 0
-            let hashed = message.withNonNullBytes { pointer, count in
-                EVP_DigestInit_ex(context.digest, FetchedAlgorithms.sha256.pointer, nil) == 1
-                    && EVP_DigestUpdate(context.digest, pointer, count) == 1
-                    && EVP_DigestFinal_ex(context.digest, &digest, &digestLength) == 1
+            // Digest and DER signature in temporary storage: only the raw signature returned is allocated.
+            try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SHA256.byteCount + maximumSignatureLength) { scratch in
+                let digest = scratch.baseAddress!
+                let der = digest + SHA256.byteCount
+                var digestLength: UInt32 = 0
+                let hashed = message.withNonNullBytes { pointer, count in
+                    EVP_DigestInit_ex(context.digest, FetchedAlgorithms.sha256.pointer, nil) == 1
+                        && EVP_DigestUpdate(context.digest, pointer, count) == 1
+                        && EVP_DigestFinal_ex(context.digest, digest, &digestLength) == 1
+                }
+                guard hashed, digestLength == UInt32(SHA256.byteCount) else {
+                    throw LibCryptoErrorQueue.error("EVP_Digest")
+                }
+                var derLength = maximumSignatureLength
+                guard EVP_PKEY_sign(context.signing, der, &derLength, digest, SHA256.byteCount) == 1 else {
+                    throw LibCryptoErrorQueue.error("EVP_PKEY_sign")
+                }
+                return try ES256SignatureEncoding.rawSignature(fromDER: UnsafeBufferPointer(start: der, count: derLength))
             }
-            guard hashed, digestLength == UInt32(SHA256.byteCount) else {
-                throw LibCryptoErrorQueue.error("EVP_Digest")
-            }
-            var der = [UInt8](repeating: 0, count: maximumSignatureLength)
-            var derLength = der.count
-            guard EVP_PKEY_sign(context.signing, &der, &derLength, digest, digest.count) == 1 else {
-                throw LibCryptoErrorQueue.error("EVP_PKEY_sign")
-            }
-            return try ES256SignatureEncoding.rawSignature(fromDER: Array(der.prefix(derLength)))
         }
     }
 }

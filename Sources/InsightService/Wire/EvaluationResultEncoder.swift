@@ -14,7 +14,9 @@ enum EvaluationResultEncoder {
         init(_ result: EvaluationResult) {
             insights = EvaluationResultEncoder.insightsArray(result)
             generationTimestamp = Timestamp.iso8601(milliseconds: result.generationTimestamp)
-            serverTimestamp = Timestamp.iso8601(milliseconds: result.serverTimestamp)
+            // The evaluator reads the clock once, so the two are usually one instant, formatted once.
+            serverTimestamp = result.serverTimestamp == result.generationTimestamp
+                ? generationTimestamp : Timestamp.iso8601(milliseconds: result.serverTimestamp)
         }
     }
 

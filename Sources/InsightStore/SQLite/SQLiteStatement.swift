@@ -40,7 +40,16 @@ public final class SQLiteStatement {
 
     @discardableResult
     public func bind(_ index: Int32, _ value: String) -> SQLiteStatement {
-        sqlite3_bind_text(handle, index, value, -1, Self.transient)
+        // With its length given, the text needs no terminating NUL: passing the String itself made Swift copy every
+        // small (inline) string into a fresh C array, a heap allocation per bound column on the writer thread.
+        let bound = value.utf8.withContiguousStorageIfAvailable { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { text in
+                // A null pointer would bind NULL, not the empty string.
+                guard let start = text.baseAddress else { return sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+                return sqlite3_bind_text(handle, index, start, Int32(text.count), Self.transient)
+            }
+        }
+        if bound == nil { sqlite3_bind_text(handle, index, value, -1, Self.transient) }
         return self
     }
 
