@@ -185,6 +185,8 @@ public final class Evaluator: Sendable {
         _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
         firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64
     ) -> InsightResult {
+        // The same clock reading as the evaluation's identifier: the store finds an evaluation's insights as the
+        // identifiers of its millisecond (schema migration 10), and indexes any other separately.
         let insightID = Identifier.make(at: now, random: dependencies.random)
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
             InsightResult(
