@@ -32,7 +32,7 @@ while let flag = arguments.popFirst() {
         configuration.port = value
     case "--host":
         guard let value = arguments.popFirst() else {
-            fail("--host needs an IPv4 address", status: 2)
+            fail("--host needs a numeric IPv4 or IPv6 address", status: 2)
         }
         configuration.host = value
     case "--loops":
@@ -96,7 +96,7 @@ do {
     fail("\(error)", status: 1)
 }
 // One write(2), unbuffered: a parent process waits for this line on a pipe.
-let banner = Array("listening on \(configuration.host):\(server.boundPort)\n".utf8)
+let banner = Array("listening on \(ListenHost(configuration.host)?.urlHost ?? configuration.host):\(server.boundPort)\n".utf8)
 _ = banner.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 while !server.waitUntilStopped(timeout: .seconds(3600)) {}
 exit(0)

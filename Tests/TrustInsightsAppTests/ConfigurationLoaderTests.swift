@@ -67,13 +67,17 @@ import Testing
         }
     }
 
-    @Test func refusesAHostThatIsNotAnIPv4Address() throws {
-        for host in ["not-an-ip", "::1", "localhost", "127.0.0.256"] {
-            #expect(throws: CommandLineError.configuration(key: "host", message: "expected an IPv4 address such as 127.0.0.1 or 0.0.0.0"), "\(host)") {
+    @Test func refusesAHostThatIsNotANumericAddress() throws {
+        for host in ["not-an-ip", "localhost.localdomain", "127.0.0.256", "::1::", "[127.0.0.1]", "fe80::1%eth0"] {
+            #expect(throws: CommandLineError.configuration(
+                key: "host", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"), "\(host)") {
                 try load(variables: ["TRUST_INSIGHTS_HOST": host])
             }
         }
         #expect(try load(flags: ["--host", "0.0.0.0"]).host == "0.0.0.0")
+        #expect(try load(flags: ["--host", "::"]).host == "::")
+        #expect(try load(variables: ["TRUST_INSIGHTS_HOST": "[::1]"]).host == "[::1]")
+        #expect(try load(variables: ["TRUST_INSIGHTS_HOST": "localhost"]).host == "localhost")
     }
 
     @Test func namesTheVariablesThatAreNoSetting() {

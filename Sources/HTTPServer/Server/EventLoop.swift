@@ -105,12 +105,9 @@ final class EventLoop {
                 pauseAccepting()
                 return
             }
-            var address = sockaddr_in()
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let fd = withUnsafeMutablePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    clinux_accept4(listenFD, $0, &length, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
-                }
+            var address = SocketAddress()
+            let fd = address.withMutableSockAddr {
+                clinux_accept4(listenFD, $0, $1, Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue))
             }
             if fd < 0 {
                 switch errno {
@@ -121,7 +118,7 @@ final class EventLoop {
                 return
             }
             _ = clinux_set_tcp_nodelay(fd)
-            let session = ConnectionSession(services: services, remoteAddress: Listener.peerAddress(address), now: now)
+            let session = ConnectionSession(services: services, remoteAddress: address.hostText, now: now)
             let connection = SocketConnection(fd: fd, session: session, registeredEvents: Self.readInterest)
             guard clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, fd, Self.readInterest, UInt64(fd)) == 0 else {
                 close(fd)

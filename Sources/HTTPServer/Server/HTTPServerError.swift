@@ -8,7 +8,7 @@ public enum HTTPServerError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .addressInUse(let host, let port): "address \(host):\(port) is already in use"
-        case .invalidAddress(let host): "cannot listen on '\(host)': not an IPv4 address"
+        case .invalidAddress(let host): "cannot listen on '\(host)': not a numeric IPv4 or IPv6 address (such as 127.0.0.1, 0.0.0.0, ::1 or ::)"
         case .socketFailure(let operation, let errno): "\(operation) failed with errno \(errno)"
         case .alreadyStarted: "the server was already started"
         }

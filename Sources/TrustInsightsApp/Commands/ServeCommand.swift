@@ -48,7 +48,7 @@ enum ServeCommand {
                 }
                 throw error
             }
-            environment.print("trust-insights listening on http://\(configuration.host):\(runtime.server.boundPort)")
+            environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
             if let client = runtime.demoClientSecret {
                 FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
             }

@@ -1,3 +1,4 @@
+import HTTPServer
 import JSONStream
 
 #if canImport(Glibc)
@@ -45,11 +46,11 @@ struct ConfigurationLoader {
                 try key.apply(text: text, to: &configuration, source: "--\(key.flag)")
             }
         }
-        // The listener takes IPv4 addresses only; said here, with the other settings' errors, rather than as a
+        // The listener takes numeric addresses only; said here, with the other settings' errors, rather than as a
         // failure to listen after the data folder has been opened.
-        var address = in_addr()
-        guard inet_pton(AF_INET, configuration.host, &address) == 1 else {
-            throw .configuration(key: "host", message: "expected an IPv4 address such as 127.0.0.1 or 0.0.0.0")
+        guard ListenHost(configuration.host) != nil else {
+            throw .configuration(
+                key: "host", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::")
         }
         return configuration
     }

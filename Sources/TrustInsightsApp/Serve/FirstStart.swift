@@ -1,3 +1,4 @@
+import HTTPServer
 import InsightCore
 import InsightStore
 
@@ -23,7 +24,7 @@ enum FirstStart {
     }
 
     static func printExample(client: APIKeySecret, host: String, port: Int, environment: CommandEnvironment) {
-        let reachable = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        let reachable = ListenHost(host)?.localURLHost ?? host
         environment.print("""
             Try it:
               curl -s http://\(reachable):\(port)/v1/evaluations \\

@@ -171,10 +171,10 @@ final class ServiceRuntime: Sendable {
         do {
             try server.start()
         } catch {
-            throw CommandLineError.failure("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            throw CommandLineError.failure("cannot listen on \(configuration.urlHost):\(configuration.port): \(error)")
         }
         readiness.set(.ready)
-        log.info("listening", [("address", "\(configuration.host):\(server.boundPort)")])
+        log.info("listening", [("address", "\(configuration.urlHost):\(server.boundPort)")])
     }
 
     /// SIGHUP: reloads the signing keys and the models, each as one atomic swap; a bad manifest or key directory

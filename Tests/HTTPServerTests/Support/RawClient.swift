@@ -1,27 +1,23 @@
 import Glibc
+@testable import HTTPServer
 
-/// A blocking TCP client on 127.0.0.1 with a receive timeout, for the cases URLSession cannot send.
+/// A blocking TCP client (to 127.0.0.1 unless told another numeric address) with a receive timeout, for the cases
+/// URLSession cannot send.
 final class RawClient {
     let fd: Int32
     private var received: [UInt8] = []
     private(set) var peerClosed = false
 
-    init(port: Int, receiveTimeoutMilliseconds: Int = 3000, receiveBufferBytes: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    init(host: String = "127.0.0.1", port: Int, receiveTimeoutMilliseconds: Int = 3000, receiveBufferBytes: Int32? = nil) throws {
+        guard let listenHost = ListenHost(host) else { throw RawClientError.connectFailed(EINVAL) }
+        let address = SocketAddress(host: listenHost, port: port)
+        fd = socket(address.family, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBufferBytes {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
         var timeout = timeval(tv_sec: receiveTimeoutMilliseconds / 1000, tv_usec: (receiveTimeoutMilliseconds % 1000) * 1000)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let result = address.withSockAddr { connect(fd, $0, $1) }
         guard result == 0 else {
             close(fd)
             throw RawClientError.connectFailed(errno)
