@@ -114,24 +114,37 @@ import Testing
         }
     }
 
-    @Test func registeringACandidateAddsItWithARelativePath() throws {
+    @Test func registeringACandidateWritesItAndAddsItWithARelativePath() throws {
         let directory = try directory(
             models: [HandModels.document(version: "2026.09.1")], entries: [entry("2026.09.1", .current)])
         let candidate = HandModels.document(version: "2026.12.1")
         let modelPath = directory.appendingPathComponent("new/2026.12.1.json")
-        try FileManager.default.createDirectory(at: modelPath.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try candidate.jsonData().write(to: modelPath)
         let manifestPath = directory.appendingPathComponent("manifest.json").path
         try ModelManifest.registerCandidate(
-            modelPath: modelPath.path, document: candidate, manifestPath: manifestPath, schemaCheck: PermissiveSchemaCheck())
+            modelPath: modelPath.path, modelData: try candidate.jsonData(), document: candidate, manifestPath: manifestPath,
+            schemaCheck: PermissiveSchemaCheck())
+        #expect(try Data(contentsOf: modelPath) == candidate.jsonData())
         let registry = try ModelRegistry(manifestPath: manifestPath)
         let loaded = try #require(registry.model(for: "isLikelyBeingCoached", category: "payment", version: .specific("2026.12.1")))
         #expect(loaded.status == .candidate)
         #expect(loaded.entry.path == "new/2026.12.1.json")
+    }
+
+    @Test func aRefusedCandidateLeavesNeitherAModelFileNorAManifestChange() throws {
+        let directory = try directory(
+            models: [HandModels.document(version: "2026.09.1")], entries: [entry("2026.09.1", .current)])
+        let manifestPath = directory.appendingPathComponent("manifest.json").path
+        let manifestBefore = try Data(contentsOf: URL(fileURLWithPath: manifestPath))
+        let candidate = HandModels.document(version: "2026.12.1")
+        let modelPath = directory.appendingPathComponent("new/2026.12.1.json")
         #expect(throws: ModelRegistryError.self) {
             try ModelManifest.registerCandidate(
-                modelPath: modelPath.path, document: candidate, manifestPath: manifestPath, schemaCheck: RejectingCheck())
+                modelPath: modelPath.path, modelData: try candidate.jsonData(), document: candidate,
+                manifestPath: manifestPath, schemaCheck: RejectingCheck())
         }
+        #expect(!FileManager.default.fileExists(atPath: modelPath.path))
+        #expect(!FileManager.default.fileExists(atPath: modelPath.deletingLastPathComponent().path))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: manifestPath)) == manifestBefore)
     }
 
     @Test func versionsOrderNumerically() {

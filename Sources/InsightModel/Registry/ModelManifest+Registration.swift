@@ -1,10 +1,12 @@
 import FoundationEssentials
 
 extension ModelManifest {
-    /// Adds `model` (written at `modelPath`) as a candidate to the manifest at `manifestPath` (created if absent),
-    /// after checking that the whole new manifest loads: every model valid and fitting its category's schema.
+    /// Writes the model (`modelData`, the encoding of `document`) to `modelPath` and adds it as a candidate to the
+    /// manifest at `manifestPath` (created if absent), once the whole new manifest is known to load: every model valid
+    /// and fitting its category's schema. The check reads the new model from memory, so a refused model leaves no
+    /// file behind; the model file is written before the manifest that names it.
     public static func registerCandidate(
-        modelPath: String, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
+        modelPath: String, modelData: Data, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
     ) throws(ModelRegistryError) {
         let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
         var manifest = ModelManifest()
@@ -30,9 +32,19 @@ extension ModelManifest {
             throw ModelRegistryError(file: manifestPath, reason: "cannot encode the manifest (\(error))")
         }
         let directory = manifestURL.deletingLastPathComponent()
+        let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
         _ = try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: 0, schemaCheck: schemaCheck,
-            readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
+            readModel: { path in
+                let url = directory.appendingPathComponent(path).standardizedFileURL
+                return url == modelURL ? modelData : try Data(contentsOf: url)
+            })
+        do {
+            try FileManager.default.createDirectory(at: modelURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try modelData.write(to: modelURL, options: .atomic)
+        } catch {
+            throw ModelRegistryError(file: modelPath, reason: "cannot write the model (\(error))")
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try data.write(to: manifestURL, options: .atomic)

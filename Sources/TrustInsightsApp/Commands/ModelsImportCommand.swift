@@ -78,7 +78,15 @@ enum ModelsImportCommand {
         } catch {
             throw .failure("cannot encode the model: \(error)")
         }
-        try ModelsFiles.write(data, to: outPath)
+        // Registering checks the model against the manifest and its category's catalogue before anything is written:
+        // a refused model leaves no file at --out.
+        if arguments.flag("register") {
+            try ModelsManifestEditing.registerCandidate(
+                modelPath: outPath, modelData: data, document: document,
+                manifestPath: arguments.value("manifest") ?? "models/manifest.json", schemaCheck: schemaCheck)
+        } else {
+            try ModelsFiles.write(data, to: outPath)
+        }
         environment.print("wrote \(outPath): \(document.trees.count) trees, \(document.featureNames.count) features")
         if let best = document.metadata.training.parameters["best_iteration"] {
             // Booster.predict scores with every tree, scikit-learn's predict only up to best_iteration: say which.
@@ -92,9 +100,6 @@ enum ModelsImportCommand {
             environment.print("note: a LightGBM random forest (average_output): leaf values were divided by the tree count, so margins are the averaged score LightGBM's sigmoid receives")
         }
         if arguments.flag("register") {
-            try ModelsManifestEditing.registerCandidate(
-                modelPath: outPath, document: document,
-                manifestPath: arguments.value("manifest") ?? "models/manifest.json", schemaCheck: schemaCheck)
             environment.print("registered \(document.metadata.insightType)/\(document.metadata.category) \(document.metadata.version) as candidate")
         }
         return 0

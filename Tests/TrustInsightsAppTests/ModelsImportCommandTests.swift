@@ -1,0 +1,74 @@
+import FoundationEssentials
+import Synchronization
+import Testing
+
+@testable import TrustInsightsApp
+
+@Suite struct ModelsImportCommandTests {
+    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    private static let catalogue = root.appendingPathComponent("config/features").path
+
+    private func run(_ arguments: [String]) -> (status: Int32, errors: String) {
+        let errors = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: [:],
+            isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
+        return (status, errors.withLock { $0 })
+    }
+
+    /// A one-stump XGBoost model over two features (save_model JSON).
+    private static let stump = """
+        {"learner":{"attributes":{},"feature_names":[],"feature_types":[],
+         "gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1"},"tree_info":[0],
+          "trees":[{"base_weights":[0,0,0],"categories":[],"categories_nodes":[],"categories_segments":[],
+            "categories_sizes":[],"default_left":[1,0,0],"id":0,"left_children":[1,-1,-1],
+            "loss_changes":[1,0,0],"parents":[2147483647,0,0],"right_children":[2,-1,-1],
+            "split_conditions":[5E-1,-2.5E-1,7.5E-1],"split_indices":[1,0,0],"split_type":[0,0,0],
+            "sum_hessian":[10,4,6],"tree_param":{"num_deleted":"0","num_feature":"2","num_nodes":"3","size_leaf_vector":"1"}}]},
+          "name":"gbtree"},
+         "learner_model_param":{"base_score":"5E-1","boost_from_average":"1","num_class":"0","num_feature":"2","num_target":"1"},
+         "objective":{"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}},
+         "version":[3,2,0]}
+        """
+
+    private func importArguments(in directory: URL, features: String, out: String, manifest: String) throws -> [String] {
+        let source = directory.appendingPathComponent("stump.json")
+        try Data(Self.stump.utf8).write(to: source)
+        return ["models", "import", "--from", "xgboost", "--insight", "isLikelyBeingCoached", "--category", "payment",
+                "--version", "2027.01.1", "--features", features, "--out", out, "--register", "--manifest", manifest,
+                "--catalogue", Self.catalogue, source.path]
+    }
+
+    private func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("models-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aModelTheCatalogueRefusesIsNotWrittenAndNotRegistered() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
+        let manifest = directory.appendingPathComponent("models/manifest.json").path
+        let result = run(try importArguments(in: directory, features: "activeCall,notInTheCatalogue", out: out, manifest: manifest))
+        #expect(result.status != 0)
+        #expect(result.errors.contains("notInTheCatalogue"), "the refusal names what the catalogue lacks: \(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(!FileManager.default.fileExists(atPath: manifest))
+    }
+
+    @Test func aModelTheCatalogueAcceptsIsWrittenAndRegisteredAsCandidate() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
+        let manifest = directory.appendingPathComponent("models/manifest.json").path
+        let result = run(try importArguments(in: directory, features: "activeCall,callDurationSeconds", out: out, manifest: manifest))
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: manifest)), as: UTF8.self)
+        #expect(text.contains("\"payment-2027.01.1.json\""))
+        #expect(text.contains("\"candidate\""))
+    }
+}
