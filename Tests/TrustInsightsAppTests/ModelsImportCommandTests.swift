@@ -33,42 +33,40 @@ import Testing
          "version":[3,2,0]}
         """
 
-    private func importArguments(in directory: URL, features: String, out: String, manifest: String) throws -> [String] {
+    /// Runs `models import --register` of the stump with `features` into a fresh folder; `check` sees the result and
+    /// the paths of the model (`--out`) and the manifest.
+    private func importStump(
+        features: String, _ check: (_ result: (status: Int32, errors: String), _ out: String, _ manifest: String) throws -> Void
+    ) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
         let source = directory.appendingPathComponent("stump.json")
         try Data(Self.stump.utf8).write(to: source)
-        return ["models", "import", "--from", "xgboost", "--insight", "isLikelyBeingCoached", "--category", "payment",
-                "--version", "2027.01.1", "--features", features, "--out", out, "--register", "--manifest", manifest,
-                "--catalogue", Self.catalogue, source.path]
-    }
-
-    private func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("models-import-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
+        let manifest = directory.appendingPathComponent("models/manifest.json").path
+        let result = run(["models", "import", "--from", "xgboost", "--insight", "isLikelyBeingCoached", "--category", "payment",
+                          "--version", "2027.01.1", "--features", features, "--out", out, "--register", "--manifest", manifest,
+                          "--catalogue", Self.catalogue, source.path])
+        try check(result, out, manifest)
     }
 
     @Test func aModelTheCatalogueRefusesIsNotWrittenAndNotRegistered() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
-        let manifest = directory.appendingPathComponent("models/manifest.json").path
-        let result = run(try importArguments(in: directory, features: "activeCall,notInTheCatalogue", out: out, manifest: manifest))
-        #expect(result.status != 0)
-        #expect(result.errors.contains("notInTheCatalogue"), "the refusal names what the catalogue lacks: \(result.errors)")
-        #expect(!FileManager.default.fileExists(atPath: out))
-        #expect(!FileManager.default.fileExists(atPath: manifest))
+        try importStump(features: "activeCall,notInTheCatalogue") { result, out, manifest in
+            #expect(result.status != 0)
+            #expect(result.errors.contains("notInTheCatalogue"), "the refusal names what the catalogue lacks: \(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(!FileManager.default.fileExists(atPath: manifest))
+        }
     }
 
     @Test func aModelTheCatalogueAcceptsIsWrittenAndRegisteredAsCandidate() throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
-        let manifest = directory.appendingPathComponent("models/manifest.json").path
-        let result = run(try importArguments(in: directory, features: "activeCall,callDurationSeconds", out: out, manifest: manifest))
-        #expect(result.status == 0, "\(result.errors)")
-        #expect(FileManager.default.fileExists(atPath: out))
-        let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: manifest)), as: UTF8.self)
-        #expect(text.contains("\"payment-2027.01.1.json\""))
-        #expect(text.contains("\"candidate\""))
+        try importStump(features: "activeCall,callDurationSeconds") { result, out, manifest in
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(FileManager.default.fileExists(atPath: out))
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: manifest)), as: UTF8.self)
+            #expect(text.contains("\"payment-2027.01.1.json\""))
+            #expect(text.contains("\"candidate\""))
+        }
     }
 }

@@ -12,21 +12,21 @@ struct SocketAddress {
         let networkPort = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         switch host.family {
         case .ipv4:
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = networkPort
-            withUnsafeMutableBytes(of: &address.sin_addr) { $0.copyBytes(from: host.bytes) }
-            store(address)
+            store(sockaddr_in(), family: AF_INET, \.sin_family, port: networkPort, \.sin_port, host: host.bytes, \.sin_addr)
         case .ipv6:
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = networkPort
-            withUnsafeMutableBytes(of: &address.sin6_addr) { $0.copyBytes(from: host.bytes) }
-            store(address)
+            store(sockaddr_in6(), family: AF_INET6, \.sin6_family, port: networkPort, \.sin6_port, host: host.bytes, \.sin6_addr)
         }
     }
 
-    private mutating func store<Address>(_ address: Address) {
+    private mutating func store<Address, HostAddress>(
+        _ empty: Address, family: Int32, _ familyField: WritableKeyPath<Address, sa_family_t>,
+        port: in_port_t, _ portField: WritableKeyPath<Address, in_port_t>,
+        host: [UInt8], _ hostField: WritableKeyPath<Address, HostAddress>
+    ) {
+        var address = empty
+        address[keyPath: familyField] = sa_family_t(family)
+        address[keyPath: portField] = port
+        withUnsafeMutableBytes(of: &address[keyPath: hostField]) { $0.copyBytes(from: host) }
         withUnsafeMutableBytes(of: &storage) { storage in
             withUnsafeBytes(of: address) { storage.copyMemory(from: $0) }
         }
