@@ -2,6 +2,7 @@ import Glibc
 
 /// Everything the server can be told. Defaults are the production values of the issue.
 public struct HTTPServerConfiguration: Sendable, Equatable {
+    /// A numeric IPv4 or IPv6 address, or `localhost` (see `ListenHost`); `::` takes clients of both families.
     public var host = "127.0.0.1"
     /// 0 asks the kernel for a free port; read it back from `HTTPServer.boundPort`.
     public var port = 8080
