@@ -11,6 +11,19 @@ import InsightCore
         try MetricsRequestDecoder.decode(items.map { (name: $0.0, value: $0.1) }, tenant: tenant, keyEnvironment: key, today: today)
     }
 
+    /// The `invalid-parameter` refusal of `items`; records an issue (and returns nil) if they are accepted or refused
+    /// otherwise.
+    func refusal(_ items: [(String, String)]) -> (name: String, detail: String, error: ServiceProblem)? {
+        do {
+            _ = try decode(items)
+            Issue.record("\(items) was accepted")
+        } catch {
+            if case .invalidParameter(let name, let detail) = error { return (name, detail, error) }
+            Issue.record("\(items): \(error)")
+        }
+        return nil
+    }
+
     @Test func defaultsToTheLastNinetyDaysOfTheKeysEnvironmentAsJSON() throws {
         let request = try decode([])
         #expect(request.query.days == (today - 89)...today)
@@ -38,37 +51,21 @@ import InsightCore
             ([("to", "2025-02-29")], "to"), ([("limit", "1")], "limit"), ([("to", "2025-01-01"), ("to", "2025-01-02")], "to"),
         ]
         for (items, parameter) in cases {
-            do {
-                _ = try decode(items)
-                Issue.record("\(items) was accepted")
-            } catch {
-                guard case .invalidParameter(let name, let detail) = error else {
-                    Issue.record("\(error)")
-                    continue
-                }
-                #expect(name == parameter)
-                #expect(!detail.contains("secret-canary"))
-                #expect(error.status == .badRequest)
-            }
+            guard let (name, detail, error) = refusal(items) else { continue }
+            #expect(name == parameter)
+            #expect(!detail.contains("secret-canary"))
+            #expect(error.status == .badRequest)
         }
     }
 
     /// A parameter name that looks like personal data is not repeated: the pointer is the query as a whole.
     @Test func anUnknownParameterIsNamedOnlyWhenItsNameIsSafeToRepeat() {
         for (name, pointer) in [("limit", "limit"), ("jane@example.com", ""), (String(repeating: "a", count: 65), "")] {
-            do {
-                _ = try decode([(name, "1")])
-                Issue.record("\(name) was accepted")
-            } catch {
-                guard case .invalidParameter(let named, let detail) = error else {
-                    Issue.record("\(error)")
-                    continue
-                }
-                #expect(named == pointer)
-                #expect(!detail.contains("jane"))
-                #expect(error.problem.detail?.contains("jane") == false)
-                #expect(error.problem.errors?.first?.pointer == pointer)
-            }
+            guard let (named, detail, error) = refusal([(name, "1")]) else { continue }
+            #expect(named == pointer)
+            #expect(!detail.contains("jane"))
+            #expect(error.problem.detail?.contains("jane") == false)
+            #expect(error.problem.errors?.first?.pointer == pointer)
         }
     }
 

@@ -46,11 +46,7 @@ import InsightCrypto
             """)
         #expect(plan.contains("USING PRIMARY KEY (evaluation_id>?)"), "\(plan)")
         #expect(!plan.contains("TEMP B-TREE"), "\(plan)")
-        let indexes = try store.read { connection in
-            let statement = try connection.statement("SELECT count(*) FROM sqlite_schema WHERE name = 'evaluation_by_time'")
-            _ = try statement.step()
-            return statement.int(0)
-        }
+        let indexes = try store.read { try $0.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'evaluation_by_time'") }
         #expect(indexes == 0)
     }
 

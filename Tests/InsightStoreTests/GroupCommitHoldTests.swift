@@ -33,12 +33,7 @@ import Testing
     }
 
     private func rows(_ committer: GroupCommitter) throws -> Int {
-        try committer.withConnection { connection in
-            let statement = try connection.statement("SELECT count(*) FROM item")
-            defer { statement.reset() }
-            _ = try statement.step()
-            return statement.int(0)
-        }
+        try committer.withConnection { try $0.integer("SELECT count(*) FROM item") }
     }
 
     @Test func heldWritesWaitForTheReleaseAndThenShareOneCommit() throws {

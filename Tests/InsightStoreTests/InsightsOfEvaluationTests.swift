@@ -79,11 +79,7 @@ import InsightCrypto
                                            insights: [Identifier.make(at: time, random: random), Identifier.make(at: time, random: random)]))
         }
         #expect(try entriesInPartialIndex(store) == 2)
-        let indexes = try store.read { connection in
-            let statement = try connection.statement("SELECT count(*) FROM sqlite_schema WHERE name = 'insight_by_evaluation_tenant'")
-            _ = try statement.step()
-            return statement.int(0)
-        }
+        let indexes = try store.read { try $0.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'insight_by_evaluation_tenant'") }
         #expect(indexes == 0)
     }
 
@@ -99,13 +95,11 @@ import InsightCrypto
     /// Rows in the partial index, counted through it (the plan check above shows that the condition selects it).
     private func entriesInPartialIndex(_ store: SQLiteStore) throws -> Int {
         try store.read { connection in
-            let statement = try connection.statement("""
+            try connection.integer("""
                 SELECT count(*) FROM insight INDEXED BY insight_by_evaluation_outside_its_time
                 WHERE evaluation_id IS NOT NULL
                     AND (substr(insight_id, 1, 13) <> substr(evaluation_id, 1, 13) OR substr(insight_id, 15, 1) <> '7')
                 """)
-            _ = try statement.step()
-            return statement.int(0)
         }
     }
 }

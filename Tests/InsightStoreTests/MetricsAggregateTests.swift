@@ -139,10 +139,8 @@ import InsightCore
             INSERT INTO insight VALUES ('i1', 'e1', 'acme', 0, 't', 'v2', 'high', NULL), ('i2', 'e1', 'acme', 1, 't', 'v1', 'unknown', NULL);
             """)
         let store = try SQLiteStore(directory: directory.path)
-        let insightTriggers = try store.read { connection in
-            let statement = try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'insight'")
-            _ = try statement.step()
-            return statement.int(0)
+        let insightTriggers = try store.read {
+            try $0.integer("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'insight'")
         }
         #expect(insightTriggers == 0)
         #expect(try differences(store) == 0)

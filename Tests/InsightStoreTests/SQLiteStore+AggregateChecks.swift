@@ -9,9 +9,7 @@ extension SQLiteStore {
             for (table, view) in [("metrics_daily", "metrics_daily_recomputed"), ("metrics_latency", "metrics_latency_recomputed")] {
                 for sql in ["SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(view))",
                             "SELECT count(*) FROM (SELECT * FROM \(view) EXCEPT SELECT * FROM \(table))"] {
-                    let statement = try connection.statement(sql)
-                    _ = try statement.step()
-                    total += statement.int(0)
+                    total += try connection.integer(sql)
                 }
             }
             return total

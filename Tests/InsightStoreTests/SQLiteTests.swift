@@ -220,11 +220,7 @@ import Testing
         // The next batch starts clean.
         #expect(submitAsOneBatch(committer, [1, 2], sums: sums) == [true, true])
         #expect(try totals(committer) == [3])
-        let rows = try committer.withConnection { connection -> Int in
-            let statement = try connection.statement("SELECT count(*) FROM item")
-            _ = try statement.step()
-            return statement.int(0)
-        }
+        let rows = try committer.withConnection { try $0.integer("SELECT count(*) FROM item") }
         #expect(rows == 2)
     }
 
