@@ -56,15 +56,16 @@ public final class SQLiteStore: Sendable {
         self.evaluationCounts = evaluationCounts
         let hooks = GroupCommitter.BatchHooks(
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
+        let checkpointer = try Checkpointer(path: path)
+        self.checkpointer = checkpointer
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
-            maximumHoldMicroseconds: evaluationHoldMicroseconds, hooks: hooks
+            maximumHoldMicroseconds: evaluationHoldMicroseconds, hooks: hooks, walGrowing: { checkpointer.nudge() }
         ) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }
         readers = ReaderPool(path: path)
-        checkpointer = try Checkpointer(path: path)
         checkpointer.start()
     }
 

@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import Testing
+@testable import InsightStore
+
+@Suite struct CheckpointerTests {
+    private func fileSize(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : -1
+    }
+
+    /// Waits up to `seconds` for `condition`, polling every 10 ms.
+    private func eventually(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        for _ in 0..<Int(seconds * 100) {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test func aNudgeCopiesTheWALBackWithoutWaitingForTheInterval() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute("""
+            CREATE TABLE item (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)
+            INSERT INTO item (data) SELECT randomblob(1000) FROM n;
+            """)
+        // The rows are in the WAL only: the database file has not grown to hold them.
+        let before = fileSize(path)
+        #expect(before < 100_000)
+
+        let checkpointer = try Checkpointer(path: path, intervalMilliseconds: 600_000)
+        checkpointer.start()
+        defer { checkpointer.stop() }
+        // Left to its ten-minute timer, the thread copies nothing.
+        usleep(100_000)
+        #expect(fileSize(path) == before)
+
+        checkpointer.nudge()
+        #expect(eventually { fileSize(path) > 200_000 })
+    }
+
+    @Test func theWriterNudgesOnceTheWALHoldsAQuarterOfItsLimit() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute(ItemInsert.createTable)
+        let nudges = Atomic<Int>(0)
+        let committer = GroupCommitter(connection: connection, walFrameLimit: 400, walGrowing: {
+            nudges.add(1, ordering: .relaxed)
+        })
+        let insert = ItemInsert()
+        // Each commit of one row adds a frame or two; the nudges start at 100 frames.
+        var frames = 0
+        while frames < 90 {
+            try committer.perform(insert.callAsFunction)
+            frames = committer.withConnection { $0.framesInWAL }
+        }
+        #expect(nudges.load(ordering: .relaxed) == 0)
+        while frames < 110 {
+            try committer.perform(insert.callAsFunction)
+            frames = committer.withConnection { $0.framesInWAL }
+        }
+        // The nudge follows the batch's completion on the writer thread; the next batch waits for it.
+        try committer.perform(insert.callAsFunction)
+        #expect(nudges.load(ordering: .relaxed) >= 1)
+    }
+}
