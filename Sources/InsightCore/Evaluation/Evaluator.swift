@@ -138,8 +138,11 @@ public final class Evaluator: Sendable {
                 if let slot { features.setComputed(at: slot, to: Double(observed.values[index])) }
             }
         }
-        let floor = counts?.floor ?? .unknown
-        let firedRules = counts?.firedRules.map(\.name) ?? []
+        // The rules are matched to their counters by name: once per evaluation, not once for the floor and again
+        // for the reason codes.
+        let fired = counts?.firedRules ?? []
+        let floor = VelocityCounts.floor(of: fired)
+        let firedRules = fired.map(\.name)
 
         // 5. Every requested insight, each with its own outcome or error.
         let snapshot = dependencies.models.currentSnapshot()

@@ -14,7 +14,10 @@ public struct VelocityCounts: Sendable, Equatable {
     }
 
     /// The lowest level the fired rules allow (`unknown` when none fired).
-    public var floor: RiskLevel {
-        firedRules.map(\.raiseTo).max() ?? .unknown
+    public var floor: RiskLevel { Self.floor(of: firedRules) }
+
+    /// The lowest level `rules` allow together (`unknown` for none).
+    public static func floor(of rules: [VelocityConfiguration.Rule]) -> RiskLevel {
+        rules.lazy.map(\.raiseTo).max() ?? .unknown
     }
 }
