@@ -45,7 +45,7 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     /// Asks for a checkpoint now, or once the spacing since the last one has passed. Cheap enough to call after
-    /// every batch: only the first nudge after a checkpoint signals the thread.
+    /// every batch: until the thread starts its next checkpoint, later nudges find `nudged` set and return.
     func nudge() {
         signal.locked {
             guard !nudged else { return }
