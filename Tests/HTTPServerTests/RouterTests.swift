@@ -142,11 +142,53 @@ struct RouterTests {
         }
     }
 
+    /// Literal paths are looked up in an index before the trie; after a copy, each router's index points at its
+    /// own trie, so replacing a handler in the copy leaves the original's alone.
+    @Test func aCopysLiteralPathsFollowItsOwnRoutes() {
+        var first = Router()
+        first.add(.get, "/a/b", options: RouteOptions(bodyLimit: 1)) { _, _ in HTTPResponse() }
+        var second = first
+        second.add(.get, "/a/b", options: RouteOptions(bodyLimit: 2)) { _, _ in HTTPResponse() }
+        second.add(.post, "/a/b") { _, _ in HTTPResponse() }
+        guard case .methodNotAllowed = first.resolve(method: .post, path: "/a/b"),
+            case .found(let original, _) = first.resolve(method: .get, path: "/a/b"),
+            case .found(let replaced, _) = second.resolve(method: .get, path: "/a/b"),
+            case .found = second.resolve(method: .post, path: "/a/b")
+        else {
+            Issue.record("a copy's routes leaked into the original, or the copy lost its own")
+            return
+        }
+        #expect(original.options.bodyLimit == 1)
+        #expect(replaced.options.bodyLimit == 2)
+    }
+
+    /// The literal index answers exactly what the trie would: only whole paths without escapes, trailing slashes
+    /// or empty segments, and only templates without parameters.
+    @Test func literalPathsResolveAsTheTrieDoes() {
+        let router = Self.router()
+        #expect(router.literalPaths.keys.sorted() == ["/v1/evaluations", "/v1/evaluations/latest", "/v1/models"])
+        for path in ["/v1/models/", "//v1/models", "/v1//models", "/v1/models?x"] {
+            guard case .notFound = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should not be found")
+                continue
+            }
+        }
+        guard case .found(let route, let parameters) = router.resolve(method: .get, path: "/v1/authorization/models")
+        else {
+            Issue.record("a parameter route should still be found")
+            return
+        }
+        #expect(route.template.text == "/v1/authorization/{subjectRef}")
+        #expect(parameters == ["subjectRef": "models"])
+    }
+
     @Test func matchesContentTypeOnMediaTypeOnly() {
         let options = RouteOptions(acceptedContentTypes: ["application/json"])
         #expect(options.accepts(contentType: "application/json"))
         #expect(options.accepts(contentType: "APPLICATION/JSON ; charset=utf-8"))
         #expect(!options.accepts(contentType: "application/jsonx"))
+        #expect(!options.accepts(contentType: "application/json;charset=latin1"))
+        #expect(options.accepts(contentType: "application/json;charset=\"UTF-8\""))
         #expect(!options.accepts(contentType: "text/plain"))
         #expect(!options.accepts(contentType: nil))
         #expect(RouteOptions().accepts(contentType: nil))

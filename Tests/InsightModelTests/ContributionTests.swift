@@ -62,4 +62,50 @@ import Testing
             #expect(abs(total - model.margin(for: row)) < 1e-4)
         }
     }
+
+    /// Padded models read contributions from the leaves their scoring walk reaches; that must give exactly the bits
+    /// of the contribution table's own walk (the definition), on random models of several shapes and awkward rows.
+    @Test(arguments: [
+        (float32: true, maxDepth: 1), (float32: true, maxDepth: 4), (float32: true, maxDepth: 7),
+        (float32: false, maxDepth: 3), (float32: false, maxDepth: 6), (float32: true, maxDepth: 12),
+    ])
+    func leafPathContributionsMatchTheTableWalkBitForBit(float32: Bool, maxDepth: Int) throws {
+        var random = RandomModels(generator: SplitMix64(state: UInt64(maxDepth) &* 104_729 &+ (float32 ? 3 : 4)))
+        for _ in 0..<30 {
+            let document = random.model(float32: float32, maxDepth: maxDepth)
+            let model = try CompiledModel(document: document)
+            #expect((model.leafPaths != nil) == model.layoutDescription.hasPrefix("padded"))
+            for _ in 0..<25 {
+                let row = random.row(features: document.featureNames.count)
+                #expect(Self.contributionBits(model, row, fast: true) == Self.contributionBits(model, row, fast: false))
+            }
+        }
+    }
+
+    @Test func leafPathContributionsMatchTheTableWalkOnTheFixtureModels() throws {
+        // The XGBoost fixture compiles padded; the LightGBM one's deeper trees compile linked (the table walk).
+        for (document, padded) in [(try Fixtures.xgboostModel(), true), (try Fixtures.lightGBMModel(), false)] {
+            let model = try CompiledModel(document: document)
+            #expect((model.leafPaths != nil) == padded)
+            let rows = try Fixtures.heldOut().matrix(for: model.featureNames)
+            for index in stride(from: 0, to: rows.rowCount, by: 41) {
+                let row = Array(rows.row(index))
+                #expect(Self.contributionBits(model, row, fast: true) == Self.contributionBits(model, row, fast: false))
+            }
+        }
+    }
+
+    private static func contributionBits(_ model: CompiledModel, _ row: [Double], fast: Bool) -> [UInt64] {
+        var values = [Double](repeating: 0, count: model.featureCount)
+        row.withUnsafeBufferPointer { row in
+            values.withUnsafeMutableBufferPointer { values in
+                if fast {
+                    model.accumulateContributions(row: row, into: values)
+                } else {
+                    model.contributionTable.accumulate(row: row, into: values)
+                }
+            }
+        }
+        return values.map(\.bitPattern)
+    }
 }

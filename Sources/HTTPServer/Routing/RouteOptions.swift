@@ -25,6 +25,8 @@ public struct RouteOptions: Sendable {
     func accepts(contentType: String?) -> Bool {
         guard let acceptedContentTypes else { return true }
         guard let contentType else { return false }
+        // Clients nearly always send the media type exactly as listed: one comparison, no slicing.
+        if acceptedContentTypes.contains(contentType) { return true }
         // The media type is what precedes any parameters (RFC 9110 section 8.3.1); sliced, not split, as this runs
         // on every request with a body.
         let end = contentType.utf8.firstIndex(of: UInt8(ascii: ";")) ?? contentType.endIndex

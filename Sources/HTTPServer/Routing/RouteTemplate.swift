@@ -17,4 +17,15 @@ struct RouteTemplate: Sendable, Equatable {
             return .literal(String(part))
         }
     }
+
+    /// The path a request names to reach this template, when it has no parameters; nil otherwise, and for a literal
+    /// holding `%` (a request's escapes are decoded before literals are compared, so its text is not the path).
+    var literalPath: String? {
+        var path = ""
+        for segment in segments {
+            guard case .literal(let text) = segment, !text.contains("%") else { return nil }
+            path += "/" + text
+        }
+        return path.isEmpty ? "/" : path
+    }
 }

@@ -45,6 +45,7 @@ extension Router {
 
     /// Walks the trie; literal segments win over a parameter at the same depth, with backtracking.
     private func lookup(_ path: String) -> (Node, [String: String])? {
+        if let node = literalPaths[path] { return (node, [:]) }
         let segments = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
         // A trailing slash is a different resource: "/a/" does not match "/a". So is an empty segment: RFC 3986
         // does not merge "//", and a proxy rule for "/metrics" must not be passed by "//metrics".

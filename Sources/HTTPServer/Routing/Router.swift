@@ -33,6 +33,9 @@ public struct Router: Sendable {
     }
 
     var root = Node()
+    /// The nodes of templates without parameters, by their path: most requests name one of these exactly, and
+    /// one hash of the path is cheaper than splitting it and walking the trie segment by segment.
+    private(set) var literalPaths: [String: Node] = [:]
     private(set) var middlewares: [any HTTPMiddleware] = []
     /// Every method some route serves, in the order first registered: the `Allow` of `OPTIONS *`.
     private(set) var methodsServed: [HTTPMethod] = []
@@ -71,6 +74,19 @@ public struct Router: Sendable {
         if node.routes[method] == nil { node.methodOrder.append(method) }
         if !methodsServed.contains(method) { methodsServed.append(method) }
         node.routes[method] = Route(template: parsed, options: options, handler: handler)
+        indexLiteralPaths(adding: parsed)
+    }
+
+    /// Points `literalPaths` at the current trie: after a copy-on-write above, its nodes are the copies.
+    private mutating func indexLiteralPaths(adding template: RouteTemplate) {
+        var paths = Array(literalPaths.keys)
+        if let path = template.literalPath { paths.append(path) }
+        literalPaths = [:]
+        for path in paths {
+            var node = root
+            for segment in path.split(separator: "/") { node = node.literals[String(segment)]! }
+            literalPaths[path] = node
+        }
     }
 
     public mutating func use(_ middleware: any HTTPMiddleware) {

@@ -15,6 +15,8 @@ public final class CompiledModel: Sendable {
     let plan: SlotPlan
     let engine: Engine
     let contributionTable: ContributionTable
+    /// For padded engines: contributions read from the leaves the scoring walk reaches (nil for linked ones).
+    let leafPaths: LeafPaths?
 
     /// Validates and compiles; the error names `file` and the tree.
     public init(document: ModelDocument, file: String? = nil) throws(ModelValidationError) {
@@ -52,6 +54,11 @@ public final class CompiledModel: Sendable {
         }
         self.plan = plan
         self.contributionTable = ContributionTable(document: document)
+        switch engine {
+        case .padded32(let forest): leafPaths = LeafPaths(document: document, depth: forest.depth)
+        case .padded64(let forest): leafPaths = LeafPaths(document: document, depth: forest.depth)
+        case .linked32, .linked64: leafPaths = nil
+        }
     }
 
     static func depth(of tree: ModelTree) -> Int {

@@ -61,8 +61,11 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
     /// are independent loads instead of one dependent chain per tree. `positions[t]` holds t * 2^level + the
     /// position within the level, which is also the node's offset in its level block, and doubles (plus the
     /// right bit) from one level to the next. The last level goes straight to the leaf, added in tree order.
+    /// With `recordingLeaves`, `positions[t]` ends as the index of tree t's leaf in `leaves` (for `LeafPaths`).
     @inline(__always)
-    func margin(widened row: UnsafePointer<Scalar>, positions: UnsafeMutablePointer<UInt32>) -> Scalar {
+    func margin(
+        widened row: UnsafePointer<Scalar>, positions: UnsafeMutablePointer<UInt32>, recordingLeaves: Bool = false
+    ) -> Scalar {
         let treeCount = treeCount
         let depth = depth
         return nodes.withUnsafeBufferPointer { nodes in
@@ -95,7 +98,9 @@ struct PaddedForest<Scalar: BinaryFloatingPoint & Sendable>: Sendable {
                     for tree in first..<end {
                         let index = positions[tree]
                         let node = block[Int(index)]
-                        sum += leafBase[Int(index &* 2 | bit(!(row[Int(node.slot)] < node.threshold)))]
+                        let leaf = index &* 2 | bit(!(row[Int(node.slot)] < node.threshold))
+                        if recordingLeaves { positions[tree] = leaf }
+                        sum += leafBase[Int(leaf)]
                     }
                     first = end
                 }

@@ -41,9 +41,31 @@ extension CompiledModel {
         var values = [Double](repeating: 0, count: featureCount)
         row.withUnsafeBufferPointer { row in
             values.withUnsafeMutableBufferPointer { values in
-                contributionTable.accumulate(row: row, into: values)
+                accumulateContributions(row: row, into: values)
             }
         }
         return PathContributions(featureNames: document.featureNames, bias: contributionTable.bias, values: values)
+    }
+
+    /// A padded model finds each tree's leaf with its scoring walk and adds that leaf's precomputed steps; a linked
+    /// one walks the contribution table. Both give the same bits (the tests compare them).
+    func accumulateContributions(row: UnsafeBufferPointer<Double>, into values: UnsafeMutableBufferPointer<Double>) {
+        let input = row.baseAddress!
+        switch engine {
+        case .padded32(let forest):
+            Self.withScratch(Float.self, slots: plan.count, trees: forest.treeCount) { widened, leaves in
+                plan.widen(input, into: widened, stride: 1)
+                _ = forest.margin(widened: widened, positions: leaves, recordingLeaves: true)
+                leafPaths!.accumulate(leaves: leaves, treeCount: forest.treeCount, into: values)
+            }
+        case .padded64(let forest):
+            Self.withScratch(Double.self, slots: plan.count, trees: forest.treeCount) { widened, leaves in
+                plan.widen(input, into: widened, stride: 1)
+                _ = forest.margin(widened: widened, positions: leaves, recordingLeaves: true)
+                leafPaths!.accumulate(leaves: leaves, treeCount: forest.treeCount, into: values)
+            }
+        case .linked32, .linked64:
+            contributionTable.accumulate(row: row, into: values)
+        }
     }
 }

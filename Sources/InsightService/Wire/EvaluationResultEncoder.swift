@@ -22,7 +22,8 @@ enum EvaluationResultEncoder {
 
     /// The bytes that are signed: requestID, evaluationID, timestamps, environment, category and every insight.
     static func canonicalPayload(_ result: EvaluationResult, shared: SharedParts) -> [UInt8] {
-        var writer = JSONWriter(capacity: 256 + shared.insights.count)
+        // Sized for the members around the insights, a long requestID included, so the buffer is allocated once.
+        var writer = JSONWriter(capacity: 384 + shared.insights.count)
         writer.beginObject()
         writer.member("environment", result.environment.rawValue)
         writer.member("evaluationID", result.evaluationID)
@@ -38,7 +39,8 @@ enum EvaluationResultEncoder {
 
     /// The insights as a JSON array, keys sorted: the same bytes serve the canonical payload and the response.
     private static func insightsArray(_ result: EvaluationResult) -> [UInt8] {
-        var writer = JSONWriter(capacity: 512)
+        // An insight with its reason codes is 200-300 bytes: sized so the buffer is allocated once.
+        var writer = JSONWriter(capacity: 16 + 384 * result.insights.count)
         writer.beginArray()
         for insight in result.insights { writeInsight(insight, to: &writer) }
         writer.endArray()
