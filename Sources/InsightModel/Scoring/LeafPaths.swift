@@ -6,7 +6,7 @@
 /// leftmost position below it (where the padding's always-left nodes lead); the other positions are unreachable
 /// and have no entries.
 struct LeafPaths: Sendable {
-    /// `entries[starts[leaf]..<starts[leaf + 1]]` are the leaf's steps, root first.
+    /// A leaf's steps, root first, are `features` and `deltas` at `starts[leaf]..<starts[leaf + 1]`.
     let starts: [UInt32]
     let features: [Int32]
     let deltas: [Double]
