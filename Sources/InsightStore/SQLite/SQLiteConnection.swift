@@ -13,12 +13,18 @@ public final class SQLiteConnection: @unchecked Sendable {
 
     public enum Mode: Sendable { case readWrite, readOnly }
 
+    /// SQLite's process-wide settings, made once before the first connection opens: `sqlite3_config` works only
+    /// before SQLite initialises. Without memory statistics, SQLite's allocations skip a process-wide mutex and
+    /// the counting; nothing here reads them (`sqlite3_memory_used` would then report 0).
+    static let libraryConfigured: Bool = ti_sqlite3_disable_memory_statistics() == SQLITE_OK
+
     /// Opens (creating if needed) the database at `path` in WAL mode.
     ///
     /// `synchronous=NORMAL` in WAL mode makes a committed transaction survive the process being killed (the WAL
     /// frames are in the kernel's page cache once `COMMIT` returns); `fullSync` adds an fsync per commit, which is
     /// what surviving a power cut takes.
     public init(path: String, mode: Mode = .readWrite, fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
+        _ = Self.libraryConfigured
         var pointer: OpaquePointer?
         let flags = (mode == .readWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
