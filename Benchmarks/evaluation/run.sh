@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Evaluation benchmark: the full POST /v1/evaluations path (authentication, hand-written decoding, catalogue
 # validation, velocity, two model scores, durable group-committed record, ES256 COSE signature) driven by wrk on
-# 127.0.0.1 at 16 and 64 connections, side by side in one run with the reference route: POST /numbers on
-# http-conformance-target, 32 numbers decoded by Foundation's JSONDecoder with no work behind them (the issue's
-# reference is Hummingbird 2 serving that route; Hummingbird cannot be fetched on this machine, so this stands in
-# for it on our own HTTP server, which serves GET at about 2x Hummingbird: the ratio is, if anything, pessimistic).
-# The two servers run one at a time, alternating, so each has the machine to itself. Prints the median of RUNS
-# runs of requests/s, p50 and p99 for each, and the ratio of the medians.
+# 127.0.0.1 at 16 and 64 connections, side by side in one run with the reference routes, which decode 32 numbers
+# with Foundation's JSONDecoder and do no work behind them:
+#   hummingbird  the issue's reference, Hummingbird 2 serving POST /numbers, when HUMMINGBIRD_BIN names a build of
+#                it (docs/BENCHMARKS.md gives its source; the product takes no package dependencies, so it is built
+#                outside this repository);
+#   reference    POST /numbers on http-conformance-target, the same route on our own HTTP server.
+# The servers run one at a time, alternating, so each has the machine to itself. Prints the median of RUNS runs of
+# requests/s, p50 and p99 for each, and the ratio of the evaluation's median to each reference's.
 #
 #   Benchmarks/evaluation/run.sh             # 3 runs of 10 s each
 #   RUNS=5 DURATION=20s Benchmarks/evaluation/run.sh
-#   ONLY=evaluation Benchmarks/evaluation/run.sh   # without the reference
+#   HUMMINGBIRD_BIN=/tmp/hb-ref/.build/release/HummingbirdReference Benchmarks/evaluation/run.sh
+#   ONLY=evaluation Benchmarks/evaluation/run.sh   # without the references
 #   BIN=/path/to/trust-insights Benchmarks/evaluation/run.sh   # a given build instead of this tree's
 set -euo pipefail
 RUNS=${RUNS:-3}
@@ -30,27 +33,41 @@ REFERENCE_BIN="$(swift build -c release --show-bin-path)/http-conformance-target
 . "$HERE/server.sh"
 EVALUATION_URL=$URL
 REFERENCE_OUT=$(mktemp)
+HUMMINGBIRD_OUT=$(mktemp)
 REFERENCE=""
+HUMMINGBIRD=""
+trap 'kill -TERM $SERVER $REFERENCE $HUMMINGBIRD 2>/dev/null || true; wait $SERVER $REFERENCE $HUMMINGBIRD 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$REFERENCE_OUT" "$HUMMINGBIRD_OUT"' EXIT
+ROUTES=evaluation
 if [ "$ONLY" != evaluation ]; then
   "$REFERENCE_BIN" --port 0 >"$REFERENCE_OUT" 2>/dev/null &
   REFERENCE=$!
-  trap 'kill -TERM $SERVER $REFERENCE 2>/dev/null || true; wait $SERVER $REFERENCE 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$REFERENCE_OUT"' EXIT
   for _ in $(seq 100); do grep -q listening "$REFERENCE_OUT" && break; sleep 0.2; done
   REFERENCE_URL="http://127.0.0.1:$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$REFERENCE_OUT")"
+  ROUTES="reference $ROUTES"
+  if [ -n "${HUMMINGBIRD_BIN:-}" ]; then
+    # Hummingbird takes a fixed port: the first free one from 18089.
+    HUMMINGBIRD_PORT=18089
+    while (exec 3<>"/dev/tcp/127.0.0.1/$HUMMINGBIRD_PORT") 2>/dev/null; do HUMMINGBIRD_PORT=$((HUMMINGBIRD_PORT + 1)); done
+    "$HUMMINGBIRD_BIN" "$HUMMINGBIRD_PORT" >"$HUMMINGBIRD_OUT" 2>&1 &
+    HUMMINGBIRD=$!
+    HUMMINGBIRD_URL="http://127.0.0.1:$HUMMINGBIRD_PORT"
+    for _ in $(seq 100); do curl -s -o /dev/null "$HUMMINGBIRD_URL/" && break; sleep 0.2; done
+    ROUTES="hummingbird $ROUTES"
+  fi
 fi
 
 to_ms() { awk '{ v=$1; if (v ~ /us$/) { sub(/us$/,"",v); v=v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v) } else if (v ~ /s$/) { sub(/s$/,"",v); v=v*1000 }; printf "%.3f", v }'; }
 median() { sort -g | awk '{ a[NR]=$1 } END { print a[int((NR+1)/2)] }'; }
+url_of() { case $1 in evaluation) echo "$EVALUATION_URL" ;; reference) echo "$REFERENCE_URL" ;; hummingbird) echo "$HUMMINGBIRD_URL" ;; esac; }
+script_of() { if [ "$1" = evaluation ]; then echo evaluate.lua; else echo numbers.lua; fi; }
 
 # Warm up (velocity state, page cache, statement caches).
-wrk -t2 -c16 -d3s -s "$HERE/evaluate.lua" "$EVALUATION_URL" >/dev/null
-[ -n "$REFERENCE" ] && wrk -t2 -c16 -d3s -s "$HERE/numbers.lua" "$REFERENCE_URL" >/dev/null
+for route in $ROUTES; do wrk -t2 -c16 -d3s -s "$HERE/$(script_of "$route")" "$(url_of "$route")" >/dev/null; done
 
 declare -A RPS P50 P99 ERRORS
 measure() { # route connections
-  local script url report
-  if [ "$1" = evaluation ]; then script=evaluate.lua; url=$EVALUATION_URL; else script=numbers.lua; url=$REFERENCE_URL; fi
-  report=$(wrk -t2 -c"$2" -d"$DURATION" --latency -s "$HERE/$script" "$url")
+  local report
+  report=$(wrk -t2 -c"$2" -d"$DURATION" --latency -s "$HERE/$(script_of "$1")" "$(url_of "$1")")
   RPS[$1]+="$(awk '/Requests\/sec/ { print $2 }' <<<"$report") "
   P50[$1]+="$(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms) "
   P99[$1]+="$(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms) "
@@ -58,19 +75,16 @@ measure() { # route connections
 }
 of() { tr ' ' '\n' <<<"$1" | grep . | median; }
 
-printf '%-11s %-12s %12s %10s %10s %8s %s\n' route connections requests/s p50-ms p99-ms non-2xx ratio
+printf '%-11s %-12s %12s %10s %10s %8s %s\n' route connections requests/s p50-ms p99-ms non-2xx "ratio (evaluation / route)"
 for connections in 16 64; do
   RPS=(); P50=(); P99=(); ERRORS=()
   for _ in $(seq "$RUNS"); do
-    [ -n "$REFERENCE" ] && measure reference "$connections"
-    measure evaluation "$connections"
+    for route in $ROUTES; do measure "$route" "$connections"; done
   done
-  routes=evaluation
-  [ -n "$REFERENCE" ] && routes="reference evaluation"
-  for route in $routes; do
+  for route in $ROUTES; do
     ratio=""
-    if [ -n "$REFERENCE" ] && [ "$route" = evaluation ]; then
-      ratio=$(awk -v e="$(of "${RPS[evaluation]}")" -v r="$(of "${RPS[reference]}")" 'BEGIN { printf "%.2fx", e / r }')
+    if [ "$route" != evaluation ]; then
+      ratio=$(awk -v e="$(of "${RPS[evaluation]}")" -v r="$(of "${RPS[$route]}")" 'BEGIN { printf "%.2fx", e / r }')
     fi
     printf '%-11s %-12s %12s %10s %10s %8s %s\n' "$route" "$connections" "$(of "${RPS[$route]}")" \
       "$(of "${P50[$route]}")" "$(of "${P99[$route]}")" "${ERRORS[$route]:-0}" "$ratio"
