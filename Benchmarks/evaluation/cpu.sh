@@ -5,6 +5,8 @@
 #   Benchmarks/evaluation/cpu.sh [connections=64] [seconds=8]
 #   BIN=/path/to/trust-insights Benchmarks/evaluation/cpu.sh 64 8     # a given build instead of this tree's
 #   ROUTE=reference Benchmarks/evaluation/cpu.sh 64 8     # the reference route (run.sh) instead of evaluations
+#   ROUTE=hummingbird HUMMINGBIRD_BIN=/path/to/HummingbirdReference Benchmarks/evaluation/cpu.sh 64 8
+#                                                          # Hummingbird 2's reference route (docs/BENCHMARKS.md)
 set -euo pipefail
 CONNECTIONS=${1:-64}
 SECONDS_=${2:-8}
@@ -21,6 +23,16 @@ if [ "${ROUTE:-evaluation}" = reference ]; then
   trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -f "$OUT"' EXIT
   for _ in $(seq 100); do grep -q listening "$OUT" && break; sleep 0.2; done
   URL="http://127.0.0.1:$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$OUT")"
+  SCRIPT=numbers.lua
+elif [ "${ROUTE:-evaluation}" = hummingbird ]; then
+  [ -n "${HUMMINGBIRD_BIN:-}" ] || { echo "ROUTE=hummingbird needs HUMMINGBIRD_BIN" >&2; exit 1; }
+  PORT=18089
+  while (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; do PORT=$((PORT + 1)); done
+  "$HUMMINGBIRD_BIN" "$PORT" >/dev/null 2>&1 &
+  SERVER=$!
+  trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true' EXIT
+  URL="http://127.0.0.1:$PORT"
+  for _ in $(seq 100); do curl -s -o /dev/null "$URL/" && break; sleep 0.2; done
   SCRIPT=numbers.lua
 else
   if [ -z "${BIN:-}" ]; then
@@ -40,9 +52,9 @@ THREADS=""
 for task in /proc/$SERVER/task/*; do THREADS="$THREADS $(( $(ticks "$task/stat") - ${BEFORE[$task]:-0} ))"; done
 REQUESTS=$(awk '/requests in/ { print $1 }' <<<"$REPORT")
 HZ=$(getconf CLK_TCK)
-# Writes per group commit, from the server's own counters (the reference route has none).
+# Writes per group commit, from the server's own counters (the reference routes have none).
 BATCH=-
-if [ "${ROUTE:-evaluation}" != reference ]; then
+if [ "${ROUTE:-evaluation}" = evaluation ]; then
   BATCH=$(curl -s "$URL/metrics" | awk '/^trust_insights_store_batches_total/ { b = $2 } /^trust_insights_store_writes_total/ { w = $2 }
     /^trust_insights_store_checkpoint_catchups_total/ { c = $2 } /^trust_insights_store_expired_holds_total/ { e = $2 }
     END { if (b > 0) printf "%.1f  catch-ups %d  expired-holds %d", w / b, c, e; else print "-" }')
