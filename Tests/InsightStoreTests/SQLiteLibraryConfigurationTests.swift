@@ -10,7 +10,7 @@ import Testing
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
         try connection.execute("CREATE TABLE t (x TEXT); INSERT INTO t VALUES (hex(randomblob(2000)))")
         #expect(SQLiteConnection.libraryConfigured)
-        // With statistics on, the connection's page cache and schema alone count hundreds of kilobytes.
+        // With statistics on, the connection and its statements alone would count here.
         #expect(sqlite3_memory_used() == 0)
         // Changing the setting now is refused: SQLite is initialised, which is why it is made before the first open.
         #expect(ti_sqlite3_disable_memory_statistics() == SQLITE_MISUSE)
