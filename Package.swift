@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Layers, lowest first. Data flows one way: CLI -> Service -> (HTTPServer, Core) -> (Model, Store).
-        .target(name: "DetachedThreads", swiftSettings: optimised),
+        .target(name: "DetachedThreads", dependencies: ["CLinux"], swiftSettings: optimised),
         .target(name: "HTTPServer", dependencies: ["CLinux", "DetachedThreads"], swiftSettings: optimised),
         .target(name: "JSONStream", swiftSettings: optimised),
         .target(name: "InsightModel", swiftSettings: optimised),
@@ -49,7 +49,7 @@ let package = Package(
         .executableTarget(name: "HTTPConformanceTarget", dependencies: ["HTTPServer"], swiftSettings: optimised),
 
         // Tests mirror the sources.
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CLinux"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "CLinux", "DetachedThreads"]),
         .testTarget(name: "JSONStreamTests", dependencies: ["JSONStream"]),
         .testTarget(name: "InsightModelTests", dependencies: ["InsightModel"]),
         .testTarget(name: "InsightCryptoTests", dependencies: ["InsightCrypto"]),

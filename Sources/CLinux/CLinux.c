@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <stdlib.h>
+#include <pthread.h>
 
 int clinux_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
@@ -32,3 +33,5 @@ int clinux_set_tcp_nodelay(int fd) {
     int one = 1;
     return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 }
+
+int clinux_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }

@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 
 /// Starts detached POSIX threads for work that lives as long as its owner (event loops, the signal waiter, the
@@ -6,19 +7,43 @@ import Glibc
 public enum DetachedThread {
     private final class Body: @unchecked Sendable {
         // Handed over to exactly one new thread, which is the only one to touch it.
+        let name: String
         let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+        init(name: String, _ run: @escaping () -> Void) {
+            self.name = name
+            self.run = run
+        }
     }
 
-    public static func spawn(_ run: @escaping () -> Void) {
-        let body = Unmanaged.passRetained(Body(run)).toOpaque()
+    /// Linux keeps at most 15 bytes of a thread's name (16 with the terminating zero) and refuses longer ones.
+    public static let maximumNameLength = 15
+
+    /// Starts `run` on a new thread named `name`, which `top -H`, `ps -L`, `/proc/<pid>/task/*/comm`, perf and gdb
+    /// show, so an operator can tell the event loops from the store's writer. A longer name is cut to
+    /// `maximumNameLength` bytes.
+    public static func spawn(name: String, _ run: @escaping () -> Void) {
+        let body = Unmanaged.passRetained(Body(name: name, run)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
             let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
+            // Named from inside: the thread is the only one that touches its own name, so there is no window
+            // in which another thread could read it half set.
+            _ = clinux_set_thread_name(DetachedThread.truncated(body.name))
             body.run()
             return nil
         }, body)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
+    }
+
+    /// `name` cut to at most `maximumNameLength` bytes of UTF-8 without splitting a character.
+    static func truncated(_ name: String) -> String {
+        guard name.utf8.count > maximumNameLength else { return name }
+        var result = ""
+        for character in name {
+            guard result.utf8.count + character.utf8.count <= maximumNameLength else { break }
+            result.append(character)
+        }
+        return result
     }
 }

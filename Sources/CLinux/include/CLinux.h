@@ -18,4 +18,7 @@ int clinux_epoll_wait(int epfd, uint32_t *events, uint64_t *data, int maxevents,
 int clinux_eventfd(unsigned int initval, int flags);
 /// Disables Nagle's algorithm; TCP_NODELAY lives in netinet/tcp.h, which Glibc's module does not export.
 int clinux_set_tcp_nodelay(int fd);
+/// Names the calling thread (at most 15 bytes are kept; longer names fail with ERANGE). pthread_setname_np is a GNU
+/// extension that Glibc's module does not export.
+int clinux_set_thread_name(const char *name);
 #endif

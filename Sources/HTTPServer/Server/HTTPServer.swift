@@ -58,9 +58,9 @@ public final class HTTPServer: Sendable {
             state.wakeFDs = loops.map(\.wakeFD)
         }
         shared.runningLoops.store(loops.count, ordering: .sequentiallyConsistent)
-        for loop in loops {
+        for (index, loop) in loops.enumerated() {
             let shared = shared
-            DetachedThread.spawn {
+            DetachedThread.spawn(name: "http-loop-\(index)") {
                 loop.run()
                 shared.runningLoops.subtract(1, ordering: .sequentiallyConsistent)
             }

@@ -19,7 +19,7 @@ public struct SignalWaiter: Sendable {
     /// Starts the waiting thread; `handler` runs on it once per signal received, for as long as the process lives.
     public func start(_ handler: @escaping @Sendable (Int32) -> Void) {
         let signals = signals
-        DetachedThread.spawn {
+        DetachedThread.spawn(name: "signal-waiter") {
             var set = Self.makeSet(signals)
             while true {
                 var received: Int32 = 0

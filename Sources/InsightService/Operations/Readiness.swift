@@ -60,7 +60,7 @@ public final class Readiness: Sendable {
         if recheck {
             // A thread of its own, not Dispatch's pool: the pool is small (one thread per core) and other blocked
             // work could hold the re-check back for longer than the lock it is waiting out.
-            DetachedThread.spawn {
+            DetachedThread.spawn(name: "storage-check") {
                 let result = self.storageCheck()
                 let at = self.clock()
                 self.storage.withLock { $0 = StorageState(checkedAt: at, writable: result, checking: false) }

@@ -34,7 +34,7 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     func start() {
-        DetachedThread.spawn { [self] in run() }
+        DetachedThread.spawn(name: "checkpointer") { [self] in run() }
     }
 
     func stop() {

@@ -87,7 +87,7 @@ public final class GroupCommitter: Sendable {
             maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), hooks: hooks, walGrowing: walGrowing,
             precondition: precondition)
         let engine = self.engine
-        DetachedThread.spawn { engine.run() }
+        DetachedThread.spawn(name: "store-writer") { engine.run() }
     }
 
     deinit {
