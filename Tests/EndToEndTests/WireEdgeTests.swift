@@ -175,4 +175,68 @@ import Testing
         #expect(allow.contains("POST") && allow.contains("PUT") && allow.contains("GET"))
         #expect(!allow.contains("PATCH") && !allow.contains("DELETE"))
     }
+
+    // A second outside review (22 November): four answers that did not follow the contract.
+
+    /// `ww%FE` and `ww%FF` are not UTF-8 once decoded; decoded with replacement characters they were one subject,
+    /// so opting in on one cancelled the other's pending opt-out. They are refused, naming the parameter, and a
+    /// real U+FFFD (`%EF%BF%BD`) is still an ordinary ref.
+    @Test func aPathRefWhoseEscapesAreNotUTF8IsRefusedNotMergedWithAnother() throws {
+        let auth = [("Authorization", "Bearer \(clientKey)")]
+        for path in ["/v1/authorization/ww%FE", "/v1/authorization/ww%ff", "/v1/authorization/ww%80", "/v1/authorization/%C3"] {
+            let get = try service.client().request("GET", path, headers: auth)
+            #expect(get.status == 400, "\(path)")
+            #expect(try problemType(get).hasSuffix("/invalid-parameter"), "\(path)")
+            #expect(try errorPointers(get) == ["subjectRef"], "\(path)")
+            let put = try service.client().request(
+                "PUT", path, headers: auth + [("Content-Type", "application/json")], body: Array(#"{"status": "denied"}"#.utf8))
+            #expect(put.status == 400, "\(path)")
+        }
+        let replacement = try service.client().request("GET", "/v1/authorization/ww%EF%BF%BD", headers: auth)
+        #expect(replacement.status == 200, "\(replacement.text)")
+    }
+
+    /// 401 and 403 come before 415: a caller without access learns nothing of the route's media types, whichever
+    /// route it calls (labels always did this).
+    @Test func credentialsAreCheckedBeforeTheBodysMediaTypeOrCoding() throws {
+        let partnerKey = try service.key(role: .partner)
+        let text = [("Content-Type", "text/plain")]
+        let gzip = [("Content-Type", "application/json"), ("Content-Encoding", "gzip")]
+        let routes: [(String, String)] = [
+            ("POST", "/v1/evaluations"), ("POST", "/v1/evaluations/00000000-0000-7000-8000-000000000000/consumption"),
+            ("PUT", "/v1/authorization/someone"),
+        ]
+        for (method, path) in routes {
+            for headers in [text, gzip] {
+                let anonymous = try service.client().request(method, path, headers: headers, body: Array("{}".utf8))
+                #expect(anonymous.status == 401, "\(method) \(path) \(headers)")
+                let partner = try service.client().request(
+                    method, path, headers: headers + [("Authorization", "Bearer \(partnerKey)")], body: Array("{}".utf8))
+                #expect(partner.status == 403, "\(method) \(path) \(headers)")
+                let client = try service.client().request(
+                    method, path, headers: headers + [("Authorization", "Bearer \(clientKey)")], body: Array("{}".utf8))
+                #expect(client.status == 415, "\(method) \(path) \(headers)")
+            }
+        }
+    }
+
+    /// Two Content-Type lines are one comma-joined value (RFC 9110 §5.3), which is no media type, in either order.
+    @Test func twoContentTypeLinesAreRefusedInEitherOrder() throws {
+        for headers in [[("Content-Type", "application/json"), ("Content-Type", "text/plain")],
+                        [("Content-Type", "text/plain"), ("Content-Type", "application/json")],
+                        [("Content-Type", "application/json"), ("Content-Type", "application/json")]] {
+            let response = try evaluate(Requests.payment(), headers: headers)
+            #expect(response.status == 415, "\(headers)")
+        }
+    }
+
+    /// The contract requires `subject`: without it the answer names `/subject`, not the refs inside it.
+    @Test func aMissingSubjectIsNamedAsSuch() throws {
+        let body = #"{"operationCategory": "payment", "requestedInsights": [{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": "current"}], "features": {"activeCall": 1}}"#
+        let response = try evaluate(Array(body.utf8))
+        #expect(response.status == 400)
+        #expect(try errorPointers(response) == ["/subject"], "\(response.text)")
+        let bare = try evaluate(Array(#"{"operationCategory": "payment"}"#.utf8))
+        #expect(Set(try errorPointers(bare)) == ["/requestedInsights", "/features", "/subject"], "\(bare.text)")
+    }
 }

@@ -87,6 +87,24 @@ struct RouterTests {
         #expect(parameters["subjectRef"] == "abc")
     }
 
+    /// Decoded with replacement characters, `a%FF` and `a%FE` would be one parameter value; they are left out
+    /// instead, and the route answers as for a missing parameter. Escaped UTF-8 decodes as usual.
+    @Test func aParameterWhoseEscapesAreNotUTF8IsLeftOut() {
+        for path in ["/v1/authorization/a%FF", "/v1/authorization/a%fe", "/v1/authorization/%C3", "/v1/authorization/%ED%A0%80"] {
+            guard case .found(_, let parameters) = Self.router().resolve(method: .get, path: path) else {
+                Issue.record("\(path) should reach the route")
+                continue
+            }
+            #expect(parameters["subjectRef"] == nil, "\(path)")
+        }
+        guard case .found(_, let parameters) = Self.router().resolve(method: .get, path: "/v1/authorization/%C3%A9%EF%BF%BDx%2Fy")
+        else {
+            Issue.record("escaped UTF-8 reaches the route")
+            return
+        }
+        #expect(parameters["subjectRef"] == "\u{E9}\u{FFFD}x/y")
+    }
+
     @Test func listsThePathsMethodsInAllow() {
         guard case .methodNotAllowed(let allow) = Self.router().resolve(method: .delete, path: "/v1/authorization/x")
         else {

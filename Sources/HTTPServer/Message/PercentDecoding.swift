@@ -1,9 +1,21 @@
 /// Percent-decoding of URI components (RFC 3986 §2.1); malformed escapes are kept literally.
 enum PercentDecoding {
     static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
+        String(decoding: decodedBytes(text, plusAsSpace: plusAsSpace) ?? Array(text.utf8), as: UTF8.self)
+    }
+
+    /// The decoded component, or nil when its bytes are not UTF-8. Where the text names something (a path
+    /// parameter), decoding with replacement would make `a%FF` and `a%FE` one name: both become "a\u{FFFD}".
+    static func decodeStrictly(_ text: Substring) -> String? {
+        guard let bytes = decodedBytes(text, plusAsSpace: false) else { return String(text) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The bytes the escapes stand for; nil when there is nothing to decode.
+    private static func decodedBytes(_ text: Substring, plusAsSpace: Bool) -> [UInt8]? {
         let utf8 = text.utf8
         guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) })
-        else { return String(text) }
+        else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex
@@ -21,7 +33,7 @@ enum PercentDecoding {
             bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
             index = utf8.index(after: index)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 
     static func decode(_ text: String, plusAsSpace: Bool = false) -> String {

@@ -76,7 +76,9 @@ extension Router {
         if let (name, child) = node.parameter, let found = match(child, segments.dropFirst(), &parameters),
             !found.routes.isEmpty
         {
-            parameters[name] = PercentDecoding.decode(text)
+            // A parameter whose escapes are not UTF-8 is left out, and the route answers as for a missing one: kept
+            // with replacement characters, different refs would name one subject.
+            if let value = PercentDecoding.decodeStrictly(Substring(segment)) { parameters[name] = value }
             return found
         }
         return nil

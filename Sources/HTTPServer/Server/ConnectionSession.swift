@@ -147,7 +147,9 @@ struct ConnectionSession {
                 earlyError = refusal
             } else if case .contentLength(let length) = head.framing, length > bodyLimit {
                 earlyError = HTTPParseError.bodyTooLarge
-            } else if head.hasBody && !route.options.accepts(contentType: head.headers["Content-Type"]) {
+            } else if head.hasBody && (!route.options.accepts(contentType: head.headers["Content-Type"])
+                || route.options.acceptedContentTypes != nil && head.headers.count(of: "Content-Type") > 1) {
+                // Two lines are one comma-joined value (RFC 9110 section 5.3), which is no media type at all.
                 earlyError = HTTPError(
                     .unsupportedMediaType, slug: "unsupported-media-type",
                     detail: "This route accepts \(route.options.acceptedContentTypes?.joined(separator: ", ") ?? "") in UTF-8."
@@ -161,6 +163,9 @@ struct ConnectionSession {
                     .unsupportedMediaType, slug: "unsupported-media-type",
                     detail: "Content codings are not accepted: send the body without Content-Encoding.",
                     headers: ["Accept-Encoding": "identity"])
+            }
+            if earlyError != nil, let check = route.options.checkBeforeRefusingBody, let refusal = check(head.headers) {
+                earlyError = refusal
             }
         case .automaticOptions:
             break

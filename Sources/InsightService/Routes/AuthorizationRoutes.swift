@@ -14,14 +14,16 @@ struct AuthorizationRoutes: Sendable {
         router.add(.get, "/v1/authorization/{subjectRef}") { request, context in
             try routes.get(request, context)
         }
-        router.add(.put, "/v1/authorization/{subjectRef}", options: RouteOptions(acceptedContentTypes: MediaType.json)) { request, context in
+        let putOptions = RouteOptions(
+            acceptedContentTypes: MediaType.json, checkBeforeRefusingBody: routes.access.refusalBeforeBody(role: .client))
+        router.add(.put, "/v1/authorization/{subjectRef}", options: putOptions) { request, context in
             try routes.put(request, context)
         }
     }
 
     private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
         guard let ref = context.parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
-            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long")
+            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded")
         }
         do {
             return try hasher.key(for: ref, kind: .accountRef, tenant: principal.tenant, environment: principal.environment)

@@ -11,9 +11,11 @@ struct ConsumptionRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(
-            .post, "/v1/evaluations/{evaluationID}/consumption", options: RouteOptions(acceptedContentTypes: MediaType.json)
-        ) { request, context in
+        // The route serves keys suspended for missing consumption reports too (see `report`): not refused here either.
+        let options = RouteOptions(
+            acceptedContentTypes: MediaType.json,
+            checkBeforeRefusingBody: access.refusalBeforeBody(role: .client, admittingSuspended: true))
+        router.add(.post, "/v1/evaluations/{evaluationID}/consumption", options: options) { request, context in
             try routes.report(request, context)
         }
     }

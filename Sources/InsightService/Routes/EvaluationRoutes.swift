@@ -23,7 +23,9 @@ struct EvaluationRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.post, "/v1/evaluations", options: RouteOptions(acceptedContentTypes: MediaType.json)) { request, _ in
+        let options = RouteOptions(
+            acceptedContentTypes: MediaType.json, checkBeforeRefusingBody: access.refusalBeforeBody(role: .client))
+        router.add(.post, "/v1/evaluations", options: options) { request, _ in
             try routes.evaluate(request)
         }
     }

@@ -25,12 +25,14 @@ struct RouteAccess: Sendable {
     }
 
     /// The same check on the header section alone, for `RouteOptions.checkBeforeBody`: a route that takes large
-    /// bodies refuses a missing, wrong or other role's key before reading them.
-    func refusalBeforeBody(role: KeyRole) -> @Sendable (HTTPFields) -> (any HTTPResponseError)? {
+    /// bodies refuses a missing, wrong or other role's key before reading them. Also for
+    /// `RouteOptions.checkBeforeRefusingBody`, so that 401 and 403 come before 415 and 413.
+    func refusalBeforeBody(role: KeyRole, admittingSuspended: Bool = false) -> @Sendable (HTTPFields) -> (any HTTPResponseError)? {
         let access = self
         return { headers in
             do throws(ServiceProblem) {
-                _ = try access.principal(headers: headers, roles: Self.only(role), now: Clock.nowMilliseconds())
+                _ = try access.principal(
+                    headers: headers, roles: Self.only(role), now: Clock.nowMilliseconds(), admittingSuspended: admittingSuspended)
                 return nil
             } catch {
                 return error

@@ -55,6 +55,9 @@ enum EvaluationRequestDecoder {
         // A member that is there but unusable already has its own violation at the same pointer.
         if !seen.contains("requestedInsights") { violations.append(Wire.missing("/requestedInsights")) }
         if !seen.contains("features") { violations.append(Wire.missing("/features")) }
+        // Every category needs some subject ref (the contract lists `subject` as required): its absence is named as
+        // such, not as the refs the category would have wanted inside it.
+        if !seen.contains("subject") { violations.append(Wire.missing("/subject")) }
         guard violations.isEmpty, let category, let insights, let features else {
             throw .evaluation(.contextInvalid(violations))
         }
