@@ -23,12 +23,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 cd "$ROOT"
-if [ -z "${BIN:-}" ]; then
-  swift build -c release --product trust-insights >&2
-  BIN="$(swift build -c release --show-bin-path)/trust-insights"
-fi
-swift build -c release --product http-conformance-target >&2
-REFERENCE_BIN="$(swift build -c release --show-bin-path)/http-conformance-target"
+. "$HERE/references.sh"
 
 . "$HERE/server.sh"
 EVALUATION_URL=$URL
@@ -39,19 +34,10 @@ HUMMINGBIRD=""
 trap 'kill -TERM $SERVER $REFERENCE $HUMMINGBIRD 2>/dev/null || true; wait $SERVER $REFERENCE $HUMMINGBIRD 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$REFERENCE_OUT" "$HUMMINGBIRD_OUT"' EXIT
 ROUTES=evaluation
 if [ "$ONLY" != evaluation ]; then
-  "$REFERENCE_BIN" --port 0 >"$REFERENCE_OUT" 2>/dev/null &
-  REFERENCE=$!
-  for _ in $(seq 100); do grep -q listening "$REFERENCE_OUT" && break; sleep 0.2; done
-  REFERENCE_URL="http://127.0.0.1:$(sed -n 's/.*listening on [^:]*:\([0-9]*\).*/\1/p' "$REFERENCE_OUT")"
+  start_reference "$REFERENCE_OUT"
   ROUTES="reference $ROUTES"
   if [ -n "${HUMMINGBIRD_BIN:-}" ]; then
-    # Hummingbird takes a fixed port: the first free one from 18089.
-    HUMMINGBIRD_PORT=18089
-    while (exec 3<>"/dev/tcp/127.0.0.1/$HUMMINGBIRD_PORT") 2>/dev/null; do HUMMINGBIRD_PORT=$((HUMMINGBIRD_PORT + 1)); done
-    "$HUMMINGBIRD_BIN" "$HUMMINGBIRD_PORT" >"$HUMMINGBIRD_OUT" 2>&1 &
-    HUMMINGBIRD=$!
-    HUMMINGBIRD_URL="http://127.0.0.1:$HUMMINGBIRD_PORT"
-    for _ in $(seq 100); do curl -s -o /dev/null "$HUMMINGBIRD_URL/" && break; sleep 0.2; done
+    start_hummingbird "$HUMMINGBIRD_OUT"
     ROUTES="hummingbird $ROUTES"
   fi
 fi
