@@ -1,13 +1,15 @@
 /// Percent-decoding of URI components (RFC 3986 §2.1); malformed escapes are kept literally.
 enum PercentDecoding {
     static func decode(_ text: Substring, plusAsSpace: Bool) -> String {
-        String(decoding: decodedBytes(text, plusAsSpace: plusAsSpace) ?? Array(text.utf8), as: UTF8.self)
+        guard let bytes = decodedBytes(text, plusAsSpace: plusAsSpace) else { return String(text) }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The decoded component, or nil when its bytes are not UTF-8. Where the text names something (a path
     /// parameter), decoding with replacement would make `a%FF` and `a%FE` one name: both become "a\u{FFFD}".
-    static func decodeStrictly(_ text: Substring) -> String? {
-        guard let bytes = decodedBytes(text, plusAsSpace: false) else { return String(text) }
+    /// Text without escapes is returned as it is, uncopied.
+    static func decodeStrictly(_ text: String) -> String? {
+        guard let bytes = decodedBytes(text[...], plusAsSpace: false) else { return text }
         return String(validating: bytes, as: UTF8.self)
     }
 

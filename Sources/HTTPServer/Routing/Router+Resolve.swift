@@ -78,7 +78,7 @@ extension Router {
         {
             // A parameter whose escapes are not UTF-8 is left out, and the route answers as for a missing one: kept
             // with replacement characters, different refs would name one subject.
-            if let value = PercentDecoding.decodeStrictly(Substring(segment)) { parameters[name] = value }
+            if let value = PercentDecoding.decodeStrictly(text) { parameters[name] = value }
             return found
         }
         return nil
