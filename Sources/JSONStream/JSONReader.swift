@@ -188,7 +188,8 @@ public struct JSONReader: ~Copyable {
         return value
     }
 
-    /// Reads a string, decoding escapes; invalid UTF-8, lone surrogates and raw control characters are errors.
+    /// Reads a string, decoding escapes; invalid UTF-8, unpaired surrogate escapes and raw control characters are
+    /// errors.
     public mutating func readString() throws(JSONSyntaxError) -> String {
         skipWhitespace()
         guard index < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
@@ -271,14 +272,14 @@ public struct JSONReader: ~Copyable {
                 var scalar = try readHexQuad()
                 if (0xD800...0xDBFF).contains(scalar) {
                     guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                        throw JSONSyntaxError(.invalidUnicode, at: index)
+                        throw JSONSyntaxError(.unpairedSurrogate, at: index - 6)
                     }
                     index += 2
                     let low = try readHexQuad()
-                    guard (0xDC00...0xDFFF).contains(low) else { throw JSONSyntaxError(.invalidUnicode, at: index) }
+                    guard (0xDC00...0xDFFF).contains(low) else { throw JSONSyntaxError(.unpairedSurrogate, at: index - 12) }
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                 } else if (0xDC00...0xDFFF).contains(scalar) {
-                    throw JSONSyntaxError(.invalidUnicode, at: index)
+                    throw JSONSyntaxError(.unpairedSurrogate, at: index - 6)
                 }
                 guard let unicode = Unicode.Scalar(scalar) else { throw JSONSyntaxError(.invalidUnicode, at: index) }
                 scalars.append(contentsOf: UTF8.encode(unicode)!)

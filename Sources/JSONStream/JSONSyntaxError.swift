@@ -7,7 +7,9 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
         case invalidNumber = "invalid number"
         case invalidString = "invalid string"
         case invalidEscape = "invalid escape sequence"
-        case invalidUnicode = "invalid UTF-8 or unpaired surrogate"
+        case invalidUnicode = "invalid UTF-8"
+        /// `\ud800` alone: RFC 8259's grammar allows it (§8.2), but it is not Unicode text, so no string holds it.
+        case unpairedSurrogate = "unpaired surrogate escape"
         case controlCharacterInString = "control character in string"
         case tooDeep = "nesting too deep"
         case trailingContent = "content after the JSON value"

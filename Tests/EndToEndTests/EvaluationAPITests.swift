@@ -166,13 +166,21 @@ import InsightCrypto
     @Test func featureValuesAndRawRefsNeverReachStorageOrLogs() throws {
         let canaryNumber = "86399.123456"
         let canaryRef = "canary-account-ref-5f1d"
+        // The answer repeats requestID and an unknown insight type to the client, but nothing keeps them.
+        let canaryRequestID = "canary-request-7c2e"
+        let canaryType = "canaryInsightType3b9a"
+        let insights = #"{"insightType": "isLikelyBeingCoached", "schema": "version1"}, {"insightType": "\#(canaryType)", "schema": "version1"}"#
         for index in 0..<5 {
-            let response = try evaluate(Requests.payment(account: canaryRef, device: "canary-device-\(index)", features: #""activeCall": 1, "screenSharingActive": 0, "sessionDurationSeconds": \#(canaryNumber), "timeOfDayBand": 2, "amountBandRelativeToUsual": 3"#))
+            let response = try evaluate(Requests.payment(
+                requestID: canaryRequestID, account: canaryRef, device: "canary-device-\(index)",
+                features: #""activeCall": 1, "screenSharingActive": 0, "sessionDurationSeconds": \#(canaryNumber), "timeOfDayBand": 2, "amountBandRelativeToUsual": 3"#,
+                insights: insights))
             #expect(response.status == 200)
+            #expect(response.text.contains(canaryType) && response.text.contains("insightUnavailable"))
         }
         let stored = try service.storedBytes()
         #expect(!stored.isEmpty)
-        for canary in [canaryNumber, canaryRef, "canary-device-"] {
+        for canary in [canaryNumber, canaryRef, "canary-device-", canaryRequestID, canaryType] {
             #expect(!stored.contains(canary), "found \(canary) in the database files")
             #expect(!service.logs.lines.contains { $0.contains(canary) }, "found \(canary) in the logs")
         }

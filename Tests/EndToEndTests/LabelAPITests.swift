@@ -120,6 +120,14 @@ import InsightCore
         #expect(!extra.text.contains("canary-clerk"))
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": {}}"#).status == 400)
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": [}"#).status == 400)
+        // Half a surrogate pair, or nesting past 32 levels, stops the reader: the batch is refused whole, naming /items.
+        let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+        for value in [#""canary-\ud800""#, deep] {
+            let unreadable = try service.post("/v1/labels", key: partnerKey, body: #"{"items": [{"insightID": \#(value)}]}"#)
+            #expect(unreadable.status == 400)
+            #expect(try errorPointers(unreadable) == ["/items"], "\(unreadable.text)")
+            #expect(!unreadable.text.contains("canary"))
+        }
         #expect(try labelRows([evaluation.insightIDs[0]]) == 0)
         // A full batch: 1000 items over two insights, alternating content, so each item after the first two revises.
         let full = try send((0..<1000).map { index in

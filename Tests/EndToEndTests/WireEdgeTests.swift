@@ -89,6 +89,31 @@ import Testing
         }
     }
 
+    /// RFC 8259 §8.2: `\ud800` alone is JSON, but not text; the answer names the member holding it (the top-level
+    /// one) rather than calling the body malformed. A name that is not repeated stays unrepeated.
+    @Test func anUnpairedSurrogateEscapeIsNamedByItsMember() throws {
+        let cases = [
+            (Requests.payment(requestID: #"a\ud800"#), "/requestID"),
+            (Requests.payment(requestID: #"\udc00\ud800"#), "/requestID"),
+            (Requests.payment(account: #"x\ud83d\u0041"#), "/subject"),
+        ]
+        for (body, pointer) in cases {
+            let response = try evaluate(body)
+            #expect(response.status == 400)
+            #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid", "\(response.text)")
+            #expect(try errorPointers(response) == [pointer], "\(response.text)")
+            #expect(response.text.contains("surrogate"))
+        }
+        let payment = String(decoding: Requests.payment(), as: UTF8.self)
+        for value in [#""\ud800""#, "[[[[[[[[[[]]]]]]]]]]"] {
+            let body = payment.replacingOccurrences(of: #""requestID": "req-1""#, with: #""jane@example.com": \#(value)"#)
+            let response = try evaluate(Array(body.utf8))
+            #expect(response.status == 400)
+            #expect(try errorPointers(response) == [""], "\(response.text)")
+            #expect(!response.text.contains("jane"))
+        }
+    }
+
     @Test func aMemberOfTheWrongTypeIsNotAlsoReportedMissing() throws {
         let body = Array("""
             {"operationCategory": "payment", "requestedInsights": null, "subject": {"accountRef": "a"}, "features": []}

@@ -75,6 +75,8 @@ struct ConnectionSessionTests {
         #expect(response.header("Content-Length") == nil)
         let star = try #require(connection.send("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n").first)
         #expect(star.status == 204)
+        let absolute = try #require(connection.send("OPTIONS http://a HTTP/1.1\r\nHost: a\r\n\r\n").first)
+        #expect(absolute.status == 204)
     }
 
     @Test func refusesOversizedContentLengthBeforeTheBodyArrives() throws {

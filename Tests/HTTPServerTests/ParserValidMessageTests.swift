@@ -62,6 +62,17 @@ struct ParserValidMessageTests {
         #expect(events.first?.head?.path == "*")
     }
 
+    /// RFC 9112 §3.2.4: the last proxy turns `OPTIONS http://host:port` into `OPTIONS *`; an origin server that
+    /// receives the absolute form with an empty path reads it the same way. Any other method's empty path is "/".
+    @Test func readsOptionsToAnAbsoluteFormWithAnEmptyPathAsTheAsteriskForm() {
+        let events = ParserVerifier.verify("OPTIONS http://www.example.org:8001 HTTP/1.1\r\nHost: www.example.org:8001\r\n\r\n")
+        #expect(events.first?.head?.path == "*")
+        let rooted = ParserVerifier.verify("OPTIONS http://www.example.org:8001/ HTTP/1.1\r\nHost: www.example.org:8001\r\n\r\n")
+        #expect(rooted.first?.head?.path == "/")
+        let get = ParserVerifier.verify("GET http://www.example.org:8001 HTTP/1.1\r\nHost: www.example.org:8001\r\n\r\n")
+        #expect(get.first?.head?.path == "/")
+    }
+
     @Test func http10ClosesUnlessKeepAliveIsAsked() {
         let closing = ParserVerifier.verify("GET / HTTP/1.0\r\n\r\n")
         #expect(closing.first?.head?.version == .http1_0)

@@ -113,6 +113,22 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         ])
     }
 
+    /// The client gets its own type names back, to match results to requests; the record keeps only names the
+    /// service offers, as a made-up name could carry personal data.
+    @Test func anUnknownInsightTypeIsAnsweredAsSentButNotKept() throws {
+        let (evaluator, _) = try makeEvaluator()
+        let request = paymentRequest(insights: [
+            InsightRequest(insightType: "jane.doe@example.com", schema: "version1", modelVersion: .current),
+            InsightRequest(insightType: "IsLikelyBeingCoachedInsight", schema: "version1", modelVersion: .current),
+        ])
+        let result = try evaluator.evaluate(request, principal: principal, now: 1_000)
+        #expect(result.insights.map(\.insightType) == ["jane.doe@example.com", "IsLikelyBeingCoachedInsight"])
+        #expect(result.insights.map(\.outcome) == [.error(.insightUnavailable), .value(.medium)])
+        let stored = try #require(recorder.records.withLock { $0.first })
+        #expect(stored.insights.map(\.insightType) == [InsightType.unrecognised, InsightType.isLikelyBeingCoached])
+        #expect(!String(describing: stored).contains("jane"))
+    }
+
     @Test func invalidContextNamesEveryFieldWithoutValues() throws {
         let (evaluator, _) = try makeEvaluator()
         var request = paymentRequest(features: [("activeCall", .number(987654.321)), ("bogusFeature", .number(1)), ("evaluationsPerAccount1h", .number(3))])

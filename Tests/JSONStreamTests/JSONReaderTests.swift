@@ -79,6 +79,15 @@ private func parseBytes(_ bytes: [UInt8]) throws -> Value {
         #expect(throws: JSONSyntaxError.self) { try parse(text) }
     }
 
+    /// RFC 8259 §8.2 allows `\ud800` alone in its grammar; it is refused with its own reason, at the escape, so a
+    /// decoder can say which member held it rather than call the whole body malformed.
+    @Test func namesAnUnpairedSurrogateEscapeApartFromBrokenUTF8() {
+        #expect(throws: JSONSyntaxError(.unpairedSurrogate, at: 3)) { try parse(#""ab\ud800""#) }
+        #expect(throws: JSONSyntaxError(.unpairedSurrogate, at: 1)) { try parse(#""\udc00x""#) }
+        #expect(throws: JSONSyntaxError(.unpairedSurrogate, at: 2)) { try parse(#""a\ud83d\u0041""#) }
+        #expect(throws: JSONSyntaxError(.invalidUnicode, at: 1)) { try parseBytes([0x22, 0xED, 0xA0, 0x80, 0x22]) }
+    }
+
     @Test func rejectsRawControlCharacterInString() {
         #expect(throws: JSONSyntaxError(.controlCharacterInString, at: 2)) { try parseBytes([0x22, 0x61, 0x0A, 0x22]) }
     }

@@ -88,10 +88,13 @@ extension HTTPRequestParser {
         for scheme in ["http://", "https://"] where target.count > scheme.count
             && target.prefix(scheme.count).lowercased() == scheme
         {
-            // absolute-form: the authority is ignored for routing (RFC 9112 §3.2.2); an empty path means "/".
+            // absolute-form: the authority is ignored for routing (RFC 9112 §3.2.2); an empty path means "/",
+            // except that OPTIONS with an empty path asks about the server as a whole, as `OPTIONS *` does
+            // (RFC 9112 §3.2.4).
             let rest = target.dropFirst(scheme.count)
             guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                return rest.isEmpty || rest.contains("@") ? nil : (path: "/", query: nil)
+                if rest.isEmpty || rest.contains("@") { return nil }
+                return (path: method == .options ? "*" : "/", query: nil)
             }
             let authority = rest[..<pathStart]
             guard !authority.isEmpty, !authority.contains("@") else { return nil }

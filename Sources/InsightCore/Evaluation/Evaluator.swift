@@ -162,7 +162,7 @@ public final class Evaluator: Sendable {
             case .error(let code): error = code
             }
             records.append(.init(
-                insightID: result.insightID, position: position, insightType: insightRequest.serviceInsightType,
+                insightID: result.insightID, position: position, insightType: insightRequest.recordedInsightType,
                 modelVersion: result.modelVersion, outcome: outcome, error: error))
         }
 

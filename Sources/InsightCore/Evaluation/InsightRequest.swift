@@ -9,6 +9,16 @@ public enum InsightType {
     public static func serviceName(for wireName: String) -> String {
         wireName == "IsLikelyBeingCoachedInsight" ? isLikelyBeingCoached : wireName
     }
+
+    /// What the stored record keeps for an insight type a request names but the service does not offer. The
+    /// client's own text is answered back to it, but not kept: a made-up type name could carry anything.
+    public static let unrecognised = "unrecognised"
+
+    /// The name the stored record keeps: the service's name of a type it offers, `unrecognised` for any other.
+    public static func recordedName(for wireName: String) -> String {
+        let name = serviceName(for: wireName)
+        return name == isLikelyBeingCoached ? name : unrecognised
+    }
 }
 
 /// Which model version an insight request asks for.
@@ -26,6 +36,9 @@ public struct InsightRequest: Sendable, Equatable {
 
     /// The name models, limits and the stored record use (see `InsightType.serviceName(for:)`).
     public var serviceInsightType: String { InsightType.serviceName(for: insightType) }
+
+    /// The name the stored record keeps (see `InsightType.recordedName(for:)`).
+    public var recordedInsightType: String { InsightType.recordedName(for: insightType) }
 
     public init(insightType: String, schema: String, modelVersion: ModelVersionRequest) {
         self.insightType = insightType

@@ -44,6 +44,12 @@ enum Wire {
         return (String(pointer[..<slash]), String(pointer[pointer.index(after: slash)...]))
     }
 
+    static func unpairedSurrogate(_ pointer: String) -> ContextViolation {
+        ContextViolation(
+            pointer: pointer, code: "invalidValue",
+            detail: "holds a \\u escape of half a UTF-16 surrogate pair, which JSON's grammar allows but is not Unicode text")
+    }
+
     static func missing(_ pointer: String) -> ContextViolation {
         ContextViolation(pointer: pointer, code: "missingRequired", detail: "is required")
     }
@@ -128,12 +134,16 @@ extension Wire {
                     }
                     // A closure written in place, not kept in a variable, so its context is not allocated.
                     try member(key, { Wire.pointer("", key) }, &reader, &found)
-                } catch let error as JSONSyntaxError where error.reason == .tooDeep {
-                    // Valid JSON may nest deeper than a request ever needs; say which member did, and stop. A
-                    // member already found wrong (an unknown field, a wrong type) keeps its one violation.
+                } catch let error as JSONSyntaxError where error.reason == .tooDeep || error.reason == .unpairedSurrogate {
+                    // Valid JSON may nest deeper than a request ever needs, and its grammar allows `\ud800` alone
+                    // (RFC 8259 §8.2), which no string can hold: say which member did, and stop. A member already
+                    // found wrong (an unknown field, a wrong type) keeps its one violation; a name that is not
+                    // repeated was such a member, and its violation names only the object that holds it.
                     let pointer = Wire.pointer("", key)
-                    let alreadyFound = found.contains { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
-                    throw wrongShape(alreadyFound ? found : found + [tooDeep(pointer, limit: maximumDepth)])
+                    let alreadyFound = !JSONPointer.isEchoable(String(pointer.dropFirst()))
+                        || found.contains { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
+                    let violation = error.reason == .tooDeep ? tooDeep(pointer, limit: maximumDepth) : unpairedSurrogate(pointer)
+                    throw wrongShape(alreadyFound ? found : found + [violation])
                 }
             }
             try reader.finish()
