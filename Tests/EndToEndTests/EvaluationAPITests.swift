@@ -136,6 +136,7 @@ import InsightCrypto
         let refused = try evaluate(Requests.payment(), key: production, headers: [("Trust-Insights-Override-Outcome", "high")])
         #expect(refused.status == 400)
         #expect(try json(refused)["type"] as? String == "https://trust-insights.dev/problems/override-not-allowed")
+        #expect(try errorPointers(refused) == ["Trust-Insights-Override-Outcome"])
     }
 
     @Test func unknownVersionIsAnInsightErrorThatSparesTheOthers() throws {

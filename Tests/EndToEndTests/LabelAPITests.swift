@@ -162,6 +162,7 @@ import InsightCore
         let badKey = try send(items, headers: [("Idempotency-Key", "has a space")])
         #expect(badKey.status == 400)
         #expect(try jsonObject(badKey)["type"] as? String == "https://trust-insights.dev/problems/invalid-header")
+        #expect(try errorPointers(badKey) == ["Idempotency-Key"])
         // Two lines are the one value "a, b" (RFC 9110 §5.3): no key, and nothing filed under either line.
         let second = "batch-\(UUID().uuidString)"
         let twoLines = try send(items, headers: [key, ("Idempotency-Key", second)])

@@ -114,6 +114,52 @@ import Testing
         }
     }
 
+    /// RFC 9110 §10.1.1: when the header section decides the answer, it is sent in place of `100 Continue`, so a
+    /// client without access does not send its body at all.
+    @Test func aRefusedCredentialIsAnsweredInPlaceOfContinue() throws {
+        let analyst = try service.key(role: .analyst)
+        for (method, path) in [("POST", "/v1/evaluations"), ("PUT", "/v1/authorization/acct-expect"), ("POST", "/v1/evaluations/\(UUID().uuidString.lowercased())/consumption")] {
+            for (credential, expected) in [(nil, 401), (analyst, 403), (clientKey, 100)] {
+                let client = try service.client()
+                var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n"
+                if let credential { head += "Authorization: Bearer \(credential)\r\n" }
+                client.send(Array((head + "\r\n").utf8))
+                #expect(try client.readResponse(skippingInterim: false).status == expected, "\(method) \(path)")
+            }
+        }
+    }
+
+    /// The service sends no entity tags: a change guarded by If-Match is refused with 412 and not made (RFC 9110
+    /// §13.1.1); a missing key is still 401 first.
+    @Test func aChangeGuardedByAnEntityTagIsNotMade() throws {
+        let client = try service.client()
+        let headers = [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")]
+        let guarded = try client.request("PUT", "/v1/authorization/acct-guarded", headers: headers + [("If-Match", #""v1""#)], body: Array(#"{"status": "denied"}"#.utf8))
+        #expect(guarded.status == 412)
+        #expect(try problemType(guarded).hasSuffix("/precondition-failed"))
+        let state = try service.client().request("GET", "/v1/authorization/acct-guarded", headers: [("Authorization", "Bearer \(clientKey)")])
+        #expect(try jsonObject(state)["pendingStatus"] == nil || jsonObject(state)["pendingStatus"] is NSNull, "\(state.text)")
+        let anonymous = try service.client().request("PUT", "/v1/authorization/acct-guarded", headers: [("Content-Type", "application/json"), ("If-Match", #""v1""#)], body: Array(#"{"status": "denied"}"#.utf8))
+        #expect(anonymous.status == 401)
+        let unconditional = try service.client().request("PUT", "/v1/authorization/acct-guarded", headers: headers + [("If-Match", "*")], body: Array(#"{"status": "authorized"}"#.utf8))
+        #expect(unconditional.status == 200)
+        let models = try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(clientKey)"), ("If-None-Match", "*")])
+        #expect(models.status == 304)
+        #expect(models.body.isEmpty)
+    }
+
+    /// A wrong ref in the path and a wrong body are named in one answer.
+    @Test func aWrongPathRefAndAWrongBodyAreNamedTogether() throws {
+        let headers = [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")]
+        let long = String(repeating: "a", count: 300)
+        let both = try service.client().request("PUT", "/v1/authorization/\(long)", headers: headers, body: Array(#"{"status": "x"}"#.utf8))
+        #expect(both.status == 400)
+        #expect(try errorPointers(both) == ["subjectRef", "/status"], "\(both.text)")
+        let pathOnly = try service.client().request("PUT", "/v1/authorization/\(long)", headers: headers, body: Array(#"{"status": "denied"}"#.utf8))
+        #expect(try errorPointers(pathOnly) == ["subjectRef"])
+        #expect(try problemType(pathOnly).hasSuffix("/invalid-parameter"))
+    }
+
     @Test func aMemberOfTheWrongTypeIsNotAlsoReportedMissing() throws {
         let body = Array("""
             {"operationCategory": "payment", "requestedInsights": null, "subject": {"accountRef": "a"}, "features": []}
@@ -168,6 +214,7 @@ import Testing
         ])
         #expect(overrides.status == 400)
         #expect(try problemType(overrides).hasSuffix("invalid-override"))
+        #expect(try errorPointers(overrides) == ["Trust-Insights-Override-Outcome"])
     }
 
     @Test func refusalsOfAnAdmittedEvaluationCarryTheKeysLimit() throws {

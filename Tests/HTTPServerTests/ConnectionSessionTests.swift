@@ -154,6 +154,58 @@ struct ConnectionSessionTests {
         #expect(bodiless.send("POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").map(\.bodyText) == ["0"])
     }
 
+    /// RFC 9110 §10.1.1: a status the header section decides is sent instead of `100 Continue`; a route that
+    /// authenticates in its handler says so through `checkBeforeEarlyAnswer`.
+    @Test func answersAMissingCredentialInsteadOfContinue() throws {
+        let anonymous = InMemoryConnection()
+        let refused = anonymous.send("POST /checked HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+        #expect(refused.map(\.status) == [401])
+        #expect(!String(decoding: anonymous.rawOutput, as: UTF8.self).contains("100 Continue"))
+        let admitted = InMemoryConnection()
+        #expect(admitted.send("POST /checked HTTP/1.1\r\nHost: a\r\nToken: ok\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
+            .map(\.status) == [100])
+        #expect(admitted.send("{}").map(\.status) == [201])
+    }
+
+    /// RFC 9110 §13: the server sends no entity tags, so a tag in If-Match never matches and the method is not
+    /// performed; `*` matches a target that answers GET; the date conditions are ignored.
+    @Test func evaluatesPreconditionsOfAnUnsafeMethodBeforeItsHandler() throws {
+        func status(_ method: String, _ path: String, _ fields: String, token: Bool = true) throws -> Int {
+            let connection = InMemoryConnection()
+            let auth = token ? "Token: ok\r\n" : ""
+            let response = try #require(connection.send(
+                "\(method) \(path) HTTP/1.1\r\nHost: a\r\n\(auth)\(fields)Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}").first)
+            return response.status
+        }
+        #expect(try status("PUT", "/records/1", "If-Match: \"v1\"\r\n") == 412)
+        #expect(try status("PUT", "/records/1", "If-Match: W/\"v1\", \"v2\"\r\n") == 412)
+        #expect(try status("PUT", "/records/1", "If-Match: *\r\n") == 200)
+        #expect(try status("PUT", "/records/1", "If-None-Match: *\r\n") == 412)
+        #expect(try status("PUT", "/records/1", "If-None-Match: \"v1\"\r\n") == 200)
+        #expect(try status("PUT", "/records/1", "If-Unmodified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n") == 200)
+        // The credential is judged first (§13.2.1: only a 2xx is subject to preconditions).
+        #expect(try status("PUT", "/records/1", "If-Match: \"v1\"\r\n", token: false) == 401)
+        // A path without GET has no current representation: `*` does not match, and If-None-Match: * holds.
+        #expect(try status("POST", "/checked", "If-Match: *\r\n") == 412)
+        #expect(try status("POST", "/checked", "If-None-Match: *\r\n") == 201)
+    }
+
+    @Test func answersNotModifiedOrPreconditionFailedInPlaceOfASafeMethodsSuccess() throws {
+        let connection = InMemoryConnection()
+        let notModified = try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first)
+        #expect(notModified.status == 304)
+        #expect(notModified.bodyText.isEmpty)
+        #expect(notModified.header("Content-Type") == nil)
+        #expect(notModified.header("Content-Length") == nil)
+        let head = try #require(connection.send("HEAD /items/7 HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first)
+        #expect(head.status == 304)
+        #expect(try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-Match: \"v1\"\r\n\r\n").first).status == 412)
+        #expect(try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"v1\"\r\n\r\n").first).bodyText == "7")
+        #expect(try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n\r\n").first).status == 200)
+        // Only a 2xx answer is replaced.
+        #expect(try #require(connection.send("GET /teapot HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first).status == 409)
+    }
+
     @Test func closesAfterHTTP10ResponseUnlessKeepAliveWasAsked() throws {
         let connection = InMemoryConnection()
         let kept = try #require(connection.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").first)

@@ -15,6 +15,8 @@ struct ParserRejectionTests {
         ParserCase("relative target", "GET foo HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("asterisk target for GET", "GET * HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("authority-form for GET", "GET example.com:80 HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("origin-form for CONNECT", "CONNECT /v1/labels HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form for CONNECT", "CONNECT http://a/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("bad percent escape", "GET /%zz HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("truncated percent escape", "GET /a% HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),

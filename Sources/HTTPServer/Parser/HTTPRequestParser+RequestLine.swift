@@ -42,7 +42,7 @@ extension HTTPRequestParser {
         }
         guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidRequestTarget) }
         let target = string(bytes, targetRange)
-        if bytes[targetRange.lowerBound] == UInt8(ascii: "/") {
+        if bytes[targetRange.lowerBound] == UInt8(ascii: "/"), method != .connect {
             // origin-form, by far the most common: split on the bytes, and share the string when there is no query.
             guard let queryMark else {
                 return .success(RequestLine(method: method, target: target, path: target, query: nil, version: version))
@@ -79,6 +79,10 @@ extension HTTPRequestParser {
     /// Splits the four request-target forms of RFC 9112 §3.2 into a path and a query.
     static func splitTarget(_ target: String, method: HTTPMethod) -> (path: String, query: String?)? {
         let utf8 = target.utf8
+        if method == .connect {
+            // CONNECT names only an authority (RFC 9112 §3.2.3), and every other method may not use that form.
+            return !target.isEmpty && !target.contains("/") ? (path: target, query: nil) : nil
+        }
         if utf8.first == UInt8(ascii: "/") {
             return splitQuery(target[...])
         }
@@ -100,9 +104,6 @@ extension HTTPRequestParser {
             guard !authority.isEmpty, !authority.contains("@") else { return nil }
             let split = splitQuery(rest[pathStart...])
             return (path: split.path.isEmpty ? "/" : split.path, query: split.query)
-        }
-        if method == .connect, !target.contains("/") {
-            return (path: target, query: nil)
         }
         return nil
     }

@@ -12,22 +12,23 @@ public struct RouteOptions: Sendable {
     /// is large, so that a client without credentials cannot make the server take in megabytes first.
     public var checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
-    /// Runs on the header section only when the server is about to refuse a body unread (415 for its media type or
-    /// content coding, 413 for its declared length): an error it returns is the answer instead. A route that
+    /// Runs on the header section only when the server is about to answer from it alone: a body refused unread
+    /// (415 for its media type or content coding, 413 for its declared length), a failed precondition of an
+    /// unsafe method (412), or a `100 Continue`. An error it returns is the answer instead. A route that
     /// authenticates in its handler sets it, so that a caller without access is told 401 or 403 whatever it sent,
     /// as with an acceptable body, and learns nothing of the route's rules; a request that passes those checks
     /// (nearly all) is not authenticated twice. `checkBeforeBody`, when set, runs before these checks anyway.
-    public var checkBeforeRefusingBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
+    public var checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
     public init(
         bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil,
         checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
-        checkBeforeRefusingBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil
+        checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil
     ) {
         self.bodyLimit = bodyLimit
         self.acceptedContentTypes = acceptedContentTypes
         self.checkBeforeBody = checkBeforeBody
-        self.checkBeforeRefusingBody = checkBeforeRefusingBody
+        self.checkBeforeEarlyAnswer = checkBeforeEarlyAnswer
     }
 
     /// Whether a request with a body and this Content-Type value may proceed.

@@ -164,7 +164,21 @@ struct ConnectionSession {
                     detail: "Content codings are not accepted: send the body without Content-Encoding.",
                     headers: ["Accept-Encoding": "identity"])
             }
-            if earlyError != nil, let check = route.options.checkBeforeRefusingBody, let refusal = check(head.headers) {
+            if earlyError == nil, head.method != .get, head.method != .head, head.method != .options, Preconditions.applies(to: head.headers) {
+                // An unsafe method must not run when its condition fails (RFC 9110 §13.1.1), so this is decided
+                // before the handler; GET and HEAD are decided on the handler's answer (see `finish`).
+                let target = services.router.resolve(method: .get, path: head.path)
+                var hasRepresentation = false
+                if case .found = target { hasRepresentation = true }
+                if Preconditions.evaluate(head.headers, method: head.method, hasRepresentation: hasRepresentation) != .proceed {
+                    earlyError = Preconditions.failure
+                }
+            }
+            // A `100 Continue` invites the body, so it is an answer from the header section too (RFC 9110 §10.1.1:
+            // a status the header section decides is sent instead of it).
+            if earlyError != nil || (head.expectsContinue && head.hasBody),
+                let check = route.options.checkBeforeEarlyAnswer, let refusal = check(head.headers)
+            {
                 earlyError = refusal
             }
         case .automaticOptions:
@@ -209,6 +223,11 @@ struct ConnectionSession {
                     requestID: pending.requestID, routeTemplate: pending.routeTemplate, parameters: parameters,
                     receivedAt: pending.receivedAt, remoteAddress: remoteAddress)
                 response = respond(to: request, context: context, handler: route.handler)
+                if head.method == .get || head.method == .head, (200..<300).contains(response.status.code),
+                    response.gate == nil, Preconditions.applies(to: head.headers)
+                {
+                    response = Self.applyingPreconditions(to: response, headers: head.headers, method: head.method)
+                }
             case .automaticOptions(let allow):
                 response = HTTPResponse(status: .noContent, headers: ["Allow": allow])
             case .methodNotAllowed, .methodNotImplemented, .notFound:
@@ -228,6 +247,23 @@ struct ConnectionSession {
         }
         send(response, pending: pending, requestID: pending.requestID, forceClose: false)
         resumePipelining()
+    }
+
+    /// A safe method's conditions are judged on its answer: only a 2xx would have been sent without them
+    /// (RFC 9110 §13.2.1), and the answer shows that the target has a current representation.
+    private static func applyingPreconditions(to response: HTTPResponse, headers: HTTPFields, method: HTTPMethod) -> HTTPResponse {
+        switch Preconditions.evaluate(headers, method: method, hasRepresentation: true) {
+        case .proceed:
+            return response
+        case .failed:
+            return ErrorResponder.response(for: Preconditions.failure)
+        case .notModified:
+            // RFC 9110 §15.4.5: the fields a 200 would carry for caches (Cache-Control, Vary), without content
+            // or the metadata that describes it.
+            var fields = response.headers
+            fields.remove("Content-Type")
+            return HTTPResponse(status: .notModified, headers: fields)
+        }
     }
 
     /// Sends the held response (or its replacement) once its gate has settled, then goes on with any pipelined

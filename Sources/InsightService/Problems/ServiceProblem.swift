@@ -81,9 +81,14 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .accessRevoked:
             return ProblemDetails(slug: "access-revoked", status: status, title: "Access revoked", detail: "This key was suspended for not reporting consumption; an operator must reinstate it.")
         case .overrideInProduction(let header):
-            return ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "The header \(header) is honoured only for sandbox keys.")
+            var problem = ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "The header \(header) is honoured only for sandbox keys.")
+            problem.errors = [.init(pointer: header, detail: "is honoured only for sandbox keys")]
+            return problem
         case .invalidOverride(let header, let allowed):
-            return ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) must be one of: \(allowed.joined(separator: ", ")).")
+            let detail = "must be one of: \(allowed.joined(separator: ", "))"
+            var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) \(detail).")
+            problem.errors = [.init(pointer: header, detail: detail)]
+            return problem
         case .notFound(let what):
             return ProblemDetails(slug: "not-found", status: status, title: "Not found", detail: "\(what) was not found.")
         case .conflict(let detail):
@@ -93,7 +98,10 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .idempotencyKeyReused:
             return ProblemDetails(slug: "idempotency-key-reused", status: status, title: "Idempotency key reused", detail: "This Idempotency-Key was used before with a different body; use a new key for a new request.")
         case .invalidHeader(let name, let detail):
-            return ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
+            // Named like a query or path parameter: by its name, as there is no body to point into.
+            var problem = ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
+            problem.errors = [.init(pointer: name, detail: detail)]
+            return problem
         case .invalidParameter(let name, let detail):
             let summary = name.isEmpty ? "The query \(detail)" : "\(name) \(detail)"
             var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: summary)

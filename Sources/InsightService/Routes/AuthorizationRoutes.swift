@@ -15,15 +15,24 @@ struct AuthorizationRoutes: Sendable {
             try routes.get(request, context)
         }
         let putOptions = RouteOptions(
-            acceptedContentTypes: MediaType.json, checkBeforeRefusingBody: routes.access.refusalBeforeBody(role: .client))
+            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client))
         router.add(.put, "/v1/authorization/{subjectRef}", options: putOptions) { request, context in
             try routes.put(request, context)
         }
     }
 
-    private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
+    private static let refDetail = "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded"
+
+    private func validRef(_ context: RequestContext) -> String? {
         guard let ref = context.parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
-            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded")
+            return nil
+        }
+        return ref
+    }
+
+    private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
+        guard let ref = validRef(context) else {
+            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: Self.refDetail)
         }
         do {
             return try hasher.key(for: ref, kind: .accountRef, tenant: principal.tenant, environment: principal.environment)
@@ -42,7 +51,13 @@ struct AuthorizationRoutes: Sendable {
     func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
-        let requested = try AuthorizationRequestDecoder.decode(request.body)
+        let requested: AuthorizationStatus
+        do {
+            requested = try AuthorizationRequestDecoder.decode(request.body)
+        } catch ServiceProblem.invalidRequest(let violations) where validRef(context) == nil {
+            // Both wrong: one answer names both, so the client need not learn of them one round trip at a time.
+            throw ServiceProblem.invalidRequest([ContextViolation(pointer: "subjectRef", code: "invalidValue", detail: Self.refDetail)] + violations)
+        }
         let key = try subject(context, principal)
         let state: AuthorizationState
         do {

@@ -14,7 +14,7 @@ struct ConsumptionRoutes: Sendable {
         // The route serves keys suspended for missing consumption reports too (see `report`): not refused here either.
         let options = RouteOptions(
             acceptedContentTypes: MediaType.json,
-            checkBeforeRefusingBody: access.refusalBeforeBody(role: .client, admittingSuspended: true))
+            checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client, admittingSuspended: true))
         router.add(.post, "/v1/evaluations/{evaluationID}/consumption", options: options) { request, context in
             try routes.report(request, context)
         }

@@ -24,7 +24,7 @@ struct EvaluationRoutes: Sendable {
     func register(in router: inout Router) {
         let routes = self
         let options = RouteOptions(
-            acceptedContentTypes: MediaType.json, checkBeforeRefusingBody: access.refusalBeforeBody(role: .client))
+            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client))
         router.add(.post, "/v1/evaluations", options: options) { request, _ in
             try routes.evaluate(request)
         }

@@ -26,7 +26,7 @@ struct RouteAccess: Sendable {
 
     /// The same check on the header section alone, for `RouteOptions.checkBeforeBody`: a route that takes large
     /// bodies refuses a missing, wrong or other role's key before reading them. Also for
-    /// `RouteOptions.checkBeforeRefusingBody`, so that 401 and 403 come before 415 and 413.
+    /// `RouteOptions.checkBeforeEarlyAnswer`, so that 401 and 403 come before 415, 413, 412 and `100 Continue`.
     func refusalBeforeBody(role: KeyRole, admittingSuspended: Bool = false) -> @Sendable (HTTPFields) -> (any HTTPResponseError)? {
         let access = self
         return { headers in

@@ -57,7 +57,8 @@ final class SocketClient {
         return try readResponse()
     }
 
-    func readResponse() throws -> Response {
+    /// The next response; an interim `100 Continue` is skipped unless `skippingInterim` is false.
+    func readResponse(skippingInterim: Bool = true) throws -> Response {
         while true {
             if let end = headerEnd() {
                 let headText = String(decoding: buffer[0..<end], as: UTF8.self)
@@ -72,7 +73,7 @@ final class SocketClient {
                 while buffer.count < end + 4 + length { try fill() }
                 let body = Array(buffer[(end + 4)..<(end + 4 + length)])
                 buffer.removeFirst(end + 4 + length)
-                if status == 100 { continue }
+                if status == 100 && skippingInterim { continue }
                 return Response(status: status, headers: headers, body: body)
             }
             try fill()

@@ -61,6 +61,19 @@ enum SampleRoutes {
         router.add(.post, "/guarded", options: guarded) { request, _ in
             HTTPResponse.text(.ok, "\(request.body.count)")
         }
+        // Authenticates in its handler, like the service's routes, and names the same check for early answers.
+        let checked = RouteOptions(acceptedContentTypes: ["application/json"], checkBeforeEarlyAnswer: { headers in
+            headers["Token"] == "ok" ? nil : HTTPError(.unauthorized, slug: "unauthenticated", detail: "send Token: ok")
+        })
+        router.add(.post, "/checked", options: checked) { request, _ in
+            guard request.headers["Token"] == "ok" else { throw HTTPError(.unauthorized, slug: "unauthenticated") }
+            return HTTPResponse.json(.created, request.body)
+        }
+        router.add(.get, "/records/{recordID}") { _, _ in HTTPResponse.text(.ok, "record") }
+        router.add(.put, "/records/{recordID}", options: checked) { request, _ in
+            guard request.headers["Token"] == "ok" else { throw HTTPError(.unauthorized, slug: "unauthenticated") }
+            return HTTPResponse.text(.ok, "stored")
+        }
         router.add(.get, "/items/{itemID}") { _, context in
             HTTPResponse.text(.ok, context.parameters["itemID"] ?? "")
         }
