@@ -143,6 +143,8 @@ import Testing
         #expect(anonymous.status == 401)
         let unconditional = try service.client().request("PUT", "/v1/authorization/acct-guarded", headers: headers + [("If-Match", "*")], body: Array(#"{"status": "authorized"}"#.utf8))
         #expect(unconditional.status == 200)
+        let labels = try service.client().request("POST", "/v1/labels", headers: [("Content-Type", "application/json"), ("If-Match", "*")], body: [])
+        #expect(labels.status == 401)
         let models = try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(clientKey)"), ("If-None-Match", "*")])
         #expect(models.status == 304)
         #expect(models.body.isEmpty)

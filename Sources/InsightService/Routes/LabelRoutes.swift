@@ -14,9 +14,11 @@ struct LabelRoutes: Sendable {
     func register(in router: inout Router) {
         let routes = self
         // Up to 8 MiB per batch: the key is checked on the header section first, so only a partner's body is read.
+        // The same check stands before an early answer to a request without a body (a failed precondition).
+        let refusal = access.refusalBeforeBody(role: .partner)
         let options = RouteOptions(
             bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json,
-            checkBeforeBody: access.refusalBeforeBody(role: .partner))
+            checkBeforeBody: refusal, checkBeforeEarlyAnswer: refusal)
         router.add(.post, "/v1/labels", options: options) { request, _ in
             try routes.submit(request)
         }
