@@ -40,6 +40,14 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
         self.token = token
     }
 
+    /// True for text of a key ID's shape (`k` and 16 lowercase hexadecimal digits), which may be repeated in a
+    /// message; anything else typed where an ID belongs might be a secret, and is not.
+    public static func isKeyIDShaped(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        return utf8.count == 17 && utf8.first == UInt8(ascii: "k")
+            && utf8.dropFirst().allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+    }
+
     /// What is stored: the SHA-256 of the whole token.
     public var hash: [UInt8] { SHA256.hash(Array(token.utf8)) }
 

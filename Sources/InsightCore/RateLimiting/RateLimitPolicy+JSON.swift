@@ -74,7 +74,7 @@ extension RateLimitPolicy {
         guard try reader.peekKind() == .number else { throw LoadError(path: path, message: "expected a number") }
         let number = try reader.readNumber()
         guard range.contains(number), !integer || number == number.rounded() else {
-            throw LoadError(path: path, message: "expected \(integer ? "an integer" : "a number") from \(range.lowerBound) to \(range.upperBound)")
+            throw LoadError(path: path, message: "expected \(integer ? "an integer" : "a number") from \(NumberText.render(range.lowerBound)) to \(NumberText.render(range.upperBound))")
         }
         return number
     }

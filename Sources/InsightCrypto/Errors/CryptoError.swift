@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Failures of InsightCrypto. Associated values carry libcrypto's reason strings, paths and modes, never key
 /// material, secrets or the bytes being signed.
 public enum CryptoError: Error, Equatable, Sendable {
@@ -35,7 +39,7 @@ extension CryptoError: CustomStringConvertible {
         case let .insecurePermissions(path, mode, reason):
             return "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) \(reason)"
         case let .keyStorage(path, operation, errno):
-            return "\(operation) \(path) failed: errno \(errno)"
+            return "\(operation) \(path) failed: \(String(cString: strerror(errno))) (errno \(errno))"
         case let .keyFileMismatch(path):
             return "key file \(path) does not hold the key its name promises"
         case let .unknownKeyID(kid):

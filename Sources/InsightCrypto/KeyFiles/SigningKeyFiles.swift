@@ -40,6 +40,13 @@ public struct SigningKeyFiles: Sendable {
         return (active: (kid: newest.name.kid, key: newest.key), all: Self.publicHalves(keys))
     }
 
+    /// True when the directory holds a file named as a key file, read or checked or not: what a start-up check
+    /// needs to tell a folder that never had keys from one whose keys went missing.
+    public func containsKeyFiles() -> Bool {
+        guard let names = try? KeyDirectory(path: directory).fileNames() else { return false }
+        return names.contains { SigningKeyFileName(fileName: $0) != nil }
+    }
+
     /// Every key's public half, oldest first (the last is the active one), without creating anything: empty when
     /// the directory or its keys do not exist yet. The same checks as `loadOrCreate` apply to what is there.
     public func existing() throws -> [(kid: String, publicKey: ES256PublicKey, createdAt: Date)] {
@@ -87,7 +94,16 @@ public struct SigningKeyFiles: Sendable {
         let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
             .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
         return try names.map { name in
-            let key = try ES256PrivateKey(pemRepresentation: storage.readPrivateFile(named: name.fileName))
+            let pem = try storage.readPrivateFile(named: name.fileName)
+            let key: ES256PrivateKey
+            do {
+                key = try ES256PrivateKey(pemRepresentation: pem)
+            } catch CryptoError.invalidKeyEncoding(let reason) {
+                // Named, so an operator knows which of several files to restore.
+                throw CryptoError.invalidKeyEncoding(reason: "\(directory)/\(name.fileName): \(reason)")
+            } catch CryptoError.unsupportedKey(let reason) {
+                throw CryptoError.unsupportedKey(reason: "\(directory)/\(name.fileName): \(reason)")
+            }
             guard key.publicKey.keyID == name.kid else {
                 throw CryptoError.keyFileMismatch(path: directory + "/" + name.fileName)
             }

@@ -34,6 +34,14 @@ public final class SQLiteConnection: @unchecked Sendable {
             sqlite3_close_v2(pointer)
             throw error
         }
+        // SQLite opens a file this user cannot write read-only without a word, and the first write fails much later
+        // (for the service: its first evaluation). Said at open, naming the file, it is a permissions fix.
+        if mode == .readWrite && sqlite3_db_readonly(pointer, "main") == 1 {
+            sqlite3_close_v2(pointer)
+            var error = SQLiteError(connection: nil, code: SQLITE_READONLY, context: "open \(path)")
+            error.message = "the file (or its folder, for the -wal and -shm files) is not writable by this user"
+            throw error
+        }
         handle = pointer
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         if mode == .readWrite {

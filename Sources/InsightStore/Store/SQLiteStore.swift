@@ -94,7 +94,8 @@ public final class SQLiteStore: Sendable {
     }
 
     /// Creates the folder and any missing parents; the ones it creates are 0700 (the data is the tenants').
-    static func createPrivateDirectory(_ directory: String) throws {
+    /// Creates `directory` and any missing parents, each 0700: the data folder holds what no other user may read.
+    public static func createPrivateDirectory(_ directory: String) throws {
         var path = directory.hasPrefix("/") ? "" : "."
         for component in directory.split(separator: "/") where component != "." {
             path += "/" + component

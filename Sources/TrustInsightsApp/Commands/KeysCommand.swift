@@ -16,12 +16,23 @@ enum KeysCommand {
         )
     }
 
-    static func openStore(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> SQLiteStore {
+    /// Opens the data folder's database. Only `keys create` may create it (a tenant made before the first start
+    /// keeps the demo tenant out, docs/SECURITY.md), and says so; the other commands refuse a folder without one,
+    /// where a mistyped `--data-dir` would otherwise list nothing or revoke nothing without a word.
+    static func openStore(_ arguments: ParsedArguments, _ environment: CommandEnvironment, creating: Bool = false) throws -> SQLiteStore {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
+        let database = configuration.dataDir + "/" + SQLiteStore.fileName
+        let exists = FileSystem.fileSize(atPath: database).map { $0 > 0 } ?? false
+        if !exists && !creating {
+            throw CommandLineError.failure(
+                "no database at \(database): check --data-dir (or dataDir in the configuration); the service creates it on its first start")
+        }
         do {
-            return try SQLiteStore(directory: configuration.dataDir)
+            let store = try SQLiteStore(directory: configuration.dataDir)
+            if !exists { environment.printError("Created a new database at \(database).") }
+            return store
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -46,7 +57,14 @@ enum KeysCommand {
             let deployment = DeploymentEnvironment(rawValue: try arguments.choice("env", from: DeploymentEnvironment.allCases.map(\.rawValue))!)!
             let rate = try arguments.double("rate", in: 0.001...1_000_000)
             let burst = try arguments.int("burst", in: 1...1_000_000)
-            let store = try openStore(arguments, environment)
+            // Stored and never applied would look like a limit that holds (docs/RATE-LIMITS.md).
+            if rate != nil || burst != nil, role != .client {
+                throw CommandLineError.usage("'--rate' and '--burst' apply to client keys only: labels, reports and reads are not rate limited")
+            }
+            if burst != nil, rate == nil {
+                throw CommandLineError.usage("'--burst' needs '--rate': a key's own limit is a rate with its burst; without both the key takes its tenant's or the default limit")
+            }
+            let store = try openStore(arguments, environment, creating: true)
             let created = try KeyIssuer(store: store).issue(tenant: tenant, role: role, environment: deployment, rate: rate, burst: burst, now: Clock.nowMilliseconds())
             environment.print("Created \(role.rawValue) key \(created.keyID) for tenant \(tenant) (\(deployment.rawValue)).")
             environment.print("Secret, shown only now; send it as 'Authorization: Bearer <secret>':")
@@ -77,12 +95,20 @@ enum KeysCommand {
 
     private static func statusChange(name: String, status: KeyStatus, abstract: String) -> CommandSpec {
         CommandSpec(name: name, abstract: abstract, options: dataOptions, positionals: [PositionalSpec("key-id", help: "The key's ID (see 'keys list').")]) { arguments, environment in
-            let store = try openStore(arguments, environment)
             let keyID = arguments.positionals[0]
+            // A pasted secret is neither echoed nor acted on: the ID it holds is named, and the secret called exposed.
+            if let secret = APIKeySecret(presented: keyID) {
+                throw CommandLineError.usage(
+                    "that is a key's secret, not its ID: its ID is \(secret.keyID) ('keys \(name) \(secret.keyID)'); a secret pasted where it may be logged should be treated as exposed")
+            }
+            let store = try openStore(arguments, environment)
             do {
                 try store.setKeyStatus(keyID: keyID, to: status, now: Clock.nowMilliseconds())
             } catch StoreError.notFound {
-                throw CommandLineError.failure("no key with ID \(keyID)")
+                throw CommandLineError.failure(
+                    APIKeySecret.isKeyIDShaped(keyID)
+                        ? "no key with ID \(keyID) in this data folder ('keys list' shows them)"
+                        : "no key with that ID: key IDs are 'k' and 16 hexadecimal digits ('keys list' shows them)")
             }
             environment.print("Key \(keyID) is now \(status.rawValue).")
             return 0

@@ -65,7 +65,7 @@ enum MetricsCommandSupport {
         if output == "-" {
             environment.standardOutput(String(decoding: bytes, as: UTF8.self))
         } else {
-            try ModelsFiles.write(Data(bytes), to: output)
+            try OutputFile.write(bytes, to: output)
         }
     }
 }

@@ -13,13 +13,7 @@ enum ModelsFiles {
     }
 
     static func write(_ data: Data, to path: String) throws(CommandLineError) {
-        do {
-            let url = URL(fileURLWithPath: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw .failure("cannot write \(path): \(error)")
-        }
+        try OutputFile.write(Array(data), to: path)
     }
 
     /// Loads one of our model documents and compiles it (validation included).

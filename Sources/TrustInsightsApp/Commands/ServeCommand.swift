@@ -27,7 +27,7 @@ enum ServeCommand {
             }
             let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
             for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
-                runtime.log.warning("unknown environment variable ignored", [("name", name)])
+                runtime.log.warning("unknown environment variable ignored", [("name", .text(name))])
             }
             let stopRequested = DispatchSemaphore(value: 0)
             signals.start { number in

@@ -1,5 +1,6 @@
 import InsightCore
 import InsightCrypto
+import InsightStore
 
 /// `trust-insights signing-keys list|rotate`: the ES256 keys that sign `signedPayload`, in `<data-dir>/signing-keys`.
 enum SigningKeysCommand {
@@ -11,11 +12,14 @@ enum SigningKeysCommand {
         )
     }
 
-    private static func files(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> SigningKeyFiles {
-        let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
+    private static func dataDir(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> String {
+        try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
-        }
-        return SigningKeyFiles(directory: configuration.dataDir + "/signing-keys")
+        }.dataDir
+    }
+
+    private static func files(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> SigningKeyFiles {
+        SigningKeyFiles(directory: try dataDir(arguments, environment) + "/signing-keys")
     }
 
     static var list: CommandSpec {
@@ -45,7 +49,14 @@ enum SigningKeysCommand {
             abstract: "Create a new active signing key; older keys stay published. Send SIGHUP to running servers.",
             options: KeysCommand.dataOptions
         ) { arguments, environment in
-            let kid = try files(arguments, environment).rotate()
+            let dataDir = try dataDir(arguments, environment)
+            let files = SigningKeyFiles(directory: dataDir + "/signing-keys")
+            let database = dataDir + "/" + SQLiteStore.fileName
+            let kid = try files.rotate()
+            if FileSystem.fileSize(atPath: database) == nil {
+                // Before a first start that is a choice; with a mistyped --data-dir it is a key no server will use.
+                environment.printError("No database at \(database) yet: the key waits in \(files.directory) for the service's first start there.")
+            }
             environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
             return 0
         }

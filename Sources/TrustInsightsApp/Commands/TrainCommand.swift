@@ -84,6 +84,7 @@ enum TrainCommand {
         let trainPath = try arguments.required("train")
         let validPath = try arguments.required("valid")
         let outPath = try arguments.required("out")
+        try OutputFile.requireFolder(of: outPath)
         let createdAt = try createdAt(arguments.value("created-at"))
 
         let loader = CSVDatasetLoader()
@@ -127,13 +128,14 @@ enum TrainCommand {
         } catch {
             throw .failure("the trained model failed validation: \(error)")
         }
+        var data: Data
         do {
-            var data = try document.jsonData(prettyPrinted: true)
-            data.append(UInt8(ascii: "\n"))
-            try data.write(to: URL(fileURLWithPath: outPath), options: .atomic)
+            data = try document.jsonData(prettyPrinted: true)
         } catch {
-            throw .failure("cannot write \(outPath): \(error)")
+            throw .failure("cannot encode the trained model: \(error)")
         }
+        data.append(UInt8(ascii: "\n"))
+        try OutputFile.write(Array(data), to: outPath)
         let metrics = model.validationMetrics
         environment.print(
             "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds) "

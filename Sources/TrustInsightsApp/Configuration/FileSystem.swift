@@ -26,6 +26,12 @@ enum FileSystem {
         return result
     }
 
+    /// The size of the file at `path` (following symbolic links), or nil when there is none.
+    static func fileSize(atPath path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+    }
+
     /// True when `path` names a folder (following symbolic links).
     static func isDirectory(atPath path: String) -> Bool {
         var status = stat()

@@ -21,6 +21,7 @@ final class ServiceRuntime: Sendable {
     let signer: PayloadSigner
     let log: EventLog
     let demoClientSecret: APIKeySecret?
+    private let dataFolderLock: DataFolderLock
 
     init(configuration: ServiceConfiguration, logSink: any LogSink, environment: CommandEnvironment) throws {
         self.configuration = configuration
@@ -31,6 +32,9 @@ final class ServiceRuntime: Sendable {
         where !FileSystem.isDirectory(atPath: folder) {
             throw CommandLineError.configuration(key: key, message: "\(folder) is not a folder")
         }
+        dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
+        let folderState = DataFolderState(dataDir: configuration.dataDir)
+        try folderState.checkDatabaseBeforeOpening()
         do {
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
@@ -38,89 +42,111 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
+        try folderState.checkSigningKeys(store: store)
+        // The configuration files are settings like default.json's: invalid ones stop start-up with exit status 2,
+        // naming the file and the JSON path of the value.
         let catalogue: FeatureCatalogue
         do {
             catalogue = try FeatureCatalogue.load(from: configuration.configDir + "/features")
         } catch {
-            throw CommandLineError.failure("feature catalogue: \(error)")
+            throw CommandLineError.configuration(key: "feature catalogue", message: error.description)
         }
-        let velocityConfiguration: VelocityConfiguration
-        do {
-            let path = configuration.configDir + "/velocity.json"
-            guard let bytes = try FileSystem.readFile(atPath: path) else { throw CommandLineError.failure("\(path): no such file") }
-            velocityConfiguration = try VelocityConfiguration.load(json: bytes)
-        } catch let error as CommandLineError {
-            throw error
-        } catch {
-            throw CommandLineError.failure("velocity configuration: \(error)")
+        let velocityPath = configuration.configDir + "/velocity.json"
+        let velocityConfiguration = try Self.loadConfigurationFile(velocityPath) { bytes throws(CommandLineError) in
+            do {
+                return try VelocityConfiguration.load(json: bytes)
+            } catch let error as VelocityConfiguration.LoadError {
+                throw .configuration(key: velocityPath, message: Self.located(error.path, error.message))
+            } catch {
+                throw .configuration(key: velocityPath, message: "\(error)")
+            }
         }
-        let rateLimits: RateLimitPolicy
-        do {
-            let path = configuration.configDir + "/rate-limits.json"
-            guard let bytes = try FileSystem.readFile(atPath: path) else { throw CommandLineError.failure("\(path): no such file") }
-            rateLimits = try RateLimitPolicy.load(json: bytes)
-        } catch let error as CommandLineError {
-            throw error
-        } catch {
-            throw CommandLineError.failure("rate limit configuration: \(error)")
+        let rateLimitsPath = configuration.configDir + "/rate-limits.json"
+        let rateLimits = try Self.loadConfigurationFile(rateLimitsPath) { bytes throws(CommandLineError) in
+            do {
+                return try RateLimitPolicy.load(json: bytes)
+            } catch let error as RateLimitPolicy.LoadError {
+                throw .configuration(key: rateLimitsPath, message: Self.located(error.path, error.message))
+            } catch {
+                throw .configuration(key: rateLimitsPath, message: "\(error)")
+            }
         }
+        let manifestPath = configuration.modelsDir + "/manifest.json"
         do {
             // One unreadable model must not take every category down: it is left out (its insight answers
             // insightUnavailable) and logged; a reload with the file mended brings it in.
             let registry = try ModelRegistry(
-                manifestPath: configuration.modelsDir + "/manifest.json", schemaCheck: CatalogueSchemaCheck(catalogue: catalogue),
+                manifestPath: manifestPath, schemaCheck: CatalogueSchemaCheck(catalogue: catalogue),
                 skippingInvalidModels: true)
-            for refusal in registry.snapshot.refused {
-                log.error("model refused", [("file", refusal.file), ("reason", refusal.reason)])
+            let snapshot = registry.snapshot
+            for refusal in snapshot.refused {
+                log.error("model refused", [("file", .text(refusal.file)), ("reason", .text(refusal.reason))])
+            }
+            // Serving without a single model would answer every insight insightUnavailable while reporting ready,
+            // and owe consumption reports for answers that carry nothing: a deployment mistake, said at once.
+            if snapshot.manifest.models.count == snapshot.refused.count {
+                throw CommandLineError.configuration(
+                    key: manifestPath,
+                    message: snapshot.refused.isEmpty
+                        ? "lists no models: every insight would answer insightUnavailable"
+                        : "none of its \(snapshot.refused.count) models could be loaded (each is named in a 'model refused' line above)")
             }
             models = RegistryModelProvider(registry: registry, catalogue: catalogue)
+        } catch let error as CommandLineError {
+            throw error
         } catch {
-            throw CommandLineError.failure("models: \(error)")
+            throw CommandLineError.configuration(key: manifestPath, message: "\(error)")
         }
         do {
             signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys")
         } catch {
             throw CommandLineError.failure("signing keys in \(configuration.dataDir)/signing-keys: \(error)")
         }
-        demoClientSecret = try FirstStart.provisionIfEmpty(store: store, environment: environment)
+        let store = store
+        let databasePath = store.path
+        demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment) }
 
         let velocity = VelocityTracker(configuration: velocityConfiguration)
         let now = Clock.nowMilliseconds()
         var replayed = 0
-        try store.forEachRecentEvaluation(since: now - velocity.replayWindowMilliseconds) { _, account, device, counterparty, time, high in
-            velocity.replay(.init(account: account, device: device, counterparty: counterparty, time: time), wasHigh: high)
-            replayed += 1
+        try Self.reading(databasePath) {
+            try store.forEachRecentEvaluation(since: now - velocity.replayWindowMilliseconds) { _, account, device, counterparty, time, high in
+                velocity.replay(.init(account: account, device: device, counterparty: counterparty, time: time), wasHigh: high)
+                replayed += 1
+            }
         }
-        log.info("velocity restored", [("evaluations", String(replayed))])
+        log.info("velocity restored", [("evaluations", .number(replayed))])
 
         let metrics = MetricsRegistry()
         self.metrics = metrics
-        let store = store
         let readiness = Readiness(storageCheck: { store.isWritable() })
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
-        let authorizations = try AuthorizationRegistry(
-            store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
-        let authenticator = try Authenticator(store: store)
+        let authorizations = try Self.reading(databasePath) {
+            try AuthorizationRegistry(store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
+        }
+        let authenticator = try Self.reading(databasePath) { try Authenticator(store: store) }
         let deadline = Int64(configuration.consumptionDeadlineSeconds * 1000)
         let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
             // Sustained non-compliance: the key answers 403 access-revoked until `keys reinstate`.
             do {
                 try store.setKeyStatus(keyID: keyID, to: .suspended, now: now)
                 authenticator.refreshIfDue(now: now, force: true)
-                log.warning("key suspended for not reporting consumption", [("keyID", keyID)])
+                log.warning("key suspended for not reporting consumption", [("keyID", .text(keyID))])
                 return true
             } catch {
-                log.error("key suspension could not be stored; tried again on the key's next request", [("keyID", keyID), ("reason", "\(error)")])
+                log.error("key suspension could not be stored; tried again on the key's next request", [("keyID", .text(keyID)), ("reason", "\(error)")])
                 return false
             }
         }
         var judged = 0
-        try store.forEachEvaluationForCompliance(since: now - admission.compliance.replayWindowMilliseconds) { keyID, createdAt, late in
-            admission.compliance.replay(keyID: keyID, createdAt: createdAt, reportLate: late)
-            judged += 1
+        try Self.reading(databasePath) {
+            try store.forEachEvaluationForCompliance(since: now - admission.compliance.replayWindowMilliseconds) { keyID, createdAt, late in
+                admission.compliance.replay(keyID: keyID, createdAt: createdAt, reportLate: late)
+                judged += 1
+            }
         }
-        log.info("compliance restored", [("evaluations", String(judged))])
+        log.info("compliance restored", [("evaluations", .number(judged))])
         let evaluator = Evaluator(.init(
             catalogue: catalogue, models: models, velocity: velocity, hasher: hasher, authorizations: authorizations,
             recorder: store, admission: admission))
@@ -166,6 +192,35 @@ final class ServiceRuntime: Sendable {
         }
     }
 
+    /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
+    private static func reading<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
+        do {
+            return try body()
+        } catch let error as CommandLineError {
+            throw error
+        } catch {
+            throw CommandLineError.failure("cannot read the database \(path): \(error)")
+        }
+    }
+
+    private static func loadConfigurationFile<Loaded>(
+        _ path: String, _ parse: ([UInt8]) throws(CommandLineError) -> Loaded
+    ) throws(CommandLineError) -> Loaded {
+        let bytes: [UInt8]?
+        do {
+            bytes = try FileSystem.readFile(atPath: path)
+        } catch {
+            throw .configuration(key: path, message: "cannot be read (\(error.description))")
+        }
+        guard let bytes else { throw .configuration(key: path, message: "no such file") }
+        return try parse(bytes)
+    }
+
+    /// "at /rules/0/counter: no counter of that name", or the message alone for the document as a whole.
+    private static func located(_ pointer: String, _ message: String) -> String {
+        pointer.isEmpty ? message : "at \(pointer): \(message)"
+    }
+
     /// Binds and starts serving; readiness turns ready once listening.
     func start() throws {
         do {
@@ -174,7 +229,13 @@ final class ServiceRuntime: Sendable {
             throw CommandLineError.failure("cannot listen on \(configuration.urlHost):\(configuration.port): \(error)")
         }
         readiness.set(.ready)
-        log.info("listening", [("address", "\(configuration.urlHost):\(server.boundPort)")])
+        // One line that says what this process serves, for an operator reading the log after a deploy.
+        let snapshot = models.registry.snapshot
+        log.info("listening", [
+            ("address", "\(configuration.urlHost):\(server.boundPort)"), ("version", .text(RootCommand.version)),
+            ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.manifest.models.count - snapshot.refused.count)),
+            ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
+        ])
     }
 
     /// SIGHUP: reloads the signing keys and the models, each as one atomic swap; a bad manifest or key directory
@@ -182,15 +243,15 @@ final class ServiceRuntime: Sendable {
     func reload() {
         do {
             try signer.reload()
-            log.info("signing keys reloaded", [("activeKeyID", signer.activeKeyID)])
+            log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))])
         } catch {
             log.error("signing keys reload refused", [("reason", "\(error)")])
         }
         do {
             try models.reload()
-            log.info("models reloaded", [("generation", String(models.generation))])
+            log.info("models reloaded", [("generation", .number(models.generation))])
         } catch {
-            log.error("models reload refused", [("reason", error.description)])
+            log.error("models reload refused", [("reason", .text(error.description))])
         }
     }
 
@@ -200,7 +261,12 @@ final class ServiceRuntime: Sendable {
         server.beginShutdown()
         let drained = server.waitUntilStopped(timeout: .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000)))
         store.checkpoint()
-        log.info("stopped", [("drained", drained ? "true" : "false")])
+        dataFolderLock.release()
+        if drained {
+            log.info("stopped", [("drained", true)])
+        } else {
+            log.warning("stopped with requests cut off", [("drained", false), ("shutdownGraceSeconds", "\(configuration.shutdownGraceSeconds)")])
+        }
         return drained
     }
 }

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a command's `--out` goes. A regular file (or a new one) is replaced whole: written beside it under a
+/// temporary name, flushed, then renamed over it, so a reader never sees half of it and a failed write leaves the old
+/// one. Anything else (a symbolic link, a device, a pipe) is written through in place: renaming over it would turn
+/// `/dev/stdout`, or a FIFO a script reads, into a plain file. A missing folder is an error, not created: a mistyped
+/// path should not leave a tree of folders behind.
+enum OutputFile {
+    static func write(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
+        let folder = try requireFolder(of: path)
+        var status = stat()
+        let exists = lstat(path, &status) == 0
+        if exists && status.st_mode & S_IFMT != S_IFREG {
+            try writeThrough(bytes, to: path)
+        } else {
+            try replace(path, in: folder, with: bytes, mode: exists ? status.st_mode & 0o7777 : 0o644)
+        }
+    }
+
+    /// Fails unless the folder `path` would be written in exists; a long command checks before it starts.
+    @discardableResult
+    static func requireFolder(of path: String) throws(CommandLineError) -> String {
+        let folder = folder(of: path)
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw .failure("cannot write \(path): no folder \(folder)")
+        }
+        return folder
+    }
+
+    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
+        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path) }
+        do throws(CommandLineError) {
+            try writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            throw error
+        }
+        // A device or a pipe may refuse fsync (EINVAL); what close reports is the last word on the write.
+        guard close(descriptor) == 0 else { throw failure(path) }
+    }
+
+    private static func replace(_ path: String, in folder: String, with bytes: [UInt8], mode: mode_t) throws(CommandLineError) {
+        var template = Array((folder + "/." + name(of: path) + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(path) }
+        let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
+        do throws(CommandLineError) {
+            try writeAll(bytes, to: descriptor, path: path)
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(path) }
+            guard close(descriptor) == 0 else {
+                unlink(temporary)
+                throw failure(path)
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure(path)
+            unlink(temporary)
+            throw error
+        }
+        // The rename is durable once the folder's entry is.
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(CommandLineError) {
+        let failed = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return true
+                }
+                offset += written
+            }
+            return false
+        }
+        if failed { throw failure(path) }
+    }
+
+    private static func failure(_ path: String) -> CommandLineError {
+        .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+
+    private static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    private static func name(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

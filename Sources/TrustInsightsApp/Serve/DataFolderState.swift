@@ -1,0 +1,39 @@
+import InsightCrypto
+import InsightStore
+
+/// Start-up checks for a data folder that lost part of itself. A first start creates the database, the demo keys
+/// and a signing key, so a folder missing one of them would be "repaired" without a word: a lost database would
+/// come back empty with new demo secrets and every issued key gone, and a lost signing key would be replaced by one
+/// that no earlier `signedPayload` verifies with. Both are an operator's call, so the service stops and says so.
+struct DataFolderState {
+    let dataDir: String
+
+    private var databasePath: String { dataDir + "/" + SQLiteStore.fileName }
+    private var signingKeys: SigningKeyFiles { SigningKeyFiles(directory: dataDir + "/signing-keys") }
+
+    /// Before the database is opened (opening creates it): signing keys without a database mean the database went.
+    func checkDatabaseBeforeOpening() throws(CommandLineError) {
+        // SQLite recovers committed data from the WAL even when the main file is empty.
+        let stored = [databasePath, databasePath + "-wal"].contains { (FileSystem.fileSize(atPath: $0) ?? 0) > 0 }
+        guard !stored, signingKeys.containsKeyFiles() else { return }
+        throw .failure(
+            "the data folder \(dataDir) holds signing keys but no database (\(databasePath) is missing or empty): "
+                + "restore the database from a backup; to start afresh on purpose, move the whole folder away first")
+    }
+
+    /// Once the database is open: evaluations were answered, so their signing keys must still be there.
+    func checkSigningKeys(store: SQLiteStore) throws(CommandLineError) {
+        guard !signingKeys.containsKeyFiles() else { return }
+        let answered: Bool
+        do {
+            answered = try store.hasEvaluations()
+        } catch {
+            throw .failure("cannot read the database \(databasePath): \(error)")
+        }
+        guard answered else { return }
+        throw .failure(
+            "no signing key in \(signingKeys.directory), though \(databasePath) holds signed evaluations: restore the key "
+                + "files from a backup, or run 'trust-insights signing-keys rotate --data-dir \(dataDir)' to make a new key "
+                + "(answers signed before can then no longer be verified)")
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import InsightStore
+import Testing
+
+@testable import TrustInsightsApp
+
+/// What `serve` does with a data folder another server holds, or one that lost part of itself, and with
+/// configuration files it cannot use: it stops, naming the file and what to do, instead of repairing silently.
+@Suite struct DataFolderTests {
+    private static func temporaryFolder(_ name: String) -> String {
+        NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
+    }
+
+    @Test func oneServerPerDataFolderAndTheFolderIsFreeOnceItStops() throws {
+        let dataDir = Self.temporaryFolder("locked")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        var first: LiveService? = try LiveService { $0.dataDir = dataDir }
+        first?.removesDataFolder = false
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("another trust-insights serve (process \(getpid())) is using the data folder \(dataDir)")
+        }
+        first = nil
+        let second = try LiveService { $0.dataDir = dataDir }
+        #expect(try second.client().request("GET", "/readyz").status == 200)
+    }
+
+    @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
+        let dataDir = Self.temporaryFolder("lost-database")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        do {
+            let first = try LiveService { $0.dataDir = dataDir }
+            first.removesDataFolder = false
+            _ = try first.evaluate(key: try first.key())
+        }
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dataDir + "/" + SQLiteStore.fileName + suffix) }
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("holds signing keys but no database") && message.contains("restore the database from a backup")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDir + "/" + SQLiteStore.fileName), "no empty database was made")
+    }
+
+    @Test func lostSigningKeysStopStartUpOnceEvaluationsWereSignedButNotBefore() throws {
+        let dataDir = Self.temporaryFolder("lost-keys")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        do {
+            // Keys made before any evaluation was answered: a new one verifies everything there is.
+            let unused = try LiveService { $0.dataDir = dataDir }
+            unused.removesDataFolder = false
+        }
+        try FileManager.default.removeItem(atPath: dataDir + "/signing-keys")
+        do {
+            let first = try LiveService { $0.dataDir = dataDir }
+            first.removesDataFolder = false
+            _ = try first.evaluate(key: try first.key())
+        }
+        try FileManager.default.removeItem(atPath: dataDir + "/signing-keys")
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("no signing key in \(dataDir)/signing-keys")
+                && message.contains("'trust-insights signing-keys rotate --data-dir \(dataDir)'")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDir + "/signing-keys"), "no new key was made")
+    }
+
+    @Test func aManifestWithoutALoadableModelStopsStartUpAsInvalidConfiguration() throws {
+        let models = Self.temporaryFolder("no-models")
+        defer { try? FileManager.default.removeItem(atPath: models) }
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: false)
+        let manifest = models + "/manifest.json"
+        try Data(#"{"formatVersion": 1, "models": []}"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect(throws: CommandLineError.configuration(key: manifest, message: "lists no models: every insight would answer insightUnavailable")) {
+            _ = try LiveService { $0.modelsDir = models }
+        }
+        let shipped = try String(contentsOfFile: LiveService.repositoryRoot + "/models/manifest.json", encoding: .utf8)
+        try Data(shipped.utf8).write(to: URL(fileURLWithPath: manifest))
+        #expect {
+            _ = try LiveService { $0.modelsDir = models }
+        } throws: { error in
+            guard case .configuration(let key, let message) = error as? CommandLineError else { return false }
+            return key == manifest && message.contains("none of its") && message.contains("models could be loaded")
+        }
+    }
+
+    @Test func anInvalidVelocityOrRateLimitFileIsInvalidConfigurationNamingFileAndValue() throws {
+        for (file, edit, expected) in [
+            ("velocity.json", #"{"formatVersion": 1, "counters": [], "rules": [], "colour": 1}"#, "at /colour: unknown key"),
+            ("rate-limits.json", "{", "not valid JSON"),
+            ("velocity.json", nil, "no such file"),
+        ] as [(String, String?, String)] {
+            let config = try LiveService.configFolder(rateLimits: String(
+                contentsOfFile: LiveService.repositoryRoot + "/config/rate-limits.json", encoding: .utf8))
+            defer { try? FileManager.default.removeItem(atPath: config) }
+            let path = config + "/" + file
+            if let edit {
+                try Data(edit.utf8).write(to: URL(fileURLWithPath: path))
+            } else {
+                try FileManager.default.removeItem(atPath: path)
+            }
+            #expect {
+                _ = try LiveService { $0.configDir = config }
+            } throws: { error in
+                guard case .configuration(let key, let message) = error as? CommandLineError else { return false }
+                return key == path && message.contains(expected) && (error as! CommandLineError).exitStatus == 2
+            }
+        }
+    }
+
+    @Test func rateLimitRangesAreWrittenAsTheNumbersTheyAre() throws {
+        var policy = try String(contentsOfFile: LiveService.repositoryRoot + "/config/rate-limits.json", encoding: .utf8)
+        policy = policy.replacingOccurrences(of: #""windowSeconds": "#, with: #""windowSeconds": -5, "x": "#)
+        let config = try LiveService.configFolder(rateLimits: policy)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        #expect {
+            _ = try LiveService { $0.configDir = config }
+        } throws: { error in
+            guard case .configuration(_, let message) = error as? CommandLineError else { return false }
+            return message.contains("expected an integer from ") && !message.contains(".0 to")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+import Testing
+import InsightCore
+import InsightStore
+
+@testable import TrustInsightsApp
+
+/// `keys create|list|revoke|reinstate` on a data folder of its own.
+@Suite final class KeysCommandTests {
+    static let repositoryRoot = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+    let directory = NSTemporaryDirectory() + "keys-command-" + UUID().uuidString
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
+        let output = Mutex("")
+        let errors = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in output.withLock { $0 += text } }, standardError: { text in errors.withLock { $0 += text } },
+            variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            ["keys"] + arguments + ["--data-dir", directory, "--config", Self.repositoryRoot + "/config/default.json"],
+            environment: environment)
+        return (status, output.withLock { $0 }, errors.withLock { $0 })
+    }
+
+    @Test func createMakesTheDatabaseAndSaysSoAndPrintsTheSecretOnItsOwnLine() throws {
+        let (status, output, errors) = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
+        #expect(status == 0)
+        #expect(errors.contains("Created a new database at \(directory)/\(SQLiteStore.fileName)"))
+        let secret = try #require(output.split(separator: "\n").last.map(String.init))
+        #expect(APIKeySecret(presented: secret) != nil)
+        let listed = run(["list"])
+        #expect(listed.status == 0 && listed.output.contains("acme") && !listed.output.contains(secret))
+        #expect(!run(["create", "--tenant", "acme", "--role", "partner", "--env", "sandbox"]).errors.contains("Created"))
+    }
+
+    @Test(arguments: [["list"], ["revoke", "k0123456789abcdef"], ["reinstate", "k0123456789abcdef"]])
+    func otherCommandsRefuseAFolderWithoutADatabaseAndCreateNothing(arguments: [String]) {
+        let (status, _, errors) = run(arguments)
+        #expect(status == 1)
+        #expect(errors.contains("no database at \(directory)/\(SQLiteStore.fileName): check --data-dir"))
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test func aPastedSecretIsNeitherEchoedNorActedOn() throws {
+        let created = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
+        let secret = try #require(created.output.split(separator: "\n").last.map(String.init))
+        let keyID = try #require(APIKeySecret(presented: secret)).keyID
+        let (status, output, errors) = run(["revoke", secret])
+        #expect(status == 64)
+        #expect(!(output + errors).contains(secret))
+        #expect(errors.contains("that is a key's secret, not its ID: its ID is \(keyID)"))
+        #expect(run(["list"]).output.contains("active"), "nothing was revoked")
+    }
+
+    @Test func anUnknownIDIsRepeatedOnlyWhenItHasTheShapeOfAnID() {
+        _ = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
+        #expect(run(["revoke", "k0123456789abcdef"]).errors.contains("no key with ID k0123456789abcdef in this data folder"))
+        let typed = run(["revoke", "hunter2-password"])
+        #expect(typed.status == 1)
+        #expect(!typed.errors.contains("hunter2") && typed.errors.contains("no key with that ID"))
+    }
+
+    @Test func revokeAndReinstateChangeTheStatus() throws {
+        let created = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
+        let keyID = try #require(APIKeySecret(presented: String(created.output.split(separator: "\n").last!))).keyID
+        #expect(run(["revoke", keyID]).output.contains("Key \(keyID) is now revoked."))
+        #expect(run(["list"]).output.contains("revoked"))
+        #expect(run(["reinstate", keyID]).status == 0)
+        #expect(run(["list"]).output.contains("active"))
+    }
+
+    @Test func aBurstWithoutARateOrALimitOnAKeyThatIsNeverLimitedIsRefused() {
+        let burstAlone = run(["create", "--tenant", "acme", "--role", "client", "--env", "production", "--burst", "5"])
+        #expect(burstAlone.status == 64)
+        #expect(burstAlone.errors.contains("'--burst' needs '--rate'"))
+        for role in ["partner", "analyst"] {
+            let limited = run(["create", "--tenant", "acme", "--role", role, "--env", "production", "--rate", "5", "--burst", "10"])
+            #expect(limited.status == 64)
+            #expect(limited.errors.contains("apply to client keys only"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory), "a refused command creates no database")
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production", "--rate", "5", "--burst", "10"]).status == 0)
+    }
+}
