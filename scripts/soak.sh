@@ -47,7 +47,11 @@ for pair in payment:40 account:20 resourceUse:15 communication:15 other:10; do
 done
 python3 scripts/soak/bodies.py config "$work/bodies.jsonl" "${specs[@]}"
 
-key() { "$bin" keys create --tenant soak --role "$1" --env production --rate 100000 --burst 100000 --data-dir "$data" | tail -1; }
+# Only client keys are rate limited (and only they take --rate/--burst).
+key() {
+  if [ "$1" = client ]; then set -- client --rate 100000 --burst 100000; fi
+  "$bin" keys create --tenant soak --role "$@" --env production --data-dir "$data" | tail -1
+}
 export TI_CLIENT_KEY=$(key client) TI_PARTNER_KEY=$(key partner) TI_ANALYST_KEY=$(key analyst)
 "$bin" serve --port 0 --data-dir "$data" --access-log false >"$work/server.out" 2>"$work/server.err" &
 server=$!
