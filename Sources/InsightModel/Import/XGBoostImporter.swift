@@ -7,6 +7,7 @@ public enum XGBoostImporter {
         // RFC 8259 lets a parser ignore a leading byte order mark; editors on some systems add one.
         let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
         if looksLikeUBJSON(jsonBytes) { throw .ubjsonNotSupported }
+        if looksLikeLegacyBinary(jsonBytes) { throw .legacyBinaryFormat }
         let root: JSONValue
         do {
             root = try JSONParser.parse(jsonBytes)
@@ -25,6 +26,7 @@ public enum XGBoostImporter {
         }
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
         let baseScore = try parseBaseScore(baseScoreText)
+        let boundedScore = bounded(baseScore)
         let booster = learner["gradient_booster"]
         let boosterName = booster?["name"]?.stringValue ?? "?"
         guard boosterName == "gbtree" else { throw .unsupportedBooster(boosterName) }
@@ -65,9 +67,14 @@ public enum XGBoostImporter {
             names = (0..<featureCount).map { "f\($0)" }
         }
         let version = (root["version"]?.arrayValue ?? []).compactMap(\.numberText).joined(separator: ".")
+        var recorded = ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
+        if let bestIteration { recorded["best_iteration"] = String(bestIteration) }
+        // XGBoost up to 3.1 took the logit of the value as it stands; 3.2 bounds it first. The model scores as 3.2
+        // predicts, and says so, since older versions give these files other margins.
+        if boundedScore != baseScore { recorded["base_score_bounded_to"] = String(boundedScore) }
         return ModelDocument(
             featureNames: names,
-            baseMargin: Double(logit(baseScore)),
+            baseMargin: Double(logit(boundedScore)),
             semantics: .xgboost,
             thresholds: options.thresholds,
             metadata: ModelMetadata(
@@ -75,8 +82,7 @@ public enum XGBoostImporter {
                 createdAt: options.createdAt,
                 training: TrainingProvenance(
                     source: "imported:xgboost", tool: version.isEmpty ? "xgboost" : "xgboost \(version)",
-                    parameters: ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
-                        .merging(bestIteration.map { ["best_iteration": String($0)] } ?? [:]) { first, _ in first },
+                    parameters: recorded,
                     dataDescription: "")),
             trees: trees)
     }
@@ -100,12 +106,23 @@ public enum XGBoostImporter {
         return kept
     }
 
-    /// XGBoost's own conversion (`ProbToMargin` of the logistic objective), in float32.
+    /// XGBoost's `kRtEps`: since 3.2 the logistic objective bounds `base_score` to [kRtEps, 1 - kRtEps] before its
+    /// logit (`ProbToMargin`), so that a model whose labels were all one class (base_score 0 or 1) has a finite margin.
+    static let baseScoreBound: Float = 1e-6
+
+    /// `probability` bounded as XGBoost 3.2 bounds it, in float32 (so `1 - 1e-6` is the float32 XGBoost computes).
+    static func bounded(_ probability: Float) -> Float {
+        min(max(probability, baseScoreBound), 1 - baseScoreBound)
+    }
+
+    /// XGBoost's own logit (`common::Logit`), in float32: `-logf(1/p - 1)`, which differs in the last bit from
+    /// `logf(p / (1 - p))` for about two thirds of probabilities.
     static func logit(_ probability: Float) -> Float {
         -logf(1 / probability - 1)
     }
 
-    /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element).
+    /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element), from
+    /// 0 to 1 inclusive (XGBoost writes 0 or 1 when every training label was one class).
     static func parseBaseScore(_ text: String) throws(ModelImportError) -> Float {
         var body = Substring(text)
         if body.hasPrefix("[") && body.hasSuffix("]") {
@@ -117,8 +134,14 @@ public enum XGBoostImporter {
             throw .badBaseScore(text)
         }
         let trimmed = parts[0].trimmingCharacters(in: " ")
-        guard let value = Float(trimmed), value > 0, value < 1 else { throw .badBaseScore(text) }
+        guard let value = Float(trimmed), value >= 0, value <= 1 else { throw .badBaseScore(text) }
         return value
+    }
+
+    /// XGBoost's binary format before JSON (`save_model("model.bin")` up to 2.0, `.deprecated` up to 2.1) opens
+    /// with `binf`, or `bs64` when R wrote it base64-encoded.
+    static func looksLikeLegacyBinary(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array("binf".utf8)) || bytes.starts(with: Array("bs64".utf8))
     }
 
     static func looksLikeUBJSON(_ bytes: [UInt8]) -> Bool {

@@ -96,6 +96,9 @@ enum ModelsImportCommand {
         } else if options.keepsBestIterationOnly {
             environment.print("note: the file records no best_iteration; all trees were kept")
         }
+        if let bounded = document.metadata.training.parameters["base_score_bounded_to"] {
+            environment.print("note: base_score \(document.metadata.training.parameters["base_score"] ?? "?") was bounded to \(bounded) before its logit, as XGBoost 3.2 predicts; XGBoost 3.1 and earlier predict this model with the unbounded value, so their margins differ")
+        }
         if document.metadata.training.parameters["average_output"] != nil {
             environment.print("note: a LightGBM random forest (average_output): leaf values were divided by the tree count, so margins are the averaged score LightGBM's sigmoid receives")
         }
