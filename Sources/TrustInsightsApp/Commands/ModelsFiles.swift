@@ -4,11 +4,15 @@ import InsightModel
 /// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
 enum ModelsFiles {
     static func read(_ path: String) throws(CommandLineError) -> Data {
-        guard FileManager.default.fileExists(atPath: path) else { throw .failure("cannot read \(path): no such file") }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .failure("cannot read \(path): no such file")
+        }
+        guard !isDirectory else { throw .failure("cannot read \(path): it is a directory, not a file") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .failure("cannot read \(path): \(error)")
+            throw .failure("cannot read \(path): \(ModelsFileErrorText.reason(error))")
         }
     }
 
