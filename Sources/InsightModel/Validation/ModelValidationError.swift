@@ -61,7 +61,8 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .notFloat32(let tree, let node):
             return "tree \(tree): node \(node) holds a value that is not exactly a float32 in a float32 model"
         case .badCover(let tree, let node): return "tree \(tree): node \(node) has a negative or non-finite cover"
-        case .tooDeep(let tree, let depth, let limit): return "tree \(tree): depth \(depth) is beyond the limit of \(limit)"
+        case .tooDeep(let tree, let depth, let limit):
+            return "tree \(tree): depth \(depth) is beyond the limit of \(limit): retrain with a depth limit of at most \(limit) (XGBoost max_depth <= \(limit), also with grow_policy=lossguide; LightGBM max_depth <= \(limit), which leaf-wise growth does not set by default)"
         case .tooManyNodes(let tree, let count, let limit): return "tree \(tree): \(count) nodes is beyond the limit of \(limit)"
         }
     }
