@@ -206,10 +206,17 @@ public enum XGBoostImporter {
                 splitFeatures[node] = features[node]
             }
         }
-        return ModelTree(
+        let tree = ModelTree(
             leftChildren: left, rightChildren: right, splitFeatures: splitFeatures, thresholds: thresholds,
             defaultLeft: defaults.map { $0 != 0 }, missingTypes: nil, leafValues: leafValues,
             covers: hessians?.map { Double($0) })
+        let deleted = json["tree_param"]?["num_deleted"]?.numberText.flatMap { Int($0) } ?? 0
+        guard deleted > 0, let (pruned, removed) = tree.removingUnreachableNodes() else { return tree }
+        // Every node the prune updater deleted is unreachable; any other unreachable node means a damaged file.
+        guard removed == deleted else {
+            throw .malformed("tree \(index): num_deleted is \(deleted) but \(removed) nodes are unreachable from the root")
+        }
+        return pruned
     }
 }
 
