@@ -53,7 +53,11 @@ public enum LightGBMImporter {
             throw .multiClassNotSupported("objective \(objectiveName)")
         }
         guard objectiveName == "binary" else { throw .unsupportedObjective(String(objectiveLine)) }
-        for part in objectiveParts.dropFirst() where part.hasPrefix("sigmoid:") {
+        // LightGBM reads the binary objective's sigmoid from this line and refuses a file without one (its
+        // `BinaryLogloss` starts from -1 and fails unless a `sigmoid:` greater than zero follows).
+        let sigmoids = objectiveParts.dropFirst().filter { $0.hasPrefix("sigmoid:") }
+        guard !sigmoids.isEmpty else { throw .missingSigmoid(String(objectiveLine)) }
+        for part in sigmoids {
             guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
                 throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
             }
@@ -83,15 +87,9 @@ public enum LightGBMImporter {
             let count = Double(trees.count)
             for index in trees.indices { trees[index].leafValues = trees[index].leafValues.map { $0 / count } }
         }
-        let names: [String]
-        if let given = options.featureNames {
-            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
-            names = given
-        } else if sourceNames.count == featureCount {
-            names = sourceNames
-        } else {
-            names = (0..<featureCount).map { "Column_\($0)" }
-        }
+        let names = try ImportedFeatureNames.resolve(
+            given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
+            fallbackPrefix: "Column_")
         return ModelDocument(
             featureNames: names,
             baseMargin: 0,

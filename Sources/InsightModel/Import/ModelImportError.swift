@@ -14,6 +14,10 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case vectorLeavesNotSupported(tree: Int)
     case badBaseScore(String)
     case featureNamesMismatch(expected: Int, given: Int)
+    /// A feature named like a column the feature CSVs reserve (`label`).
+    case reservedFeatureName(String)
+    /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
+    case missingSigmoid(String)
 
     public var description: String {
         switch self {
@@ -33,6 +37,10 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .badBaseScore(let text): "base_score '\(text)' is not a probability from 0 to 1"
         case .featureNamesMismatch(let expected, let given):
             "the model uses \(expected) features but \(given) feature names were given"
+        case .reservedFeatureName(let name):
+            "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
+        case .missingSigmoid(let objective):
+            "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (it requires sigmoid:1 for binary)"
         }
     }
 }

@@ -41,10 +41,6 @@ public enum XGBoostImporter {
             throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
         }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
-        // XGBoost writes either no names or one per feature; anything else would silently misname columns.
-        guard sourceNames.isEmpty || sourceNames.count == featureCount else {
-            throw .malformed("feature_names lists \(sourceNames.count) names for \(featureCount) features")
-        }
         if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
             throw .categoricalSplitsNotSupported(tree: 0)
         }
@@ -57,15 +53,9 @@ public enum XGBoostImporter {
         for (index, treeJSON) in treesJSON.prefix(treesToKeep).enumerated() {
             trees.append(try tree(from: treeJSON, index: index))
         }
-        let names: [String]
-        if let given = options.featureNames {
-            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
-            names = given
-        } else if sourceNames.count == featureCount {
-            names = sourceNames
-        } else {
-            names = (0..<featureCount).map { "f\($0)" }
-        }
+        let names = try ImportedFeatureNames.resolve(
+            given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
+            fallbackPrefix: "f")
         let version = (root["version"]?.arrayValue ?? []).compactMap(\.numberText).joined(separator: ".")
         var recorded = ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
         if let bestIteration { recorded["best_iteration"] = String(bestIteration) }
