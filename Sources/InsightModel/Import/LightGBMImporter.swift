@@ -81,12 +81,6 @@ public enum LightGBMImporter {
             trees.append(try tree(from: block, index: index))
         }
         guard !trees.isEmpty else { throw .malformed("no trees") }
-        if averagesOutput {
-            // LightGBM's probability is sigmoid(sum / trees): dividing each leaf keeps our margin the value the
-            // link receives (LightGBM's own raw score is the undivided sum).
-            let count = Double(trees.count)
-            for index in trees.indices { trees[index].leafValues = trees[index].leafValues.map { $0 / count } }
-        }
         let names = try ImportedFeatureNames.resolve(
             given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
             fallbackPrefix: "Column_")
@@ -103,7 +97,10 @@ public enum LightGBMImporter {
                     parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)]
                         .merging(averagesOutput ? ["average_output": "true"] : [:]) { first, _ in first },
                     dataDescription: "")),
-            trees: trees)
+            trees: trees,
+            // LightGBM's probability is sigmoid(sum / iterations), the sum taken first and divided once (its own raw
+            // score is the undivided sum). Dividing each leaf instead would round differently.
+            sumDivisor: averagesOutput ? trees.count : nil)
     }
 
     static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {

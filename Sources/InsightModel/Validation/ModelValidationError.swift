@@ -8,6 +8,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case noTrees
         case badBaseMargin
         case badThresholds(medium: Double, high: Double)
+        case badSumDivisor(Int, limit: Int)
         case arrayLengthMismatch(tree: Int)
         case emptyTree(tree: Int)
         case childOutOfRange(tree: Int, node: Int)
@@ -47,6 +48,8 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
         case .badThresholds(let medium, let high):
             return "thresholds must satisfy 0 < medium <= high < 1 (medium \(medium), high \(high))"
+        case .badSumDivisor(let divisor, let limit):
+            return "sumDivisor must be a whole number from 1 to \(limit) (it is \(divisor))"
         case .arrayLengthMismatch(let tree): return "tree \(tree): node arrays have different lengths"
         case .emptyTree(let tree): return "tree \(tree): no nodes"
         case .childOutOfRange(let tree, let node): return "tree \(tree): node \(node) has a dangling child index"

@@ -100,7 +100,7 @@ enum ModelsImportCommand {
             environment.print("note: base_score \(document.metadata.training.parameters["base_score"] ?? "?") was bounded to \(bounded) before its logit, as XGBoost 3.2 predicts; XGBoost 3.1 and earlier predict this model with the unbounded value, so their margins differ")
         }
         if document.metadata.training.parameters["average_output"] != nil {
-            environment.print("note: a LightGBM random forest (average_output): leaf values were divided by the tree count, so margins are the averaged score LightGBM's sigmoid receives")
+            environment.print("note: a LightGBM random forest (average_output): the model divides the sum of its \(document.trees.count) trees by \(document.sumDivisor ?? document.trees.count) (sumDivisor), so margins are the averaged score LightGBM's sigmoid receives, not LightGBM's raw_score")
         }
         if arguments.flag("register") {
             environment.print("registered \(document.metadata.insightType)/\(document.metadata.category) \(document.metadata.version) as candidate")
