@@ -13,7 +13,7 @@ enum ModelsImportCommand {
                 .value("from", "xgboost|lightgbm", help: "The source library.", required: true),
                 .value("insight", "type", help: "Insight type, e.g. isLikelyBeingCoached.", required: true),
                 .value("category", "name", help: "Operation category, e.g. payment.", required: true),
-                .value("version", "version", help: "Model version, e.g. 2026.09.1.", required: true),
+                .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.09.1.", required: true),
                 .value("out", "file", help: "Where to write the converted model.", required: true),
                 .value("features", "a,b,c", help: "Feature names in the source model's column order."),
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
@@ -43,9 +43,17 @@ enum ModelsImportCommand {
         let features = arguments.value("features").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         }
+        let version = try arguments.required("version")
+        // A version the manifest would refuse is refused before any work, registered or not: it names the model
+        // in requests and is compared numerically.
+        do throws(InvalidModelVersion) {
+            try ModelVersionSyntax.check(version)
+        } catch {
+            throw .failure("--version: \(error)")
+        }
         var options = ModelImportOptions(
             insightType: try arguments.required("insight"), category: try arguments.required("category"),
-            version: try arguments.required("version"), createdAt: Self.timestamp(), featureNames: features,
+            version: version, createdAt: Self.timestamp(), featureNames: features,
             thresholds: RiskThresholds(medium: medium, high: high))
         options.keepsBestIterationOnly = arguments.flag("best-iteration")
         let bytes = [UInt8](try ModelsFiles.read(input))
