@@ -12,8 +12,8 @@ import Testing
         "a,b,label\r\n1.5,,1\r\n-2,3,0",
         // Excel's "CSV UTF-8": a byte order mark, then quoted values.
         "\u{FEFF}a,b,label\r\n\"1.5\",\"\",\"1\"\r\n\"-2\",\"3\",\"0\"\r\n",
-        // Blank lines and pandas' "nan".
-        "a,b,label\n\n1.5,nan,1\n\n-2,3,0\n\n",
+        // pandas' "nan".
+        "a,b,label\n1.5,nan,1\n-2,3,0\n",
     ])
     func readsTheSameTableWhateverTheToolQuotedOrEndedLinesWith(csv: String) throws {
         let expected = try FeatureTable(csv: Self.plain)
@@ -41,7 +41,9 @@ import Testing
             try FeatureTable(csv: "a,b\n1,2\n1,2,3\n")
         }
         #expect(throws: FeatureTable.ReadError.wrongFieldCount(line: 2, expected: 2, found: 1)) { try FeatureTable(csv: "a,b\n1\n") }
-        #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "b")) { try FeatureTable(csv: "a,b\n1,x\n") }
+        #expect(throws: FeatureTable.ReadError.badField(line: 3, column: "b")) {
+            try FeatureTable(csv: "a,b\n1,2\n1,x\n4,y\n").matrix(for: ["a", "b"])
+        }
         // A label must be a whole number: NaN or a huge value is refused rather than converted.
         for label in ["nan", "1e300", "0.5", "NA"] {
             #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,\(label)\n") }

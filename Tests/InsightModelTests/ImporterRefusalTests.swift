@@ -79,6 +79,14 @@ import Testing
         #expect(error.description.contains("save the XGBoost model as JSON"))
     }
 
+    /// XGBoost 1.7 and 2.0 save `model.bin` (and 2.1 `.deprecated`) in the binary format from before JSON.
+    @Test(arguments: [[0x62, 0x69, 0x6E, 0x66, 0, 0, 0, 0x3F, 6, 0] as [UInt8], Array("bs64AAAA".utf8)])
+    func refusesTheLegacyBinaryFormatSayingHowToResaveIt(bytes: [UInt8]) throws {
+        let error = try #require(refusal(bytes))
+        #expect(error == .legacyBinaryFormat)
+        #expect(error.description.hasPrefix("legacy binary model format: re-save it as JSON with save_model('model.json')"))
+    }
+
     @Test func refusesMalformedJSON() {
         guard case .malformed = refusal(Array("{\"learner\": [1, 2".utf8)) else {
             Issue.record("expected a malformed-model error")

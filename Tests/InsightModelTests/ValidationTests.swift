@@ -101,6 +101,14 @@ import Testing
         #expect(problem([tree])?.problem == .tooDeep(tree: 0, depth: ModelValidator.maximumDepth + 1, limit: ModelValidator.maximumDepth))
     }
 
+    /// The limit is part of the scorer's design; the refusal says how to train a model that fits it.
+    @Test func theDepthRefusalSaysHowToRetrain() {
+        let text = ModelValidationError(file: "m.json", .tooDeep(tree: 3, depth: 33, limit: 32)).description
+        #expect(text.hasPrefix("m.json: tree 3: depth 33 is beyond the limit of 32: retrain with"))
+        #expect(text.contains("XGBoost max_depth <= 32"))
+        #expect(text.contains("LightGBM max_depth <= 32"))
+    }
+
     @Test func rejectsMismatchedArraysBadThresholdsAndDuplicateFeatures() {
         var tree = HandModels.stump()
         tree.defaultLeft.removeLast()

@@ -1,9 +1,13 @@
 /// The records of a CSV text as RFC 4180 defines them: fields separated by commas, records by CRLF or LF, and a
 /// field in double quotes may hold commas, line breaks and doubled quotes (`""` for `"`). Tools differ in what they
 /// quote (R's `write.csv` quotes every name, Excel quotes names with commas), so a feature table must read them
-/// all the same. Blank lines are skipped; a leading UTF-8 byte order mark (Excel's "CSV UTF-8") is skipped.
+/// all the same. A leading UTF-8 byte order mark (Excel's "CSV UTF-8") is skipped.
+///
+/// A blank line is a record too, passed with no fields: in a one-column table it is a row whose only value is
+/// missing (what pandas writes for NaN), so skipping it would silently drop the row. The line break that ends the
+/// last record is not a record of its own.
 enum CSVRecords {
-    /// Calls `body` with each record's fields and the line it starts on (1-based).
+    /// Calls `body` with each record's fields (none for a blank line) and the line it starts on (1-based).
     static func forEach(
         in text: String, _ body: (_ line: Int, _ fields: [String]) throws(FeatureTable.ReadError) -> Void
     ) throws(FeatureTable.ReadError) {
@@ -24,10 +28,8 @@ enum CSVRecords {
         }
         func endRecord() throws(FeatureTable.ReadError) {
             let blank = fields.isEmpty && field.isEmpty && !quoted
-            if !blank {
-                endField()
-                try body(recordLine, fields)
-            }
+            if !blank { endField() }
+            try body(recordLine, fields)
             fields.removeAll(keepingCapacity: true)
             field.removeAll(keepingCapacity: true)
             quoted = false
@@ -69,6 +71,7 @@ enum CSVRecords {
             }
         }
         guard !inQuotes else { throw .badQuote(line: recordLine) }
-        try endRecord()
+        // Only text after the last line break is a last record: the break itself ends the previous one.
+        if !fields.isEmpty || !field.isEmpty || quoted { try endRecord() }
     }
 }

@@ -1,11 +1,18 @@
 import FoundationEssentials
 
 extension ModelDocument {
-    /// Decodes a document; shape errors only. Call `ModelValidator` before scoring with it.
-    public init(jsonData: Data) throws {
+    /// Decodes a document; shape errors only (an unknown member included), named by their path. Call
+    /// `ModelValidator` before scoring with it.
+    public init(jsonData: Data) throws(JSONShapeError) {
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = Self.nonFiniteStrategy.decoding
-        self = try decoder.decode(ModelDocument.self, from: jsonData)
+        do {
+            self = try decoder.decode(ModelDocument.self, from: jsonData)
+        } catch let error as DecodingError {
+            throw JSONShapeError(error)
+        } catch {
+            throw JSONShapeError(path: "", problem: .notJSON)
+        }
     }
 
     /// Deterministic JSON (sorted keys), so the same model always produces the same bytes.

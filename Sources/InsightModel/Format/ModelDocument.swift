@@ -23,6 +23,10 @@ public struct ModelDocument: Codable, Sendable, Hashable {
     public var metadata: ModelMetadata
     /// Summed in this order: the order is part of the exactness guarantee for float32 models.
     public var trees: [ModelTree]
+    /// When present, the margin is the sum (`baseMargin`, then each tree's leaf) divided by this, once, in the
+    /// model's precision: LightGBM's random forests (`average_output`) average their trees that way. Absent means
+    /// the margin is the sum itself.
+    public var sumDivisor: Int?
 
     public init(
         format: String = ModelDocument.formatName,
@@ -33,7 +37,8 @@ public struct ModelDocument: Codable, Sendable, Hashable {
         semantics: SplitSemantics,
         thresholds: RiskThresholds,
         metadata: ModelMetadata,
-        trees: [ModelTree]
+        trees: [ModelTree],
+        sumDivisor: Int? = nil
     ) {
         self.format = format
         self.formatVersion = formatVersion
@@ -44,5 +49,6 @@ public struct ModelDocument: Codable, Sendable, Hashable {
         self.thresholds = thresholds
         self.metadata = metadata
         self.trees = trees
+        self.sumDivisor = sumDivisor
     }
 }

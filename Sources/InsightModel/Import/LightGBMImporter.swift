@@ -53,7 +53,11 @@ public enum LightGBMImporter {
             throw .multiClassNotSupported("objective \(objectiveName)")
         }
         guard objectiveName == "binary" else { throw .unsupportedObjective(String(objectiveLine)) }
-        for part in objectiveParts.dropFirst() where part.hasPrefix("sigmoid:") {
+        // LightGBM reads the binary objective's sigmoid from this line and refuses a file without one (its
+        // `BinaryLogloss` starts from -1 and fails unless a `sigmoid:` greater than zero follows).
+        let sigmoids = objectiveParts.dropFirst().filter { $0.hasPrefix("sigmoid:") }
+        guard !sigmoids.isEmpty else { throw .missingSigmoid(String(objectiveLine)) }
+        for part in sigmoids {
             guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
                 throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
             }
@@ -77,21 +81,9 @@ public enum LightGBMImporter {
             trees.append(try tree(from: block, index: index))
         }
         guard !trees.isEmpty else { throw .malformed("no trees") }
-        if averagesOutput {
-            // LightGBM's probability is sigmoid(sum / trees): dividing each leaf keeps our margin the value the
-            // link receives (LightGBM's own raw score is the undivided sum).
-            let count = Double(trees.count)
-            for index in trees.indices { trees[index].leafValues = trees[index].leafValues.map { $0 / count } }
-        }
-        let names: [String]
-        if let given = options.featureNames {
-            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
-            names = given
-        } else if sourceNames.count == featureCount {
-            names = sourceNames
-        } else {
-            names = (0..<featureCount).map { "Column_\($0)" }
-        }
+        let names = try ImportedFeatureNames.resolve(
+            given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
+            fallbackPrefix: "Column_")
         return ModelDocument(
             featureNames: names,
             baseMargin: 0,
@@ -105,7 +97,10 @@ public enum LightGBMImporter {
                     parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)]
                         .merging(averagesOutput ? ["average_output": "true"] : [:]) { first, _ in first },
                     dataDescription: "")),
-            trees: trees)
+            trees: trees,
+            // LightGBM's probability is sigmoid(sum / iterations), the sum taken first and divided once (its own raw
+            // score is the undivided sum). Dividing each leaf instead would round differently.
+            sumDivisor: averagesOutput ? trees.count : nil)
     }
 
     static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {

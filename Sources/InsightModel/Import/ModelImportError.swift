@@ -2,6 +2,8 @@
 public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is UBJSON (XGBoost's binary format); only the text JSON format is read.
     case ubjsonNotSupported
+    /// The file is XGBoost's binary format from before JSON (`binf`); only `save_model` JSON is read.
+    case legacyBinaryFormat
     /// Not parseable as the source format; `detail` says where.
     case malformed(String)
     case unsupportedObjective(String)
@@ -12,11 +14,17 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case vectorLeavesNotSupported(tree: Int)
     case badBaseScore(String)
     case featureNamesMismatch(expected: Int, given: Int)
+    /// A feature named like a column the feature CSVs reserve (`label`).
+    case reservedFeatureName(String)
+    /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
+    case missingSigmoid(String)
 
     public var description: String {
         switch self {
         case .ubjsonNotSupported:
             "the file is UBJSON; save the XGBoost model as JSON (booster.save_model(\"model.json\")) and import that"
+        case .legacyBinaryFormat:
+            "legacy binary model format: re-save it as JSON with save_model('model.json') (load it with the XGBoost version that wrote it) and import that"
         case .malformed(let detail): "malformed model: \(detail)"
         case .unsupportedObjective(let name):
             "objective '\(name)' is not supported: only binary logistic (xgboost binary:logistic, lightgbm binary sigmoid:1)"
@@ -26,9 +34,13 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
         case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
-        case .badBaseScore(let text): "base_score '\(text)' is not a probability strictly between 0 and 1"
+        case .badBaseScore(let text): "base_score '\(text)' is not a probability from 0 to 1"
         case .featureNamesMismatch(let expected, let given):
             "the model uses \(expected) features but \(given) feature names were given"
+        case .reservedFeatureName(let name):
+            "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
+        case .missingSigmoid(let objective):
+            "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (it requires sigmoid:1 for binary)"
         }
     }
 }

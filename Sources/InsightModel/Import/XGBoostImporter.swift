@@ -7,6 +7,7 @@ public enum XGBoostImporter {
         // RFC 8259 lets a parser ignore a leading byte order mark; editors on some systems add one.
         let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
         if looksLikeUBJSON(jsonBytes) { throw .ubjsonNotSupported }
+        if looksLikeLegacyBinary(jsonBytes) { throw .legacyBinaryFormat }
         let root: JSONValue
         do {
             root = try JSONParser.parse(jsonBytes)
@@ -25,6 +26,7 @@ public enum XGBoostImporter {
         }
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
         let baseScore = try parseBaseScore(baseScoreText)
+        let boundedScore = bounded(baseScore)
         let booster = learner["gradient_booster"]
         let boosterName = booster?["name"]?.stringValue ?? "?"
         guard boosterName == "gbtree" else { throw .unsupportedBooster(boosterName) }
@@ -39,10 +41,6 @@ public enum XGBoostImporter {
             throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
         }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
-        // XGBoost writes either no names or one per feature; anything else would silently misname columns.
-        guard sourceNames.isEmpty || sourceNames.count == featureCount else {
-            throw .malformed("feature_names lists \(sourceNames.count) names for \(featureCount) features")
-        }
         if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
             throw .categoricalSplitsNotSupported(tree: 0)
         }
@@ -55,19 +53,18 @@ public enum XGBoostImporter {
         for (index, treeJSON) in treesJSON.prefix(treesToKeep).enumerated() {
             trees.append(try tree(from: treeJSON, index: index))
         }
-        let names: [String]
-        if let given = options.featureNames {
-            guard given.count == featureCount else { throw .featureNamesMismatch(expected: featureCount, given: given.count) }
-            names = given
-        } else if sourceNames.count == featureCount {
-            names = sourceNames
-        } else {
-            names = (0..<featureCount).map { "f\($0)" }
-        }
+        let names = try ImportedFeatureNames.resolve(
+            given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
+            fallbackPrefix: "f")
         let version = (root["version"]?.arrayValue ?? []).compactMap(\.numberText).joined(separator: ".")
+        var recorded = ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
+        if let bestIteration { recorded["best_iteration"] = String(bestIteration) }
+        // XGBoost up to 3.1 took the logit of the value as it stands; 3.2 bounds it first. The model scores as 3.2
+        // predicts, and says so, since older versions give these files other margins.
+        if boundedScore != baseScore { recorded["base_score_bounded_to"] = String(boundedScore) }
         return ModelDocument(
             featureNames: names,
-            baseMargin: Double(logit(baseScore)),
+            baseMargin: Double(logit(boundedScore)),
             semantics: .xgboost,
             thresholds: options.thresholds,
             metadata: ModelMetadata(
@@ -75,8 +72,7 @@ public enum XGBoostImporter {
                 createdAt: options.createdAt,
                 training: TrainingProvenance(
                     source: "imported:xgboost", tool: version.isEmpty ? "xgboost" : "xgboost \(version)",
-                    parameters: ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
-                        .merging(bestIteration.map { ["best_iteration": String($0)] } ?? [:]) { first, _ in first },
+                    parameters: recorded,
                     dataDescription: "")),
             trees: trees)
     }
@@ -100,12 +96,23 @@ public enum XGBoostImporter {
         return kept
     }
 
-    /// XGBoost's own conversion (`ProbToMargin` of the logistic objective), in float32.
+    /// XGBoost's `kRtEps`: since 3.2 the logistic objective bounds `base_score` to [kRtEps, 1 - kRtEps] before its
+    /// logit (`ProbToMargin`), so that a model whose labels were all one class (base_score 0 or 1) has a finite margin.
+    static let baseScoreBound: Float = 1e-6
+
+    /// `probability` bounded as XGBoost 3.2 bounds it, in float32 (so `1 - 1e-6` is the float32 XGBoost computes).
+    static func bounded(_ probability: Float) -> Float {
+        min(max(probability, baseScoreBound), 1 - baseScoreBound)
+    }
+
+    /// XGBoost's own logit (`common::Logit`), in float32: `-logf(1/p - 1)`, which differs in the last bit from
+    /// `logf(p / (1 - p))` for about two thirds of probabilities.
     static func logit(_ probability: Float) -> Float {
         -logf(1 / probability - 1)
     }
 
-    /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element).
+    /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element), from
+    /// 0 to 1 inclusive (XGBoost writes 0 or 1 when every training label was one class).
     static func parseBaseScore(_ text: String) throws(ModelImportError) -> Float {
         var body = Substring(text)
         if body.hasPrefix("[") && body.hasSuffix("]") {
@@ -117,8 +124,14 @@ public enum XGBoostImporter {
             throw .badBaseScore(text)
         }
         let trimmed = parts[0].trimmingCharacters(in: " ")
-        guard let value = Float(trimmed), value > 0, value < 1 else { throw .badBaseScore(text) }
+        guard let value = Float(trimmed), value >= 0, value <= 1 else { throw .badBaseScore(text) }
         return value
+    }
+
+    /// XGBoost's binary format before JSON (`save_model("model.bin")` up to 2.0, `.deprecated` up to 2.1) opens
+    /// with `binf`, or `bs64` when R wrote it base64-encoded.
+    static func looksLikeLegacyBinary(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array("binf".utf8)) || bytes.starts(with: Array("bs64".utf8))
     }
 
     static func looksLikeUBJSON(_ bytes: [UInt8]) -> Bool {
@@ -183,10 +196,17 @@ public enum XGBoostImporter {
                 splitFeatures[node] = features[node]
             }
         }
-        return ModelTree(
+        let tree = ModelTree(
             leftChildren: left, rightChildren: right, splitFeatures: splitFeatures, thresholds: thresholds,
             defaultLeft: defaults.map { $0 != 0 }, missingTypes: nil, leafValues: leafValues,
             covers: hessians?.map { Double($0) })
+        let deleted = json["tree_param"]?["num_deleted"]?.numberText.flatMap { Int($0) } ?? 0
+        guard deleted > 0, let (pruned, removed) = tree.removingUnreachableNodes() else { return tree }
+        // Every node the prune updater deleted is unreachable; any other unreachable node means a damaged file.
+        guard removed == deleted else {
+            throw .malformed("tree \(index): num_deleted is \(deleted) but \(removed) nodes are unreachable from the root")
+        }
+        return pruned
     }
 }
 

@@ -20,10 +20,12 @@ public struct ReferenceWalk: Sendable {
         case .float32:
             var sum = Float(document.baseMargin)
             for tree in document.trees { sum += Float(tree.leafValues[leaf(of: tree, row: row)]) }
+            if let divisor = document.sumDivisor { sum /= Float(divisor) }
             return Double(sum)
         case .float64:
             var sum = document.baseMargin
             for tree in document.trees { sum += tree.leafValues[leaf(of: tree, row: row)] }
+            if let divisor = document.sumDivisor { sum /= Double(divisor) }
             return sum
         }
     }

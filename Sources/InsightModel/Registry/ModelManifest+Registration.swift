@@ -12,7 +12,7 @@ extension ModelManifest {
         var manifest = ModelManifest()
         if FileManager.default.fileExists(atPath: manifestURL.path) {
             do {
-                manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: manifestURL))
+                manifest = try ModelManifest(jsonData: Data(contentsOf: manifestURL))
             } catch {
                 throw ModelRegistryError(file: manifestPath, reason: "not a valid manifest (\(error))")
             }

@@ -53,15 +53,24 @@ public enum ModelVersionSelector: Sendable, Hashable {
     case specific(String)
 }
 
-/// Orders versions like `2026.09.1` by their numeric components (text compares where a part is not a number).
+/// Orders versions like `2026.09.1` by their numeric parts, from the first (text compares where a part is not a
+/// number, which `ModelVersionSyntax` keeps out of manifests). `09` and `9` are the same part.
 public enum ModelVersionOrder {
     public static func isOlder(_ lhs: String, than rhs: String) -> Bool {
         let left = lhs.split(separator: ".")
         let right = rhs.split(separator: ".")
         for (a, b) in zip(left, right) where a != b {
-            if let x = Int(a), let y = Int(b) { return x < y }
+            if let x = Int(a), let y = Int(b) {
+                if x == y { continue }
+                return x < y
+            }
             return a < b
         }
         return left.count < right.count
+    }
+
+    /// Neither is older: the same version however its parts are written.
+    public static func areSame(_ lhs: String, _ rhs: String) -> Bool {
+        !isOlder(lhs, than: rhs) && !isOlder(rhs, than: lhs)
     }
 }

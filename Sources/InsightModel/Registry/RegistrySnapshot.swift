@@ -26,12 +26,16 @@ public final class RegistrySnapshot: Sendable {
     ) throws(ModelRegistryError) {
         let manifest: ModelManifest
         do {
-            manifest = try JSONDecoder().decode(ModelManifest.self, from: manifestData)
+            manifest = try ModelManifest(jsonData: manifestData)
         } catch {
             throw ModelRegistryError(file: manifestFile, reason: "not a valid manifest (\(error))")
         }
         guard manifest.formatVersion == ModelManifest.currentFormatVersion else {
             throw ModelRegistryError(file: manifestFile, reason: "unsupported manifest formatVersion \(manifest.formatVersion)")
+        }
+        // Manifest errors, unlike a model that fails to load, are never skipped.
+        if let problem = ModelManifestProblem.first(in: manifest) {
+            throw ModelRegistryError(file: manifestFile, reason: problem.description)
         }
         var models: [Pair: [String: LoadedModel]] = [:]
         var currents: [Pair: String] = [:]
@@ -41,11 +45,6 @@ public final class RegistrySnapshot: Sendable {
         var refusedCurrent = Set<Pair>()
         for entry in manifest.models {
             let pair = Pair(insightType: entry.insightType, category: entry.category)
-            guard models[pair]?[entry.version] == nil else {
-                throw ModelRegistryError(
-                    file: manifestFile,
-                    reason: "\(entry.insightType)/\(entry.category) lists version \(entry.version) twice")
-            }
             let loaded: LoadedModel
             do {
                 loaded = try Self.load(entry, schemaCheck: schemaCheck, readModel: readModel)

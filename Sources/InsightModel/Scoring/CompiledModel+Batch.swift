@@ -40,7 +40,7 @@ extension CompiledModel {
                             plan.widen(source, into: columns.baseAddress! + row, stride: blockRows)
                         }
                         forest.margins(block: columns.baseAddress!, into: sums.baseAddress!, positions: positions.baseAddress!)
-                        for row in 0..<count { output[first + row] = Double(sums[row]) }
+                        for row in 0..<count { output[first + row] = margin(fromSum: sums[row]) }
                         first += count
                     }
                 }

@@ -95,26 +95,40 @@ public final class CompiledModel: Sendable {
         let slots = plan.count
         switch engine {
         case .padded32(let forest):
-            return Double(Self.withScratch(Float.self, slots: slots, trees: forest.treeCount) { widened, positions in
+            return margin(fromSum: Self.withScratch(Float.self, slots: slots, trees: forest.treeCount) { widened, positions in
                 plan.widen(input, into: widened, stride: 1)
                 return forest.margin(widened: widened, positions: positions)
             })
         case .padded64(let forest):
-            return Self.withScratch(Double.self, slots: slots, trees: forest.treeCount) { widened, positions in
+            return margin(fromSum: Self.withScratch(Double.self, slots: slots, trees: forest.treeCount) { widened, positions in
                 plan.widen(input, into: widened, stride: 1)
                 return forest.margin(widened: widened, positions: positions)
-            }
+            })
         case .linked32(let forest):
-            return Double(Self.withScratch(Float.self, slots: slots, trees: forest.treeCount) { widened, positions in
+            return margin(fromSum: Self.withScratch(Float.self, slots: slots, trees: forest.treeCount) { widened, positions in
                 plan.widen(input, into: widened, stride: 1)
                 return forest.margin(widened: widened, positions: positions)
             })
         case .linked64(let forest):
-            return Self.withScratch(Double.self, slots: slots, trees: forest.treeCount) { widened, positions in
+            return margin(fromSum: Self.withScratch(Double.self, slots: slots, trees: forest.treeCount) { widened, positions in
                 plan.widen(input, into: widened, stride: 1)
                 return forest.margin(widened: widened, positions: positions)
-            }
+            })
         }
+    }
+
+    /// The margin from a forest's sum (base margin and leaves): divided once by `sumDivisor` when the document has
+    /// one, in the sum's own precision, as the reference walk divides.
+    @inline(__always)
+    func margin(fromSum sum: Float) -> Double {
+        guard let divisor = document.sumDivisor else { return Double(sum) }
+        return Double(sum / Float(divisor))
+    }
+
+    @inline(__always)
+    func margin(fromSum sum: Double) -> Double {
+        guard let divisor = document.sumDivisor else { return sum }
+        return sum / Double(divisor)
     }
 
     public func margin(for row: [Double]) -> Double {

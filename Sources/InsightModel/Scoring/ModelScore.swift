@@ -1,6 +1,7 @@
 /// The model's answer for one row.
 public struct ModelScore: Sendable, Hashable {
-    /// Sum of the base margin and the leaves (a float32 value for float32 models).
+    /// Sum of the base margin and the leaves, divided by `sumDivisor` when the model has one (a float32 value for
+    /// float32 models).
     public var margin: Double
     public var probability: Double
     public var level: RiskLevel

@@ -36,6 +36,7 @@ public struct PathContributions: Sendable, Hashable {
 
 extension CompiledModel {
     /// Per-feature path contributions for one row; computed only when asked, by the reference walk's rules.
+    /// A model whose margin is its sum divided by `sumDivisor` has its bias and contributions divided the same way.
     public func contributions(for row: [Double]) -> PathContributions {
         precondition(row.count == featureCount, "row width must match the model's features")
         var values = [Double](repeating: 0, count: featureCount)
@@ -44,7 +45,12 @@ extension CompiledModel {
                 accumulateContributions(row: row, into: values)
             }
         }
-        return PathContributions(featureNames: document.featureNames, bias: contributionTable.bias, values: values)
+        var bias = contributionTable.bias
+        if let divisor = document.sumDivisor.map(Double.init) {
+            bias /= divisor
+            for index in values.indices { values[index] /= divisor }
+        }
+        return PathContributions(featureNames: document.featureNames, bias: bias, values: values)
     }
 
     /// A padded model finds each tree's leaf with its scoring walk and adds that leaf's precomputed steps; a linked

@@ -8,6 +8,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case noTrees
         case badBaseMargin
         case badThresholds(medium: Double, high: Double)
+        case badSumDivisor(Int, limit: Int)
         case arrayLengthMismatch(tree: Int)
         case emptyTree(tree: Int)
         case childOutOfRange(tree: Int, node: Int)
@@ -47,6 +48,8 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
         case .badThresholds(let medium, let high):
             return "thresholds must satisfy 0 < medium <= high < 1 (medium \(medium), high \(high))"
+        case .badSumDivisor(let divisor, let limit):
+            return "sumDivisor must be a whole number from 1 to \(limit) (it is \(divisor))"
         case .arrayLengthMismatch(let tree): return "tree \(tree): node arrays have different lengths"
         case .emptyTree(let tree): return "tree \(tree): no nodes"
         case .childOutOfRange(let tree, let node): return "tree \(tree): node \(node) has a dangling child index"
@@ -61,7 +64,8 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .notFloat32(let tree, let node):
             return "tree \(tree): node \(node) holds a value that is not exactly a float32 in a float32 model"
         case .badCover(let tree, let node): return "tree \(tree): node \(node) has a negative or non-finite cover"
-        case .tooDeep(let tree, let depth, let limit): return "tree \(tree): depth \(depth) is beyond the limit of \(limit)"
+        case .tooDeep(let tree, let depth, let limit):
+            return "tree \(tree): depth \(depth) is beyond the limit of \(limit): retrain with a depth limit of at most \(limit) (XGBoost max_depth <= \(limit), also with grow_policy=lossguide; LightGBM max_depth <= \(limit), which leaf-wise growth does not set by default)"
         case .tooManyNodes(let tree, let count, let limit): return "tree \(tree): \(count) nodes is beyond the limit of \(limit)"
         }
     }

@@ -5,6 +5,8 @@ public enum ModelValidator {
     public static let maximumDepth = 32
     /// Most nodes per tree.
     public static let maximumNodesPerTree = 1 << 20
+    /// Largest `sumDivisor`: every whole number up to it is exactly a float32, so float32 models divide exactly by it.
+    public static let maximumSumDivisor = 1 << 24
 
     public static func validate(_ document: ModelDocument, file: String? = nil) throws(ModelValidationError) {
         func fail(_ problem: ModelValidationError.Problem) -> ModelValidationError {
@@ -21,6 +23,9 @@ public enum ModelValidator {
         guard !document.trees.isEmpty else { throw fail(.noTrees) }
         let float32 = document.semantics.precision == .float32
         guard document.baseMargin.isFinite, !float32 || isFloat32(document.baseMargin) else { throw fail(.badBaseMargin) }
+        if let divisor = document.sumDivisor, !(1...maximumSumDivisor).contains(divisor) {
+            throw fail(.badSumDivisor(divisor, limit: maximumSumDivisor))
+        }
         let thresholds = document.thresholds
         guard thresholds.medium > 0, thresholds.medium <= thresholds.high, thresholds.high < 1 else {
             throw fail(.badThresholds(medium: thresholds.medium, high: thresholds.high))

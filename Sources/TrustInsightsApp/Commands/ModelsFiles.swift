@@ -4,11 +4,15 @@ import InsightModel
 /// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
 enum ModelsFiles {
     static func read(_ path: String) throws(CommandLineError) -> Data {
-        guard FileManager.default.fileExists(atPath: path) else { throw .failure("cannot read \(path): no such file") }
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .failure("cannot read \(path): no such file")
+        }
+        guard !isDirectory else { throw .failure("cannot read \(path): it is a directory, not a file") }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .failure("cannot read \(path): \(error)")
+            throw .failure("cannot read \(path): \(ModelsFileErrorText.reason(error))")
         }
     }
 
@@ -32,11 +36,12 @@ enum ModelsFiles {
         }
     }
 
-    /// Reads a feature CSV and orders its columns like the model's features.
+    /// Reads a feature CSV and orders its columns like the model's features. Values are read as the model's source
+    /// library receives them: doubles for a float64 model, doubles rounded to float32 for a float32 one.
     static func loadRows(_ path: String, for model: CompiledModel) throws(CommandLineError) -> (FeatureMatrix, [Int]?) {
         let text = String(decoding: try read(path), as: UTF8.self)
         do {
-            let table = try FeatureTable(csv: text)
+            let table = try FeatureTable(csv: text, parseAsDouble: model.document.semantics.precision == .float64)
             return (try table.matrix(for: model.featureNames), table.labels)
         } catch {
             throw .failure("\(path): \(error.description)")

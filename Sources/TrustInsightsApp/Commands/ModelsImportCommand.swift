@@ -13,7 +13,7 @@ enum ModelsImportCommand {
                 .value("from", "xgboost|lightgbm", help: "The source library.", required: true),
                 .value("insight", "type", help: "Insight type, e.g. isLikelyBeingCoached.", required: true),
                 .value("category", "name", help: "Operation category, e.g. payment.", required: true),
-                .value("version", "version", help: "Model version, e.g. 2026.09.1.", required: true),
+                .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.09.1.", required: true),
                 .value("out", "file", help: "Where to write the converted model.", required: true),
                 .value("features", "a,b,c", help: "Feature names in the source model's column order."),
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
@@ -43,9 +43,17 @@ enum ModelsImportCommand {
         let features = arguments.value("features").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         }
+        let version = try arguments.required("version")
+        // A version the manifest would refuse is refused before any work, registered or not: it names the model
+        // in requests and is compared numerically.
+        do throws(InvalidModelVersion) {
+            try ModelVersionSyntax.check(version)
+        } catch {
+            throw .failure("--version: \(error)")
+        }
         var options = ModelImportOptions(
             insightType: try arguments.required("insight"), category: try arguments.required("category"),
-            version: try arguments.required("version"), createdAt: Self.timestamp(), featureNames: features,
+            version: version, createdAt: Self.timestamp(), featureNames: features,
             thresholds: RiskThresholds(medium: medium, high: high))
         options.keepsBestIterationOnly = arguments.flag("best-iteration")
         let bytes = [UInt8](try ModelsFiles.read(input))
@@ -96,8 +104,11 @@ enum ModelsImportCommand {
         } else if options.keepsBestIterationOnly {
             environment.print("note: the file records no best_iteration; all trees were kept")
         }
+        if let bounded = document.metadata.training.parameters["base_score_bounded_to"] {
+            environment.print("note: base_score \(document.metadata.training.parameters["base_score"] ?? "?") was bounded to \(bounded) before its logit, as XGBoost 3.2 predicts; XGBoost 3.1 and earlier predict this model with the unbounded value, so their margins differ")
+        }
         if document.metadata.training.parameters["average_output"] != nil {
-            environment.print("note: a LightGBM random forest (average_output): leaf values were divided by the tree count, so margins are the averaged score LightGBM's sigmoid receives")
+            environment.print("note: a LightGBM random forest (average_output): the model divides the sum of its \(document.trees.count) trees by \(document.sumDivisor ?? document.trees.count) (sumDivisor), so margins are the averaged score LightGBM's sigmoid receives, not LightGBM's raw_score")
         }
         if arguments.flag("register") {
             environment.print("registered \(document.metadata.insightType)/\(document.metadata.category) \(document.metadata.version) as candidate")

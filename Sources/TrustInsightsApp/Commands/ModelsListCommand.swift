@@ -12,7 +12,7 @@ enum ModelsListCommand {
             let manifestPath = arguments.value("manifest") ?? "models/manifest.json"
             let manifest: ModelManifest
             do {
-                manifest = try JSONDecoder().decode(ModelManifest.self, from: try ModelsFiles.read(manifestPath))
+                manifest = try ModelManifest(jsonData: try ModelsFiles.read(manifestPath))
             } catch let error as CommandLineError {
                 throw error
             } catch {

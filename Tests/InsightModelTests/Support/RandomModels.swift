@@ -39,18 +39,22 @@ struct RandomModels {
         }
     }
 
-    mutating func model(float32: Bool, maxDepth: Int) -> ModelDocument {
+    /// `dividingTheSum`: the margin is the sum divided by a random `sumDivisor` (drawn last, so the trees are the
+    /// ones the same seed gives without it).
+    mutating func model(float32: Bool, maxDepth: Int, dividingTheSum: Bool = false) -> ModelDocument {
         let features = Int.random(in: 1...6, using: &generator)
         let treeCount = Int.random(in: 1...40, using: &generator)
         let trees = (0..<treeCount).map { _ in tree(float32: float32, features: features, maxDepth: maxDepth) }
         let base = float32 ? Double(Float(Double.random(in: -2...2, using: &generator))) : Double.random(in: -2...2, using: &generator)
-        return ModelDocument(
+        var document = ModelDocument(
             featureNames: (0..<features).map { "x\($0)" }, baseMargin: base,
             semantics: float32 ? .xgboost : .lightGBM, thresholds: RiskThresholds(medium: 0.2, high: 0.6),
             metadata: ModelMetadata(
                 insightType: "isLikelyBeingCoached", category: "payment", version: "1", createdAt: "2026-01-01T00:00:00Z",
                 training: TrainingProvenance(source: "test", tool: "random")),
             trees: trees)
+        if dividingTheSum { document.sumDivisor = Int.random(in: 1...(3 * treeCount), using: &generator) }
+        return document
     }
 
     mutating func tree(float32: Bool, features: Int, maxDepth: Int) -> ModelTree {

@@ -1,0 +1,46 @@
+/// What makes a manifest entry wrong before its model file is read. Each names the entry by its position and
+/// identity, as `models[3] (isLikelyBeingCoached/payment 2026.12.01)`.
+enum ModelManifestProblem: Sendable, CustomStringConvertible {
+    case badVersion(entry: String, InvalidModelVersion)
+    case sameVersion(entry: String, earlier: String)
+    case absolutePath(entry: String, path: String)
+    case emptyPath(entry: String)
+
+    static func name(of entry: ModelManifest.Entry, at index: Int) -> String {
+        "models[\(index)] (\(entry.insightType)/\(entry.category) \(entry.version))"
+    }
+
+    var description: String {
+        switch self {
+        case .badVersion(let entry, let problem): "\(entry): \(problem)"
+        case .sameVersion(let entry, let earlier):
+            earlier == entry
+                ? "\(entry): the version is listed twice"
+                : "\(entry): the same version as \(earlier) (versions compare by the numbers of their parts)"
+        case .absolutePath(let entry, let path):
+            "\(entry): path '\(path)' is absolute: a path is relative to the manifest's directory"
+        case .emptyPath(let entry): "\(entry): path is empty"
+        }
+    }
+
+    /// The first problem of `manifest`'s entries, if any, checked before any model is loaded.
+    static func first(in manifest: ModelManifest) -> ModelManifestProblem? {
+        var earlier: [String: [(version: String, name: String)]] = [:]
+        for (index, entry) in manifest.models.enumerated() {
+            let name = name(of: entry, at: index)
+            do throws(InvalidModelVersion) {
+                try ModelVersionSyntax.check(entry.version)
+            } catch {
+                return .badVersion(entry: name, error)
+            }
+            guard !entry.path.isEmpty else { return .emptyPath(entry: name) }
+            guard !entry.path.hasPrefix("/") else { return .absolutePath(entry: name, path: entry.path) }
+            let pair = "\(entry.insightType)\u{0}\(entry.category)"
+            if let same = earlier[pair]?.first(where: { ModelVersionOrder.areSame($0.version, entry.version) }) {
+                return .sameVersion(entry: name, earlier: same.version == entry.version ? name : same.name)
+            }
+            earlier[pair, default: []].append((entry.version, name))
+        }
+        return nil
+    }
+}

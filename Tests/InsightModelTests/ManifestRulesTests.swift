@@ -1,0 +1,68 @@
+import FoundationEssentials
+import Testing
+@testable import InsightModel
+
+/// What a manifest must hold before any of its models is read: known members, relative paths, and versions of
+/// dot-separated numbers that no other entry of the pair equals under the numeric comparison.
+@Suite struct ManifestRulesTests {
+    func entry(_ version: String, _ status: ModelStatus = .candidate, path: String? = nil) -> String {
+        #"{"insightType":"isLikelyBeingCoached","category":"payment","version":"\#(version)","status":"\#(status.rawValue)","path":"\#(path ?? "\(version).json")"}"#
+    }
+
+    /// The reason the manifest with `entries` is refused (nil if it loads); every path reads the stump.
+    func refusal(_ entries: [String], extra: String = "") -> String? {
+        let manifest = #"{"formatVersion":1,\#(extra)"models":[\#(entries.joined(separator: ","))]}"#
+        do {
+            _ = try RegistrySnapshot(
+                manifestData: Data(manifest.utf8), manifestFile: "manifest.json", generation: 1,
+                schemaCheck: PermissiveSchemaCheck(),
+                readModel: { path in
+                    let name = path.split(separator: "/").last.map(String.init) ?? path
+                    return try HandModels.document(version: String(name.dropLast(".json".count))).jsonData()
+                })
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test func loadsAValidManifest() {
+        #expect(refusal([entry("2026.09.1", .prior), entry("2026.11.1", .current), entry("2026.12.1")]) == nil)
+    }
+
+    @Test(arguments: ["", "../../etc", "1.2.x", "2026.12.1 ", "2026.1e3", " 2026.12.1", "2026..1", "2026.12.", "-1", "v1"])
+    func refusesAVersionThatIsNotDotSeparatedNumbers(version: String) throws {
+        let reason = try #require(refusal([entry("2026.11.1", .current), entry(version, path: "x.json")]))
+        #expect(reason.hasPrefix("manifest.json: models[1] (isLikelyBeingCoached/payment \(version)): "), "\(reason)")
+        #expect(reason.contains("model version"), "\(reason)")
+    }
+
+    @Test func refusesAVersionEqualToAnotherUnderTheNumericComparison() throws {
+        let reason = try #require(refusal([entry("2026.12.1", .current), entry("2026.12.01")]))
+        #expect(reason == "manifest.json: models[1] (isLikelyBeingCoached/payment 2026.12.01): the same version as models[0] (isLikelyBeingCoached/payment 2026.12.1) (versions compare by the numbers of their parts)")
+        let twice = try #require(refusal([entry("2026.12.1", .current), entry("2026.12.1")]))
+        #expect(twice.contains("models[1] (isLikelyBeingCoached/payment 2026.12.1): the version is listed twice"))
+    }
+
+    @Test func refusesAnAbsoluteOrEmptyPath() throws {
+        let absolute = try #require(refusal([entry("2026.12.1", .current, path: "/etc/model.json")]))
+        #expect(absolute.contains("path '/etc/model.json' is absolute"))
+        #expect(try #require(refusal([entry("2026.12.1", .current, path: "")])).contains("path is empty"))
+        #expect(refusal([entry("2026.12.1", .current, path: "../elsewhere/2026.12.1.json")]) == nil)
+    }
+
+    @Test func refusesUnknownMembersNamingThem() throws {
+        let misspelt = entry("2026.12.1", .current).replacingOccurrences(of: #""status""#, with: #""Status""#)
+        let reason = try #require(refusal([misspelt]))
+        #expect(reason.contains("models[0].Status: unknown key"), "\(reason)")
+        let top = try #require(refusal([entry("2026.12.1", .current)], extra: #""model":[],"#))
+        #expect(top.contains("not a valid manifest (model: unknown key"), "\(top)")
+    }
+
+    @Test func comparesEveryPartNumericallyNotOnlyTheFirstThatIsWrittenDifferently() {
+        #expect(ModelVersionOrder.isOlder("2026.1.3", than: "2026.01.5"))
+        #expect(!ModelVersionOrder.isOlder("2026.01.5", than: "2026.1.3"))
+        #expect(ModelVersionOrder.areSame("2026.12.01", "2026.12.1"))
+        #expect(!ModelVersionOrder.areSame("2026.12.1", "2026.12.1.0"))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import InsightModel
+
+/// A model document is refused, naming the member, when it holds a member the format does not define: a misspelt
+/// optional member would otherwise read as absent and change the scores.
+@Suite struct StrictDocumentTests {
+    /// The hand-written stump's JSON, edited as a dictionary by `edit`.
+    func documentJSON(_ edit: (inout [String: Any]) -> Void) throws -> Data {
+        var document = HandModels.document()
+        document.trees[0].missingTypes = [.nan, .nan, .nan]
+        let text = String(decoding: try document.jsonData(), as: UTF8.self)
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        edit(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    func shapeError(_ data: Data) -> JSONShapeError? {
+        do {
+            _ = try ModelDocument(jsonData: data)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func refusesAMisspeltTreeMemberNamingItsPath() throws {
+        let data = try documentJSON { object in
+            var trees = object["trees"] as! [[String: Any]]
+            trees[0]["missingtypes"] = trees[0].removeValue(forKey: "missingTypes")
+            object["trees"] = trees
+        }
+        let error = try #require(shapeError(data))
+        #expect(error == JSONShapeError(path: "trees[0].missingtypes", problem: .unknownKey))
+        #expect(error.description.hasPrefix("trees[0].missingtypes: unknown key"))
+    }
+
+    @Test func refusesUnknownMembersAtEveryLevel() throws {
+        let top = try documentJSON { $0["note"] = "hello" }
+        #expect(shapeError(top) == JSONShapeError(path: "note", problem: .unknownKey))
+        let nested = try documentJSON { object in
+            var metadata = object["metadata"] as! [String: Any]
+            var training = metadata["training"] as! [String: Any]
+            training["seed"] = "1"
+            metadata["training"] = training
+            object["metadata"] = metadata
+        }
+        #expect(shapeError(nested) == JSONShapeError(path: "metadata.training.seed", problem: .unknownKey))
+        let semantics = try documentJSON { $0["semantics"] = ["precision": "float32", "comparison": "lessThan", "Precision": "float64"] }
+        #expect(shapeError(semantics) == JSONShapeError(path: "semantics.Precision", problem: .unknownKey))
+    }
+
+    /// `training.parameters` is the source tool's own map: any name may appear there.
+    @Test func acceptsAnyNameInsideTheFreeFormParameters() throws {
+        let data = try documentJSON { object in
+            var metadata = object["metadata"] as! [String: Any]
+            metadata["training"] = ["source": "test", "tool": "hand", "parameters": ["anything at all": "1"], "dataDescription": ""]
+            object["metadata"] = metadata
+        }
+        #expect(try ModelDocument(jsonData: data).metadata.training.parameters == ["anything at all": "1"])
+    }
+
+    @Test func namesMissingMembersWrongTypesAndBrokenJSON() throws {
+        let missing = try documentJSON { object in
+            var trees = object["trees"] as! [[String: Any]]
+            trees[0].removeValue(forKey: "leafValues")
+            object["trees"] = trees
+        }
+        #expect(shapeError(missing)?.description == "trees[0].leafValues: missing")
+        let wrongType = try documentJSON { $0["formatVersion"] = "1" }
+        #expect(shapeError(wrongType) == JSONShapeError(path: "formatVersion", problem: .wrongType(expected: "a number")))
+        #expect(shapeError(Data("{\"format\": ".utf8))?.description == "not valid JSON")
+    }
+
+    @Test func theDocumentsWeWriteStillRead() throws {
+        var document = HandModels.document()
+        document.metadata.heldOutMetrics = HeldOutMetrics(
+            rows: 10, positives: 2, auc: 0.9, prAUC: 0.5, logLoss: 0.2,
+            atMedium: PrecisionRecall(precision: 0.5, recall: 0.5), atHigh: PrecisionRecall(precision: 1, recall: 0.5))
+        document.trees[0].covers = [10, 4, 6]
+        #expect(try ModelDocument(jsonData: document.jsonData()) == document)
+    }
+}

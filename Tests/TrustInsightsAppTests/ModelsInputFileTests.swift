@@ -1,0 +1,36 @@
+import FoundationEssentials
+import Testing
+
+@testable import TrustInsightsApp
+
+/// What the `models` commands say about an input that is not a readable file.
+@Suite struct ModelsInputFileTests {
+    @Test func aDirectoryGivenAsTheSourceModelIsNamedAsOne() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write("x", to: "folder/inside.txt")
+        let result = harness.importModel("folder", from: "xgboost", to: "m.json")
+        #expect(result.status != 0)
+        #expect(result.errors.contains("cannot read \(harness.path("folder")): it is a directory, not a file"), "\(result.errors)")
+        #expect(!result.errors.contains("CocoaError"))
+    }
+
+    @Test func aDirectoryGivenAsRowsToScoreIsNamedAsOne() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        #expect(harness.importModel("model.json", from: "xgboost", to: "m.json").status == 0)
+        try harness.write("x", to: "rows/inside.txt")
+        let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows")])
+        #expect(result.errors.contains("it is a directory, not a file"), "\(result.errors)")
+    }
+
+    @Test func aMissingFileIsNamed() throws {
+        let harness = try ModelsCommandHarness()
+        let result = harness.importModel("absent.json", from: "xgboost", to: "m.json")
+        #expect(result.errors.contains("cannot read \(harness.path("absent.json")): no such file"), "\(result.errors)")
+    }
+
+    @Test func foundationErrorsReadAsTheSystemsReason() {
+        let error = CocoaError(.fileReadUnknown, userInfo: ["NSUnderlyingError": POSIXError(.EACCES)])
+        #expect(ModelsFileErrorText.reason(error) == "permission denied")
+    }
+}
