@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Testing
+import InsightModel
 
 @testable import TrustInsightsApp
 
@@ -31,6 +32,6 @@ import Testing
 
     @Test func foundationErrorsReadAsTheSystemsReason() {
         let error = CocoaError(.fileReadUnknown, userInfo: ["NSUnderlyingError": POSIXError(.EACCES)])
-        #expect(ModelsFileErrorText.reason(error) == "permission denied")
+        #expect(FileErrorText.reason(error) == "permission denied")
     }
 }

@@ -43,7 +43,7 @@ extension ModelManifest {
             try FileManager.default.createDirectory(at: modelURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try modelData.write(to: modelURL, options: .atomic)
         } catch {
-            throw ModelRegistryError(file: modelPath, reason: "cannot write the model (\(error))")
+            throw ModelRegistryError(file: modelPath, reason: "cannot write the model: \(FileErrorText.reason(error))")
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -51,7 +51,7 @@ public final class ModelRegistry: Sendable {
         do {
             data = try Data(contentsOf: manifestURL)
         } catch {
-            throw ModelRegistryError(file: manifestPath, reason: "cannot read the manifest (\(error))")
+            throw ModelRegistryError(file: manifestPath, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
         }
         let directory = manifestURL.deletingLastPathComponent()
         return try RegistrySnapshot(

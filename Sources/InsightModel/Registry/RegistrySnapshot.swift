@@ -91,7 +91,7 @@ public final class RegistrySnapshot: Sendable {
         do {
             data = try readModel(entry.path)
         } catch {
-            throw ModelRegistryError(file: entry.path, reason: "cannot read the model (\(error))")
+            throw ModelRegistryError(file: entry.path, reason: "cannot read the model: \(FileErrorText.reason(error))")
         }
         let document: ModelDocument
         do {

@@ -12,7 +12,7 @@ enum ModelsFiles {
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .failure("cannot read \(path): \(ModelsFileErrorText.reason(error))")
+            throw .failure("cannot read \(path): \(FileErrorText.reason(error))")
         }
     }
 

@@ -22,7 +22,8 @@ enum ModelsListCommand {
             environment.print("INSIGHT                CATEGORY       VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH   PATH")
             for entry in manifest.models {
                 let path = directory.appendingPathComponent(entry.path).path
-                var summary = "(unreadable)"
+                // Padded like the columns it stands for, so the path stays in its column.
+                var summary = pad("(unreadable)", 32)
                 if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
                     let document = try? ModelDocument(jsonData: data)
                 {

@@ -28,14 +28,13 @@ enum ModelsScoreCommand {
                 csv += probability.description
                 csv += "\n"
             }
-            let report: (String) -> Void
+            // What the command says goes to standard error, as with the other commands that write a file.
+            let report = environment.printError
             if let output = arguments.value("output") {
                 try ModelsFiles.write(Data(csv.utf8), to: output)
-                report = environment.print
                 report("wrote \(margins.count) scores to \(output)")
             } else {
                 environment.standardOutput(csv)
-                report = environment.printError
             }
             if let labels, !labels.isEmpty {
                 let auc = ClassificationMetrics.auc(labels: labels, scores: probabilities)

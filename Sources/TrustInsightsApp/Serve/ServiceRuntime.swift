@@ -94,6 +94,9 @@ final class ServiceRuntime: Sendable {
             models = RegistryModelProvider(registry: registry, catalogue: catalogue)
         } catch let error as CommandLineError {
             throw error
+        } catch let error as ModelRegistryError {
+            // The key already names the manifest; a model's own file is named in the message.
+            throw CommandLineError.configuration(key: manifestPath, message: error.file == manifestPath ? error.reason : error.description)
         } catch {
             throw CommandLineError.configuration(key: manifestPath, message: "\(error)")
         }
