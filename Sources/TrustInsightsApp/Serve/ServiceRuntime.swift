@@ -51,25 +51,11 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: "feature catalogue", message: error.description)
         }
-        let velocityPath = configuration.configDir + "/velocity.json"
-        let velocityConfiguration = try Self.loadConfigurationFile(velocityPath) { bytes throws(CommandLineError) in
-            do {
-                return try VelocityConfiguration.load(json: bytes)
-            } catch let error as VelocityConfiguration.LoadError {
-                throw .configuration(key: velocityPath, message: Self.located(error.path, error.message))
-            } catch {
-                throw .configuration(key: velocityPath, message: "\(error)")
-            }
+        let velocityConfiguration = try Self.loadConfigurationFile(configuration.configDir + "/velocity.json") {
+            try VelocityConfiguration.load(json: $0)
         }
-        let rateLimitsPath = configuration.configDir + "/rate-limits.json"
-        let rateLimits = try Self.loadConfigurationFile(rateLimitsPath) { bytes throws(CommandLineError) in
-            do {
-                return try RateLimitPolicy.load(json: bytes)
-            } catch let error as RateLimitPolicy.LoadError {
-                throw .configuration(key: rateLimitsPath, message: Self.located(error.path, error.message))
-            } catch {
-                throw .configuration(key: rateLimitsPath, message: "\(error)")
-            }
+        let rateLimits = try Self.loadConfigurationFile(configuration.configDir + "/rate-limits.json") {
+            try RateLimitPolicy.load(json: $0)
         }
         let manifestPath = configuration.modelsDir + "/manifest.json"
         do {
@@ -206,9 +192,7 @@ final class ServiceRuntime: Sendable {
         }
     }
 
-    private static func loadConfigurationFile<Loaded>(
-        _ path: String, _ parse: ([UInt8]) throws(CommandLineError) -> Loaded
-    ) throws(CommandLineError) -> Loaded {
+    private static func loadConfigurationFile<Loaded>(_ path: String, _ parse: ([UInt8]) throws -> Loaded) throws(CommandLineError) -> Loaded {
         let bytes: [UInt8]?
         do {
             bytes = try FileSystem.readFile(atPath: path)
@@ -216,7 +200,13 @@ final class ServiceRuntime: Sendable {
             throw .configuration(key: path, message: "cannot be read (\(error.description))")
         }
         guard let bytes else { throw .configuration(key: path, message: "no such file") }
-        return try parse(bytes)
+        do {
+            return try parse(bytes)
+        } catch let error as any LocatedConfigurationError {
+            throw .configuration(key: path, message: located(error.path, error.message))
+        } catch {
+            throw .configuration(key: path, message: "\(error)")
+        }
     }
 
     /// "at /rules/0/counter: no counter of that name", or the message alone for the document as a whole.
@@ -286,3 +276,12 @@ final class ServerBox: @unchecked Sendable {
         set { lock.withLock { _ in stored = newValue } }
     }
 }
+
+/// The configuration files' load errors: a message and the JSON path it is about.
+protocol LocatedConfigurationError: Error {
+    var path: String { get }
+    var message: String { get }
+}
+
+extension VelocityConfiguration.LoadError: LocatedConfigurationError {}
+extension RateLimitPolicy.LoadError: LocatedConfigurationError {}
