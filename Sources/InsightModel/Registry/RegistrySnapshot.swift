@@ -17,6 +17,9 @@ public final class RegistrySnapshot: Sendable {
     /// Models of the manifest left out because they could not be loaded (only when built skipping them).
     public let refused: [ModelRegistryError]
 
+    /// Models of the manifest loaded and compiled, candidates included.
+    public var loadedCount: Int { models.values.reduce(0) { $0 + $1.count } }
+
     /// Builds a snapshot from manifest bytes; `readModel` reads a path relative to the manifest's directory.
     /// With `skippingInvalidModels`, a model that cannot be read, decoded, compiled or bound is left out and listed
     /// in `refused` (the manifest itself must still be valid); otherwise the first such model fails the snapshot.

@@ -23,15 +23,15 @@ enum KeysCommand {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
-        let database = configuration.dataDir + "/" + SQLiteStore.fileName
-        let exists = FileSystem.fileSize(atPath: database).map { $0 > 0 } ?? false
+        let folder = DataFolderState(dataDir: configuration.dataDir)
+        let exists = folder.holdsDatabase
         if !exists && !creating {
             throw CommandLineError.failure(
-                "no database at \(database): check --data-dir (or dataDir in the configuration); the service creates it on its first start")
+                "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); the service creates it on its first start")
         }
         do {
             let store = try SQLiteStore(directory: configuration.dataDir)
-            if !exists { environment.printError("Created a new database at \(database).") }
+            if !exists { environment.printError("Created a new database at \(folder.databasePath).") }
             return store
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")

@@ -42,9 +42,9 @@ enum MetricsCommandSupport {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
-        let database = configuration.dataDir + "/" + SQLiteStore.fileName
-        guard FileManager.default.fileExists(atPath: database) else {
-            throw CommandLineError.failure("no database at \(database): nothing to measure")
+        let folder = DataFolderState(dataDir: configuration.dataDir)
+        guard folder.holdsDatabase else {
+            throw CommandLineError.failure("no database at \(folder.databasePath): nothing to measure")
         }
         let store: SQLiteStore
         let tenants: [TenantID]

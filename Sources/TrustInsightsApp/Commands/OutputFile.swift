@@ -73,7 +73,8 @@ enum OutputFile {
         }
     }
 
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(CommandLineError) {
+    /// Writes every byte, retrying short writes and EINTR; `simulate` streams its rows through it too.
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(CommandLineError) {
         let failed = bytes.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {

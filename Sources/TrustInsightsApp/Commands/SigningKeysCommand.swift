@@ -1,6 +1,5 @@
 import InsightCore
 import InsightCrypto
-import InsightStore
 
 /// `trust-insights signing-keys list|rotate`: the ES256 keys that sign `signedPayload`, in `<data-dir>/signing-keys`.
 enum SigningKeysCommand {
@@ -51,11 +50,11 @@ enum SigningKeysCommand {
         ) { arguments, environment in
             let dataDir = try dataDir(arguments, environment)
             let files = SigningKeyFiles(directory: dataDir + "/signing-keys")
-            let database = dataDir + "/" + SQLiteStore.fileName
+            let folder = DataFolderState(dataDir: dataDir)
             let kid = try files.rotate()
-            if FileSystem.fileSize(atPath: database) == nil {
+            if !folder.holdsDatabase {
                 // Before a first start that is a choice; with a mistyped --data-dir it is a key no server will use.
-                environment.printError("No database at \(database) yet: the key waits in \(files.directory) for the service's first start there.")
+                environment.printError("No database at \(folder.databasePath) yet: the key waits in \(files.directory) for the service's first start there.")
             }
             environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
             return 0

@@ -48,28 +48,12 @@ enum SimulateCommand {
             guard descriptor >= 0 else { throw CommandLineError.failure("cannot open \(output) for writing") }
             defer { if descriptor != 1 { close(descriptor) } }
             let positives = try simulator.writeCSV(rows: rows) { chunk in
-                try writeAll(chunk, to: descriptor, path: output)
+                try OutputFile.writeAll(chunk, to: descriptor, path: output)
             }
             if output != "-" {
                 environment.printError("simulate: wrote \(rows) \(category.rawValue) sessions (\(positives) coached) to \(output)")
             }
             return 0
         }
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(CommandLineError) {
-        let failed = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return true
-                }
-                offset += written
-            }
-            return false
-        }
-        if failed { throw .failure("cannot write to \(path)") }
     }
 }

@@ -61,14 +61,6 @@ final class DataFolderLock: Sendable {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        return Int(String(decoding: buffer[..<count], as: UTF8.self).trimmingTrailingNewlines())
-    }
-}
-
-private extension String {
-    func trimmingTrailingNewlines() -> String {
-        var result = self
-        while result.last == "\n" { result.removeLast() }
-        return result
+        return String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) }
     }
 }

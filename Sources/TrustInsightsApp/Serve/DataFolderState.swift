@@ -8,14 +8,18 @@ import InsightStore
 struct DataFolderState {
     let dataDir: String
 
-    private var databasePath: String { dataDir + "/" + SQLiteStore.fileName }
+    var databasePath: String { dataDir + "/" + SQLiteStore.fileName }
     private var signingKeys: SigningKeyFiles { SigningKeyFiles(directory: dataDir + "/signing-keys") }
+
+    /// True when the folder holds a database: what every command but `serve` and `keys create` requires, since
+    /// opening one creates it. SQLite recovers committed data from the WAL even when the main file is empty.
+    var holdsDatabase: Bool {
+        [databasePath, databasePath + "-wal"].contains { (FileSystem.fileSize(atPath: $0) ?? 0) > 0 }
+    }
 
     /// Before the database is opened (opening creates it): signing keys without a database mean the database went.
     func checkDatabaseBeforeOpening() throws(CommandLineError) {
-        // SQLite recovers committed data from the WAL even when the main file is empty.
-        let stored = [databasePath, databasePath + "-wal"].contains { (FileSystem.fileSize(atPath: $0) ?? 0) > 0 }
-        guard !stored, signingKeys.containsKeyFiles() else { return }
+        guard !holdsDatabase, signingKeys.containsKeyFiles() else { return }
         throw .failure(
             "the data folder \(dataDir) holds signing keys but no database (\(databasePath) is missing or empty): "
                 + "restore the database from a backup; to start afresh on purpose, move the whole folder away first")

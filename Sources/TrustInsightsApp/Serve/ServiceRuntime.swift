@@ -70,7 +70,7 @@ final class ServiceRuntime: Sendable {
             }
             // Serving without a single model would answer every insight insightUnavailable while reporting ready,
             // and owe consumption reports for answers that carry nothing: a deployment mistake, said at once.
-            if snapshot.manifest.models.count == snapshot.refused.count {
+            if snapshot.loadedCount == 0 {
                 throw CommandLineError.configuration(
                     key: manifestPath,
                     message: snapshot.refused.isEmpty
@@ -226,7 +226,7 @@ final class ServiceRuntime: Sendable {
         let snapshot = models.registry.snapshot
         log.info("listening", [
             ("address", "\(configuration.urlHost):\(server.boundPort)"), ("version", .text(RootCommand.version)),
-            ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.manifest.models.count - snapshot.refused.count)),
+            ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
         ])
     }
