@@ -51,6 +51,36 @@ import Testing
         #expect(!service.logs.lines.contains { $0.contains("q-value-77") })
     }
 
+    /// Refusals can be traced to a key from the access log alone: each line names the key ID the credential
+    /// claims (a wrong secret's too), and never a secret.
+    @Test func theAccessLogNamesTheKeyIDOfEachRequestAndNoSecret() throws {
+        let service = try LiveService()
+        let client = try service.client()
+        let key = try service.key(role: .client)
+        let keyID = try #require(APIKeySecret(presented: key)?.keyID)
+        let secret = String(key.split(separator: "_").last!)
+        let wrongSecret = key.dropLast(4) + "AAAA"
+        func line(_ requestID: String) -> String? {
+            service.logs.lines.first { $0.contains("\"event\":\"request\"") && $0.contains("\"requestID\":\"\(requestID)\"") }
+        }
+
+        #expect(try client.request("GET", "/v1/models", headers: [("Authorization", "Bearer " + key), ("X-Request-ID", "log-ok")]).status == 200)
+        #expect(try client.request("GET", "/v1/models", headers: [("Authorization", "Bearer " + wrongSecret), ("X-Request-ID", "log-wrong")]).status == 401)
+        #expect(try client.request("GET", "/v1/models", headers: [("Authorization", "Bearer not-a-key-" + secret), ("X-Request-ID", "log-garbage")]).status == 401)
+        #expect(try client.request("GET", "/v1/models", headers: [("X-Request-ID", "log-none")]).status == 401)
+        #expect(try client.request("GET", "/v1/models", headers: [
+            ("Authorization", "Bearer " + key), ("Authorization", "Bearer " + key), ("X-Request-ID", "log-two"),
+        ]).status == 400)
+
+        #expect(try #require(line("log-ok")).contains("\"keyID\":\"\(keyID)\""))
+        #expect(try #require(line("log-wrong")).contains("\"keyID\":\"\(keyID)\""))
+        for requestID in ["log-garbage", "log-none", "log-two"] {
+            #expect(try !#require(line(requestID)).contains("keyID"), "\(requestID): no key of our shape, no keyID")
+        }
+        let wrongPart = String(wrongSecret.split(separator: "_").last!)
+        #expect(!service.logs.lines.contains { $0.contains(secret) || $0.contains(wrongPart) })
+    }
+
     /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.
     @Test func aMissingConfigOrModelsFolderStopsStartUpNamingTheSetting() {
         for key in ["configDir", "modelsDir"] {

@@ -261,6 +261,28 @@ struct ConnectionSessionTests {
         }
     }
 
+    @Test func logsTheIdentityTheApplicationReadsFromTheHeadersAndNothingElseOfThem() throws {
+        let identity = AccessLogIdentity(field: "client") { headers in
+            headers["Authorization"].flatMap { $0.hasPrefix("Bearer id-") ? String($0.dropFirst(7).prefix(4)) : nil }
+        }
+        let connection = InMemoryConnection(accessLogIdentity: identity)
+        _ = connection.send(
+            "GET /items/1 HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer id-7-hunter2\r\n\r\n"
+                + "GET /items/2 HTTP/1.1\r\nHost: a\r\nAuthorization: Basic other\r\n\r\n"
+                + "GET /nowhere HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer id-9-hunter2\r\n\r\n")
+        let lines = connection.log.lines
+        #expect(lines.count == 3)
+        #expect(lines[0].contains(#""route":"/items/{itemID}","client":"id-7","status":200"#))
+        #expect(!lines[1].contains(#""client""#), "no identity named: no member")
+        #expect(lines[2].contains(#""client":"id-9","status":404"#), "refused requests show their claim too")
+        #expect(!lines.contains { $0.contains("hunter2") || $0.contains("Basic") })
+
+        // Without an identity reader, no line has the member.
+        let plain = InMemoryConnection()
+        _ = plain.send("GET /items/1 HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer id-7-hunter2\r\n\r\n")
+        #expect(!(plain.log.lines.first ?? "").contains("id-7"))
+    }
+
     @Test func recordsRequestMetricsByTemplate() {
         let connection = InMemoryConnection()
         _ = connection.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")

@@ -66,6 +66,15 @@ struct MessageTypeTests {
         _ = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
     }
 
+    @Test func rendersTheIdentityMemberAfterTheRouteEscaped() throws {
+        var line = AccessLogLine(
+            requestID: "r", method: "POST", route: "/v1/x", status: 401, durationNanoseconds: 0, bytes: 0)
+        line.identity = ("keyID", "k\"1")
+        let text = line.render(time: "2026-01-01T00:00:00.000Z")
+        #expect(text == #"{"time":"2026-01-01T00:00:00.000Z","level":"info","event":"request","requestID":"r","method":"POST","route":"/v1/x","keyID":"k\"1","status":401,"durationMs":0.0,"bytes":0}"#)
+        _ = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
+    }
+
     @Test func formatsTimestamps() {
         #expect(UTCTimestamp.imfFixdate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         var time = timespec()

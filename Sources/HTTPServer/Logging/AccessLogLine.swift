@@ -1,5 +1,6 @@
 /// One access-log record. Holds only what may be logged: never a body, a query, or a header value other
-/// than the request ID; the route is the template, never the raw path.
+/// than the request ID and the identity the application's `AccessLogIdentity` reads; the route is the template,
+/// never the raw path.
 struct AccessLogLine {
     var requestID: String
     var method: String
@@ -7,12 +8,20 @@ struct AccessLogLine {
     var status: Int
     var durationNanoseconds: UInt64
     var bytes: Int
+    /// From `AccessLogIdentity`, when the server has one and the request names an identity.
+    var identity: (field: String, value: String)? = nil
 
     func render(time: String = UTCTimestamp.iso8601()) -> String {
         let millis = Double(durationNanoseconds / 1000) / 1000
         return #"{"time":"\#(time)","level":"info","event":"request","requestID":"\#(JSONText.escape(requestID))","#
-            + #""method":"\#(JSONText.escape(method))","route":"\#(JSONText.escape(route))","status":\#(status),"#
-            + #""durationMs":\#(millis),"bytes":\#(bytes)}"#
+            + #""method":"\#(JSONText.escape(method))","route":"\#(JSONText.escape(route))","#
+            + identityMember
+            + #""status":\#(status),"durationMs":\#(millis),"bytes":\#(bytes)}"#
+    }
+
+    private var identityMember: String {
+        guard let identity else { return "" }
+        return #""\#(JSONText.escape(identity.field))":"\#(JSONText.escape(identity.value))","#
     }
 }
 

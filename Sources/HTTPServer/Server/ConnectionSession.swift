@@ -335,9 +335,13 @@ struct ConnectionSession {
         let method = pending?.head.method.rawValue ?? "-"
         services.record(route: route, method: method, status: response.status.code, durationNanoseconds: duration)
         if services.accessLog {
-            let line = AccessLogLine(
+            var line = AccessLogLine(
                 requestID: requestID, method: method, route: route, status: response.status.code,
                 durationNanoseconds: duration, bytes: isHead ? 0 : response.body.count)
+            if let identity = services.shared.accessLogIdentity, let headers = pending?.head.headers,
+               let claimed = identity.claimed(headers) {
+                line.identity = (identity.field, claimed)
+            }
             services.shared.logSink.write(line: line.render())
         }
     }

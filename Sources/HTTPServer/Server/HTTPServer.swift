@@ -17,13 +17,17 @@ public final class HTTPServer: Sendable {
     /// `afterEachPass` runs on an event loop's thread each time it has handled a batch of ready events, before it waits
     /// for more. Work that handlers put off so that a burst can share it (the store commits the evaluations of one
     /// pass together) is started there. Keep it short: the loop's connections wait for it.
+    ///
+    /// `accessLogIdentity` adds who each request says it comes from to its access-log line (see `AccessLogIdentity`).
     public init(
         configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry,
-        logSink: any LogSink = StandardErrorLogSink(), afterEachPass: (@Sendable () -> Void)? = nil
+        logSink: any LogSink = StandardErrorLogSink(), afterEachPass: (@Sendable () -> Void)? = nil,
+        accessLogIdentity: AccessLogIdentity? = nil
     ) {
         self.configuration = configuration
         self.shared = ServerShared(
-            configuration: configuration, router: router, metrics: metrics, logSink: logSink, afterEachPass: afterEachPass)
+            configuration: configuration, router: router, metrics: metrics, logSink: logSink, afterEachPass: afterEachPass,
+            accessLogIdentity: accessLogIdentity)
     }
 
     /// Binds and listens, starts the event loops, and returns. Throws `HTTPServerError.addressInUse` if the

@@ -13,12 +13,15 @@ final class ServerShared: Sendable {
     let runningLoops = Atomic<Int>(0)
     /// See `HTTPServer.init`.
     let afterEachPass: (@Sendable () -> Void)?
+    /// See `HTTPServer.init`.
+    let accessLogIdentity: AccessLogIdentity?
 
     init(
         configuration: HTTPServerConfiguration, router: Router, metrics: MetricsRegistry, logSink: any LogSink,
-        afterEachPass: (@Sendable () -> Void)? = nil
+        afterEachPass: (@Sendable () -> Void)? = nil, accessLogIdentity: AccessLogIdentity? = nil
     ) {
         self.afterEachPass = afterEachPass
+        self.accessLogIdentity = accessLogIdentity
         self.configuration = configuration
         self.router = router
         self.logSink = logSink

@@ -44,11 +44,7 @@ public final class Authenticator: Sendable {
     public func authenticate(
         authorization: String?, roles: Set<KeyRole>, now: Int64, admittingSuspended: Bool = false
     ) throws(AccessError) -> Principal {
-        guard let authorization, authorization.utf8.count > 7 else { throw .unauthenticated }
-        let scheme = authorization.prefix(7)
-        guard scheme.lowercased() == "bearer " else { throw .unauthenticated }
-        let token = authorization.dropFirst(7).drop(while: { $0 == " " })
-        guard let secret = APIKeySecret(presented: String(token)) else { throw .unauthenticated }
+        guard let secret = Self.presentedSecret(authorization: authorization) else { throw .unauthenticated }
         refreshIfDue(now: now)
         guard let record = snapshot.withLock({ $0.keys[secret.keyID] }) ?? refreshedAfterMiss(keyID: secret.keyID, now: now) else {
             throw .unauthenticated
@@ -63,6 +59,25 @@ public final class Authenticator: Sendable {
         return Principal(
             keyID: record.keyID, tenant: record.tenant, role: record.role, environment: record.environment,
             rate: record.rate, burst: record.burst, isSuspended: record.status == .suspended)
+    }
+
+    /// The secret an `Authorization` field presents, if it is a Bearer credential of our shape.
+    static func presentedSecret(authorization: String?) -> APIKeySecret? {
+        guard let authorization, authorization.utf8.count > 7 else { return nil }
+        let scheme = authorization.prefix(7)
+        guard scheme.lowercased() == "bearer " else { return nil }
+        let token = authorization.dropFirst(7).drop(while: { $0 == " " })
+        return APIKeySecret(presented: String(token))
+    }
+
+    /// The key ID an `Authorization` field names, whether or not its secret is right: for the access log, so that
+    /// refusals can be traced to a key. Nil unless the credential has our shape and the ID a key ID's; never any
+    /// part of the secret.
+    public static func claimedKeyID(authorization: String?) -> String? {
+        guard let keyID = presentedSecret(authorization: authorization)?.keyID, APIKeySecret.isKeyIDShaped(keyID) else {
+            return nil
+        }
+        return keyID
     }
 
     /// A key created a moment ago by `keys create` is found without waiting for the next refresh. A miss costs one

@@ -155,7 +155,7 @@ final class ServiceRuntime: Sendable {
         let heldWrites = store
         server = HTTPServer(
             configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink,
-            afterEachPass: { heldWrites.releaseHeldWrites() })
+            afterEachPass: { heldWrites.releaseHeldWrites() }, accessLogIdentity: .keyID)
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")

@@ -7,8 +7,12 @@ final class InMemoryConnection {
     let metrics = MetricsRegistry()
     private(set) var rawOutput: [UInt8] = []
 
-    init(configuration: HTTPServerConfiguration = TestServer.configuration(), router: Router = SampleRoutes.router()) {
-        let shared = ServerShared(configuration: configuration, router: router, metrics: metrics, logSink: log)
+    init(
+        configuration: HTTPServerConfiguration = TestServer.configuration(), router: Router = SampleRoutes.router(),
+        accessLogIdentity: AccessLogIdentity? = nil
+    ) {
+        let shared = ServerShared(
+            configuration: configuration, router: router, metrics: metrics, logSink: log, accessLogIdentity: accessLogIdentity)
         session = ConnectionSession(services: LoopServices(shared: shared), remoteAddress: "127.0.0.1", now: 0)
     }
 
