@@ -24,7 +24,7 @@ let package = Package(
         .target(name: "DetachedThreads", dependencies: ["CLinux"], swiftSettings: optimised),
         .target(name: "HTTPServer", dependencies: ["CLinux", "DetachedThreads"], swiftSettings: optimised),
         .target(name: "JSONStream", swiftSettings: optimised),
-        .target(name: "InsightModel", swiftSettings: optimised),
+        .target(name: "InsightModel", dependencies: ["InsightCrypto"], swiftSettings: optimised),
         .target(name: "InsightCrypto", dependencies: ["CCrypto"], swiftSettings: optimised),
         .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto", "JSONStream"], swiftSettings: optimised),
         .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite", "DetachedThreads"], swiftSettings: optimised),

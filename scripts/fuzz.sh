@@ -23,8 +23,8 @@ modules=$out/modules
 # Module graph: name, then its Swift module dependencies (must match Package.swift).
 declare -A deps=(
     [JSONStream]=""
-    [InsightModel]=""
     [InsightCrypto]=""
+    [InsightModel]="InsightCrypto"
     [InsightCore]="InsightModel InsightCrypto JSONStream"
     [DetachedThreads]=""
     [HTTPServer]="DetachedThreads"

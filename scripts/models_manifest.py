@@ -4,6 +4,7 @@ scripts/build-models.sh measured. Usage: models_manifest.py <held-out.tsv>
 
 held-out.tsv lines: path<TAB>status<TAB>rows<TAB>positives<TAB>auc<TAB>logLoss<TAB>heldOutSeed
 """
+import hashlib
 import json
 import os
 import sys
@@ -28,6 +29,7 @@ for line in open(sys.argv[1]):
     entries.append({
         "insightType": meta["insightType"], "category": meta["category"], "version": meta["version"],
         "status": status, "path": path, "provenance": provenance, "heldOutMetrics": held,
+        "sha256": hashlib.sha256(open(os.path.join(root, "models", path), "rb").read()).hexdigest(),
     })
     valid = meta.get("heldOutMetrics", {})
     rows.append((meta["category"], meta["version"], status, params.get("best-iteration", ""), params.get("max-depth", ""),

@@ -51,6 +51,27 @@ import Testing
         #expect(refusal([entry("2026.12.1", .current, path: "../elsewhere/2026.12.1.json")]) == nil)
     }
 
+    /// An entry may pin its file's bytes: a file changed after registration is refused, named, with both digests.
+    @Test func loadsAModelWhoseBytesMatchTheEntrysSHA256AndRefusesOneThatDoesNot() throws {
+        #expect(ModelFileDigest.of(Data("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let bytes = try HandModels.document(version: "2026.12.1").jsonData()
+        let pinned = ModelFileDigest.of(bytes)
+        func pinning(_ digest: String) -> String {
+            entry("2026.12.1", .current).replacingOccurrences(of: #""path""#, with: #""sha256":"\#(digest)","path""#)
+        }
+        #expect(refusal([pinning(pinned)]) == nil)
+        #expect(refusal([pinning(pinned.uppercased())]) == nil, "sha256sum's case or not, the digits are what count")
+
+        let other = String(repeating: "0", count: 64)
+        let changed = try #require(refusal([pinning(other)]))
+        #expect(changed == "2026.12.1.json: its SHA-256 is \(pinned), the manifest pins \(other): the file changed after it was registered; restore it, or register the new file")
+
+        for malformed in ["", "abc", String(repeating: "g", count: 64), String(repeating: "0", count: 65)] {
+            let reason = try #require(refusal([pinning(malformed)]), "\(malformed)")
+            #expect(reason == "manifest.json: models[0] (isLikelyBeingCoached/payment 2026.12.1): sha256 is not 64 hexadecimal digits (the output of sha256sum)")
+        }
+    }
+
     @Test func refusesUnknownMembersNamingThem() throws {
         let misspelt = entry("2026.12.1", .current).replacingOccurrences(of: #""status""#, with: #""Status""#)
         let reason = try #require(refusal([misspelt]))

@@ -67,6 +67,15 @@ import Testing
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: manifest)), as: UTF8.self)
             #expect(text.contains("\"payment-2027.01.1.json\""))
             #expect(text.contains("\"candidate\""))
+            #expect(text.contains("\"sha256\""), "registration pins the file's bytes")
+
+            // The pinned bytes are checked: the registered file verifies, the same file edited afterwards does not.
+            let verify = ["models", "verify", "--manifest", manifest, "--catalogue", Self.catalogue]
+            #expect(run(verify).status == 0, "\(run(verify).errors)")
+            try (Data(contentsOf: URL(fileURLWithPath: out)) + Data(" ".utf8)).write(to: URL(fileURLWithPath: out))
+            let edited = run(verify)
+            #expect(edited.status != 0)
+            #expect(edited.errors.contains("payment-2027.01.1.json") && edited.errors.contains("SHA-256"), "\(edited.errors)")
         }
     }
 }

@@ -22,7 +22,8 @@ extension ModelManifest {
             Entry(
                 insightType: metadata.insightType, category: metadata.category, version: metadata.version,
                 status: .candidate,
-                path: relativePath(from: manifestURL.deletingLastPathComponent(), to: URL(fileURLWithPath: modelPath))))
+                path: relativePath(from: manifestURL.deletingLastPathComponent(), to: URL(fileURLWithPath: modelPath)),
+                sha256: ModelFileDigest.of(modelData)))
         let data: Data
         do {
             let encoder = JSONEncoder()

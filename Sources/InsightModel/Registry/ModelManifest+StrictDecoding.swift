@@ -30,7 +30,7 @@ extension ModelManifest {
 
 extension ModelManifest.Entry {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case insightType, category, version, status, path, provenance, heldOutMetrics
+        case insightType, category, version, status, path, provenance, heldOutMetrics, sha256
     }
 
     public init(from decoder: any Decoder) throws {
@@ -43,6 +43,7 @@ extension ModelManifest.Entry {
             status: try container.decode(ModelStatus.self, forKey: .status),
             path: try container.decode(String.self, forKey: .path),
             provenance: try container.decodeIfPresent([String: String].self, forKey: .provenance),
-            heldOutMetrics: try container.decodeIfPresent([String: Double].self, forKey: .heldOutMetrics))
+            heldOutMetrics: try container.decodeIfPresent([String: Double].self, forKey: .heldOutMetrics),
+            sha256: try container.decodeIfPresent(String.self, forKey: .sha256))
     }
 }

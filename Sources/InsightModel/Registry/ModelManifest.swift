@@ -22,10 +22,13 @@ public struct ModelManifest: Codable, Sendable, Hashable {
         public var provenance: [String: String]?
         /// Metrics on data the model never saw in training or threshold selection (auc, logLoss, rows, ...).
         public var heldOutMetrics: [String: Double]?
+        /// The SHA-256 of the model file, 64 hexadecimal digits, when the entry pins its bytes: a file changed or
+        /// swapped after registration is refused at load instead of served. `models import --register` records it.
+        public var sha256: String?
 
         public init(
             insightType: String, category: String, version: String, status: ModelStatus, path: String,
-            provenance: [String: String]? = nil, heldOutMetrics: [String: Double]? = nil
+            provenance: [String: String]? = nil, heldOutMetrics: [String: Double]? = nil, sha256: String? = nil
         ) {
             self.insightType = insightType
             self.category = category
@@ -34,6 +37,7 @@ public struct ModelManifest: Codable, Sendable, Hashable {
             self.path = path
             self.provenance = provenance
             self.heldOutMetrics = heldOutMetrics
+            self.sha256 = sha256
         }
     }
 }

@@ -5,6 +5,7 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
     case sameVersion(entry: String, earlier: String)
     case absolutePath(entry: String, path: String)
     case emptyPath(entry: String)
+    case badDigest(entry: String)
 
     static func name(of entry: ModelManifest.Entry, at index: Int) -> String {
         "models[\(index)] (\(entry.insightType)/\(entry.category) \(entry.version))"
@@ -20,6 +21,7 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
         case .absolutePath(let entry, let path):
             "\(entry): path '\(path)' is absolute: a path is relative to the manifest's directory"
         case .emptyPath(let entry): "\(entry): path is empty"
+        case .badDigest(let entry): "\(entry): sha256 is not 64 hexadecimal digits (the output of sha256sum)"
         }
     }
 
@@ -35,6 +37,7 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
             }
             guard !entry.path.isEmpty else { return .emptyPath(entry: name) }
             guard !entry.path.hasPrefix("/") else { return .absolutePath(entry: name, path: entry.path) }
+            if let digest = entry.sha256, !ModelFileDigest.isWellFormed(digest) { return .badDigest(entry: name) }
             let pair = "\(entry.insightType)\u{0}\(entry.category)"
             if let same = earlier[pair]?.first(where: { ModelVersionOrder.areSame($0.version, entry.version) }) {
                 return .sameVersion(entry: name, earlier: same.version == entry.version ? name : same.name)

@@ -96,6 +96,9 @@ public final class RegistrySnapshot: Sendable {
         } catch {
             throw ModelRegistryError(file: entry.path, reason: "cannot read the model: \(FileErrorText.reason(error))")
         }
+        if let expected = entry.sha256, let mismatch = ModelFileDigest.mismatch(data, expected: expected) {
+            throw ModelRegistryError(file: entry.path, reason: mismatch)
+        }
         let document: ModelDocument
         do {
             document = try ModelDocument(jsonData: data)

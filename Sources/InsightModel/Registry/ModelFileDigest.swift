@@ -1,0 +1,29 @@
+import FoundationEssentials
+import InsightCrypto
+
+/// The SHA-256 a manifest entry may pin its model file to (`ModelManifest.Entry.sha256`).
+enum ModelFileDigest {
+    static func of(_ data: Data) -> String {
+        SHA256.hex(data)
+    }
+
+    /// 64 hexadecimal digits, of either case (the comparison ignores case).
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { $0.isHexDigit }
+    }
+
+    /// Nil when `data` is what `expected` pins, else the reason for the log.
+    static func mismatch(_ data: Data, expected: String) -> String? {
+        let actual = of(data)
+        guard actual != expected.lowercased() else { return nil }
+        return "its SHA-256 is \(actual), the manifest pins \(expected.lowercased()): the file changed after it was "
+            + "registered; restore it, or register the new file"
+    }
+}
+
+private extension UInt8 {
+    var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}
