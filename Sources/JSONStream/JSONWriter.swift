@@ -142,7 +142,7 @@ public struct JSONWriter: Sendable {
         // Scanned and copied in one visit to contiguous storage: the generic UTF-8 view cost more than the copy,
         // and going through it twice (once to scan, once to append) retained and released the string each time.
         let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F { return false }
+            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
@@ -150,6 +150,8 @@ public struct JSONWriter: Sendable {
             bytes.append(UInt8(ascii: "\""))
             return
         }
+        // Escaped exactly as RFC 8785 (JCS) serialises strings, so the signed payload is JCS-canonical: the two-letter
+        // forms where JSON has one, `\u00xx` (lowercase) for the other controls, everything else as it is.
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(0x5C); bytes.append(byte)
@@ -157,7 +159,9 @@ public struct JSONWriter: Sendable {
             case 0x0A: bytes.append(0x5C); bytes.append(UInt8(ascii: "n"))
             case 0x0D: bytes.append(0x5C); bytes.append(UInt8(ascii: "r"))
             case 0x09: bytes.append(0x5C); bytes.append(UInt8(ascii: "t"))
-            case 0..<0x20, 0x7F:
+            case 0x08: bytes.append(0x5C); bytes.append(UInt8(ascii: "b"))
+            case 0x0C: bytes.append(0x5C); bytes.append(UInt8(ascii: "f"))
+            case 0..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
                 bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
             default: bytes.append(byte)

@@ -182,6 +182,24 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         }
     }
 
+    /// A forced outcome changes the value only; reasons follow the rule production keeps (none for `unknown`), and
+    /// insights the service cannot evaluate keep their real error.
+    @Test func aForcedOutcomeKeepsTheRulesOfReasonsAndRealErrors() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.9)
+        let real = try evaluator.evaluate(paymentRequest(), principal: principal, now: 0)
+        #expect(real.insights[0].outcome == .value(.high))
+        #expect(!real.insights[0].reasonCodes.isEmpty)
+        let forcedUnknown = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(outcome: .unknown), now: 1)
+        #expect(forcedUnknown.insights.allSatisfy { $0.outcome == .value(.unknown) && $0.reasonCodes.isEmpty })
+        let forcedMedium = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(outcome: .medium), now: 2)
+        #expect(forcedMedium.insights[0].outcome == .value(.medium))
+        #expect(forcedMedium.insights[0].reasonCodes == real.insights[0].reasonCodes, "the real evaluation's reasons")
+
+        let unsupported = paymentRequest(insights: [InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version2", modelVersion: .current)])
+        let kept = try evaluator.evaluate(unsupported, principal: principal, overrides: SandboxOverrides(outcome: .high), now: 3)
+        #expect(kept.insights[0].outcome == .error(.insightVersionIncompatible))
+    }
+
     @Test func storageFailureIsAServerError() throws {
         let (evaluator, _) = try makeEvaluator()
         recorder.failing.store(true, ordering: .relaxed)

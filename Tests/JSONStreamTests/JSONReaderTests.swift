@@ -164,6 +164,20 @@ private func parseBytes(_ bytes: [UInt8]) throws -> Value {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == #"{"a":1,"b":"x\"y\n\u0001","c":0.5,"d":true,"e":null,"f":[-12,3,null]}"#)
     }
 
+    /// Strings come out as RFC 8785 (JCS) writes them (ECMAScript's JSON.stringify): the short escapes for \b \t \n
+    /// \f \r, lowercase `\u00xx` for the other controls, and DEL and everything above it unescaped.
+    @Test func escapesStringsAsJCSDoes() {
+        var all = ""
+        for value in 0..<0x20 { all.unicodeScalars.append(Unicode.Scalar(UInt8(value))) }
+        all += "\"\\/\u{7F}é\u{2028}😀"
+        var writer = JSONWriter()
+        writer.string(all)
+        let expected = #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+            + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f"#
+            + #"\"\\/\#u{7F}é\#u{2028}😀""#
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
+
     @Test func roundTripsThroughReader() throws {
         var writer = JSONWriter()
         writer.beginObject()

@@ -30,7 +30,27 @@ import InsightCrypto
         #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
     }
 
+    /// A folder the service has never started in (or a mistyped --data-dir): rotating there would leave a key that
+    /// start-up takes for the sign of a lost database.
+    @Test func rotatingInAFolderWithoutADatabaseIsRefusedAndCreatesNothing() {
+        let (status, output) = run(["rotate"])
+        #expect(status == 1)
+        #expect(output.contains("no database at \(directory)/"), "\(output)")
+        #expect(output.contains("check --data-dir"))
+        #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
+    }
+
+    /// What the service's first start leaves: a database (made here through `keys create`, which may create it).
+    func createDatabase() {
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            ["keys", "create", "--tenant", "acme", "--role", "client", "--env", "sandbox", "--data-dir", directory,
+             "--config", Self.repositoryRoot + "/config/default.json"],
+            environment: CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false))
+        #expect(status == 0)
+    }
+
     @Test func listNamesTheActiveKeyAndTheRetiredOnesAsTheAPIDoes() throws {
+        createDatabase()
         #expect(run(["rotate"]).status == 0)
         #expect(run(["rotate"]).status == 0)
         let keys = try SigningKeyFiles(directory: directory + "/signing-keys").existing()

@@ -224,8 +224,12 @@ public final class Evaluator: Sendable {
         var level = max(scored, floor)
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
-        if scored > .unknown { reasons = model.reasonFeatures(for: features, limit: dependencies.maximumReasonFeatures) }
-        reasons.append(contentsOf: firedRules)
+        // `unknown` never carries reasons, forced or not, so app logic tested in the sandbox sees what production
+        // sends; a forced medium or high keeps the real evaluation's reasons (none when it found none).
+        if level > .unknown {
+            if scored > .unknown { reasons = model.reasonFeatures(for: features, limit: dependencies.maximumReasonFeatures) }
+            reasons.append(contentsOf: firedRules)
+        }
         return InsightResult(
             insightID: insightID, insightType: request.insightType, modelVersion: model.version, newestModelVersion: current,
             isUsingCurrentModel: model.version == current, outcome: .value(level), reasonCodes: reasons)

@@ -51,11 +51,14 @@ enum SigningKeysCommand {
             let dataDir = try dataDir(arguments, environment)
             let files = SigningKeyFiles(directory: dataDir + "/signing-keys")
             let folder = DataFolderState(dataDir: dataDir)
-            let kid = try files.rotate()
-            if !folder.holdsDatabase {
-                // Before a first start that is a choice; with a mistyped --data-dir it is a key no server will use.
-                environment.printError("No database at \(folder.databasePath) yet: the key waits in \(files.directory) for the service's first start there.")
+            // A key in a folder without a database is what start-up takes for a lost database, and refuses; with a
+            // mistyped --data-dir it would be a key no server uses. A new folder gets its first key on first start.
+            guard folder.holdsDatabase else {
+                throw CommandLineError.failure(
+                    "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); "
+                        + "a new data folder gets its first signing key when the service first starts there")
             }
+            let kid = try files.rotate()
             environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
             return 0
         }

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import TrustInsightsApp
+
+/// The Python verifier in docs/SIGNED-PAYLOAD.md, run as written against real answers of the live service: what
+/// the document tells app servers to do must accept genuine payloads and refuse the ones it says it refuses. Needs
+/// Python's cbor2 and cryptography (CI installs them); without them the test says it skipped.
+@Suite(.serialized) struct SignedPayloadDocTests {
+    static let document = LiveService.repositoryRoot + "/docs/SIGNED-PAYLOAD.md"
+
+    /// The first ```python block after the "Python example" heading.
+    static func example() throws -> String {
+        let text = try String(contentsOfFile: document, encoding: .utf8)
+        let section = try #require(text.range(of: "## Python example"))
+        let start = try #require(text.range(of: "```python\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "\n```", range: start.upperBound..<text.endIndex))
+        return String(text[start.upperBound..<end.lowerBound])
+    }
+
+    static let driver = #"""
+
+import sys
+base_url, sandbox_b64, production_b64, sandbox_rid, production_rid = sys.argv[1:6]
+keys = fetch_signing_keys(base_url)
+
+def refused(*args, **kwargs):
+    try:
+        verify_signed_payload(*args, **kwargs)
+    except ValueError as error:
+        return str(error)
+    return None
+
+production = verify_signed_payload(production_b64, keys, production_rid)
+assert production["environment"] == "production" and production["requestID"] == production_rid, production
+sandbox = verify_signed_payload(sandbox_b64, keys, sandbox_rid, expected_environment="sandbox")
+assert sandbox["insights"][0]["outcome"] == {"value": "unknown"}, sandbox
+assert refused(sandbox_b64, keys, sandbox_rid), "a sandbox answer passes a production check"
+assert refused(production_b64, keys, "another-request"), "a replayed payload passes"
+assert refused(production_b64, keys, None), "no requestID to compare, yet accepted"
+raw = base64.b64decode(production_b64)
+assert refused(base64.b64encode(raw + b"\x00").decode(), keys, production_rid), "trailing bytes accepted"
+assert refused(production_b64[:-4] + "!!!!", keys, production_rid), "non-base64 accepted"
+flipped = bytearray(raw); flipped[len(raw) // 2] ^= 1
+assert refused(base64.b64encode(bytes(flipped)).decode(), keys, production_rid), "a changed byte accepted"
+
+# The payload is JCS (RFC 8785), checked by an independent implementation when it is installed.
+try:
+    import rfc8785
+except ImportError:
+    rfc8785 = None
+if rfc8785 is not None:
+    for b64 in (production_b64, sandbox_b64):
+        payload = cbor2.loads(base64.b64decode(b64)).value[2]
+        assert rfc8785.dumps(json.loads(payload)) == payload, payload
+print("verified" + (" jcs" if rfc8785 else ""))
+"""#
+
+    @Test func theDocumentedVerifierAcceptsRealAnswersAndRefusesWhatItSaysItRefuses() throws {
+        guard Self.pythonHas("cbor2, cryptography") else {
+            print("SignedPayloadDocTests: skipped, Python's cbor2 and cryptography are not installed")
+            return
+        }
+        let service = try LiveService()
+        /// `requestID` as JSON text (escaped), for the body; the test compares with the decoded value.
+        func answer(_ key: String, requestID: String, headers: [(String, String)] = []) throws -> String {
+            let response = try service.client().request("POST", "/v1/evaluations", headers: [
+                ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+            ] + headers, body: Requests.payment(requestID: requestID))
+            #expect(response.status == 200, "\(response.text)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            return try #require(object["signedPayload"] as? String)
+        }
+        // Request IDs with the characters whose escapes differ between JSON writers (JCS writes \b and \f, and DEL
+        // as it is).
+        let sandboxID = "doc-sandbox-\u{8}\u{C}\u{7F}\u{1}é"
+        let productionID = "doc-production-\u{9}\"\\"
+        let sandbox = try answer(
+            try service.key(environment: .sandbox), requestID: #"doc-sandbox-\b\f\#u{7F}\u0001é"#,
+            headers: [("Trust-Insights-Override-Outcome", "unknown")])
+        let production = try answer(try service.key(environment: .production), requestID: #"doc-production-\t\"\\"#)
+
+        let script = service.dataDirectory + "/verify-doc-example.py"
+        try (try Self.example() + Self.driver).write(toFile: script, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script, "http://127.0.0.1:\(service.port)", sandbox, production, sandboxID, productionID]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.hasPrefix("verified"), "\(text)")
+        if !text.contains("jcs") { print("SignedPayloadDocTests: the JCS cross-check skipped (pip install rfc8785)") }
+    }
+
+    static func pythonHas(_ modules: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import \(modules)"]
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }
+}
