@@ -38,6 +38,40 @@ import InsightCore
         try service.count("SELECT count(*) FROM label WHERE insight_id IN (\(insightIDs.map { "'\($0)'" }.joined(separator: ",")))")
     }
 
+    /// A parameter a write route would ignore must not look honoured: `?dryRun=1` is refused, naming it, and
+    /// nothing is written. The same on every route that takes no parameters.
+    @Test func writeRoutesRefuseQueryParametersAndWriteNothing() throws {
+        let evaluation = try service.evaluate(key: clientKey)
+        let refused = try service.post("/v1/labels?dryRun=1", key: partnerKey, body: #"{"items": [\#(item(evaluation.insightIDs[0]))]}"#)
+        #expect(refused.status == 400)
+        #expect(try jsonObject(refused)["type"] as? String == "https://trust-insights.dev/problems/invalid-parameter")
+        #expect(try errorPointers(refused) == ["dryRun"])
+        #expect(try labelRows([evaluation.insightIDs[0]]) == 0)
+
+        let consumption = try service.post(
+            "/v1/evaluations/\(evaluation.evaluationID)/consumption?dryRun=1", key: clientKey,
+            body: #"{"status": "notUsedNotNeeded", "insightIDsUsed": []}"#)
+        #expect(consumption.status == 400)
+        #expect(try errorPointers(consumption) == ["dryRun"])
+        #expect(try service.count("SELECT count(*) FROM consumption WHERE evaluation_id = '\(evaluation.evaluationID)'") == 0)
+
+        let evaluations = try service.client().request("POST", "/v1/evaluations?debug=true", headers: [
+            ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment(requestID: "query-refused"))
+        #expect(evaluations.status == 400)
+        #expect(try errorPointers(evaluations) == ["debug"])
+
+        for method in ["GET", "PUT"] {
+            let authorization = try service.client().request(method, "/v1/authorization/acct-q?status=denied", headers: [
+                ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
+            ], body: method == "PUT" ? Array(#"{"status": "authorized"}"#.utf8) : nil)
+            #expect(authorization.status == 400, "\(method)")
+            #expect(try errorPointers(authorization) == ["status"], "\(method)")
+        }
+        // An empty query is no parameter.
+        #expect(try service.post("/v1/labels?", key: partnerKey, body: #"{"items": [\#(item(evaluation.insightIDs[0]))]}"#).status == 200)
+    }
+
     @Test func everyItemGetsItsResultInOrder() throws {
         let first = try service.evaluate(key: clientKey)
         let second = try service.evaluate(key: clientKey)

@@ -124,6 +124,7 @@ import InsightStore
         // The only URL is the SVG namespace, which browsers never fetch.
         #expect(html.components(separatedBy: "http").count - 1 == html.components(separatedBy: "http://www.w3.org/2000/svg").count - 1)
         #expect(html.contains("30 evaluations"))
+        #expect(html.contains(">1 day<") && !html.contains(">1 days<"), "one day is singular in the latency table")
     }
 
     @Test(.enabled(if: chromium != nil, "Chromium is not installed (apt-get install -y chromium): the render check is skipped"))

@@ -44,6 +44,7 @@ struct AuthorizationRoutes: Sendable {
     func get(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
+        try NoQueryParameters.check(request)
         let state = registry.state(tenant: principal.tenant, subject: try subject(context, principal), now: now)
         return .json(.ok, encode(state))
     }
@@ -51,6 +52,7 @@ struct AuthorizationRoutes: Sendable {
     func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
+        try NoQueryParameters.check(request)
         let requested: AuthorizationStatus
         do {
             requested = try AuthorizationRequestDecoder.decode(request.body)

@@ -17,9 +17,7 @@ struct ComplianceRoutes: Sendable {
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
         // The figures are always the caller's own: a parameter such as ?keyID= is refused rather than ignored, so
         // that nobody takes the answer for another key's.
-        if let item = request.queryItems.first {
-            throw ServiceProblem.notAParameter(item.name, expected: "it takes none: the figures are the calling key's own")
-        }
+        try NoQueryParameters.check(request, expected: "it takes none: the figures are the calling key's own")
         let (limit, figures) = admission.complianceFigures(for: principal, now: now)
         var headers = HTTPFields()
         headers.set("Cache-Control", "no-store")

@@ -26,6 +26,7 @@ struct ConsumptionRoutes: Sendable {
         // very thing the suspension asks for, and its figures (which an operator weighs before reinstating it)
         // count them.
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
+        try NoQueryParameters.check(request)
         let report = try ConsumptionRequestDecoder.decode(request.body)
         let answer = intake.submit(
             report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant,

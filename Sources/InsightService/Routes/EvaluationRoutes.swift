@@ -33,6 +33,7 @@ struct EvaluationRoutes: Sendable {
     func evaluate(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
+        try NoQueryParameters.check(request)
         let admitted: RateLimitDecision
         switch admission.admitEvaluation(principal, now: now) {
         case .admitted(let decision): admitted = decision

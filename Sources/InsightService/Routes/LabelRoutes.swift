@@ -27,6 +27,7 @@ struct LabelRoutes: Sendable {
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .partner, now: now)
+        try NoQueryParameters.check(request)
         var idempotency: IdempotentRequest?
         if let value = request.headers[Self.idempotencyHeader] {
             // Two lines are one value `a, b` (RFC 9110 §5.3), which is no key: refused, not read as the first, so a

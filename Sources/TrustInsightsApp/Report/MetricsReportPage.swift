@@ -98,13 +98,17 @@ struct MetricsReportPage {
         return section("Consumption mix", chart.render(), HTMLText.table(header: ["status", "evaluations", "share"], rows: rows))
     }
 
+    private static func days(_ count: Int) -> String {
+        count == 1 ? "1 day" : "\(count) days"
+    }
+
     private func latencySection(_ total: GroupMetrics?) -> String {
         let buckets = total?.latency.histogram ?? LatencyBucket.all.map { ($0, 0) }
         let chart = SVGBarChart(
             id: Self.chartIDs[3], title: "Label latency (days from evaluation to first label)", categories: buckets.map(\.bucket.label),
             series: [.init(name: "labels", color: "#30638e", values: buckets.map { $0.labels.map(Double.init) })])
-        var rows = [["median", total?.latency.medianDays.map { "\($0) days" } ?? "—"], ["90th percentile", total?.latency.p90Days.map { "\($0) days" } ?? "—"]]
-        rows += buckets.map { ["\($0.bucket.label) days", HTMLText.count($0.labels)] }
+        var rows = [["median", total?.latency.medianDays.map(Self.days) ?? "—"], ["90th percentile", total?.latency.p90Days.map(Self.days) ?? "—"]]
+        rows += buckets.map { [$0.bucket.label + ($0.bucket.label == "1" ? " day" : " days"), HTMLText.count($0.labels)] }
         return section("Label latency", chart.render(), HTMLText.table(header: ["label latency", "labels"], rows: rows))
     }
 
