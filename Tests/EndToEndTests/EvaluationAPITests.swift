@@ -65,7 +65,7 @@ import InsightCrypto
         #expect((signed["insights"] as? [[String: Any]])?.count == 2)
         // An independent implementation agrees, when Python's cbor2 and cryptography are installed (CI installs cbor2).
         let script = LiveService.repositoryRoot + "/scripts/verify_cose.py"
-        if FileManager.default.fileExists(atPath: script), pythonHasModules() {
+        if FileManager.default.fileExists(atPath: script), pythonCanImport("cbor2, cryptography") {
             let pem = publicKeys.values.first!.pemRepresentation
             let pemPath = service.dataDirectory + "/verify.pem"
             try pem.write(toFile: pemPath, atomically: true, encoding: .utf8)
@@ -193,19 +193,5 @@ import InsightCrypto
         #expect(response.status == 200)
         #expect(response.text.contains("\"currentVersion\":\"2026.11.1\""))
         #expect(response.text.contains("\"2026.09.1\""))
-    }
-}
-
-private func pythonHasModules() -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import cbor2, cryptography"]
-    process.standardError = FileHandle.nullDevice
-    do {
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    } catch {
-        return false
     }
 }

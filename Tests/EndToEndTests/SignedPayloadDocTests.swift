@@ -56,7 +56,7 @@ print("verified" + (" jcs" if rfc8785 else ""))
 """#
 
     @Test func theDocumentedVerifierAcceptsRealAnswersAndRefusesWhatItSaysItRefuses() throws {
-        guard Self.pythonHas("cbor2, cryptography") else {
+        guard pythonCanImport("cbor2, cryptography") else {
             print("SignedPayloadDocTests: skipped, Python's cbor2 and cryptography are not installed")
             return
         }
@@ -93,19 +93,5 @@ print("verified" + (" jcs" if rfc8785 else ""))
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.hasPrefix("verified"), "\(text)")
         if !text.contains("jcs") { print("SignedPayloadDocTests: the JCS cross-check skipped (pip install rfc8785)") }
-    }
-
-    static func pythonHas(_ modules: String) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import \(modules)"]
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        } catch {
-            return false
-        }
     }
 }
