@@ -313,4 +313,48 @@ import Testing
         let bare = try evaluate(Array(#"{"operationCategory": "payment"}"#.utf8))
         #expect(Set(try errorPointers(bare)) == ["/requestedInsights", "/features", "/subject"], "\(bare.text)")
     }
+
+    /// From an outside review with real clients against RFC 9110, 9111, 9112 and 6750.
+    @Test func cachesAreToldNotToKeepAnswersAndPublicDocumentsSayWhatTheyAllow() throws {
+        let evaluation = try evaluate(Requests.payment(requestID: "cache-check"))
+        #expect(evaluation.status == 200)
+        #expect(evaluation.header("Cache-Control") == "no-store")
+        let client = try service.client()
+        for (path, expected) in [("/v1/models", "no-store"), ("/healthz", "no-store"), ("/nowhere", "no-store"),
+                                 ("/v1/signing-keys", "no-cache"), ("/openapi.yaml", "public, max-age=3600")] {
+            let response = try client.request("GET", path, headers: path == "/v1/models" ? [("Authorization", "Bearer \(clientKey)")] : [])
+            #expect(response.header("Cache-Control") == expected, "\(path)")
+            #expect(response.headers.filter { $0.0.lowercased() == "cache-control" }.count == 1, "\(path): one field")
+        }
+    }
+
+    @Test func aWrongBearerCredentialIsAnInvalidTokenAndNoCredentialIsNoError() throws {
+        let client = try service.client()
+        let none = try client.request("GET", "/v1/models")
+        #expect(none.status == 401)
+        #expect(none.header("WWW-Authenticate") == #"Bearer realm="trust-insights""#)
+        for credential in ["Bearer ti_sandbox_k0000000000000000_nope", "bearer not-even-a-key"] {
+            let wrong = try client.request("GET", "/v1/models", headers: [("Authorization", credential)])
+            #expect(wrong.status == 401)
+            #expect(wrong.header("WWW-Authenticate") == #"Bearer realm="trust-insights", error="invalid_token""#)
+        }
+        let otherScheme = try client.request("GET", "/v1/models", headers: [("Authorization", "Basic dTpw")])
+        #expect(otherScheme.header("WWW-Authenticate") == #"Bearer realm="trust-insights""#, "another scheme is no token")
+    }
+
+    @Test func hostValuesThatAreNoAuthorityAreRefusedAndConnectIsNotImplemented() throws {
+        for host in ["a:80:80", "::1", ":80", "a%zz", "[zz]"] {
+            let client = try service.client()
+            client.send(Array("GET /healthz HTTP/1.1\r\nHost: \(host)\r\n\r\n".utf8))
+            let response = try client.readResponse()
+            #expect(response.status == 400, "\(host)")
+            #expect(response.text.contains("Host field value is not a valid authority"), "\(host)")
+        }
+        let connect = try service.client()
+        connect.send(Array("CONNECT 127.0.0.1:\(service.port) HTTP/1.1\r\nHost: 127.0.0.1:\(service.port)\r\n\r\n".utf8))
+        #expect(try connect.readResponse().status == 501)
+        let escape = try service.client().request("GET", "/v1/authorization/a%zz")
+        #expect(escape.status == 400)
+        #expect(escape.text.contains("not followed by two hexadecimal digits"))
+    }
 }

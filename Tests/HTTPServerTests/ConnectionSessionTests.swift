@@ -283,6 +283,28 @@ struct ConnectionSessionTests {
         #expect(!(plain.log.lines.first ?? "").contains("id-7"))
     }
 
+    @Test func addsTheDefaultCacheControlOnlyWhereTheResponseSetsNone() throws {
+        var configuration = TestServer.configuration()
+        configuration.defaultCacheControl = "no-store"
+        var router = Router()
+        router.add(.get, "/plain") { _, _ in HTTPResponse.text(.ok, "x") }
+        router.add(.get, "/own") { _, _ in
+            var headers = HTTPFields()
+            headers.set("cache-control", "public, max-age=60")
+            return HTTPResponse.text(.ok, "x", headers: headers)
+        }
+        let connection = InMemoryConnection(configuration: configuration, router: router)
+        let responses = connection.send(
+            "GET /plain HTTP/1.1\r\nHost: a\r\n\r\nGET /own HTTP/1.1\r\nHost: a\r\n\r\nGET /missing HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(responses.count == 3)
+        #expect(responses[0].header("Cache-Control") == "no-store")
+        #expect(responses[1].header("Cache-Control") == "public, max-age=60")
+        #expect(responses[1].headers.filter { $0.0.lowercased() == "cache-control" }.count == 1)
+        #expect(responses[2].status == 404 && responses[2].header("Cache-Control") == "no-store", "errors too")
+        let plain = InMemoryConnection()
+        #expect(plain.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n").first?.header("Cache-Control") == nil, "off by default")
+    }
+
     @Test func recordsRequestMetricsByTemplate() {
         let connection = InMemoryConnection()
         _ = connection.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\nGET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")

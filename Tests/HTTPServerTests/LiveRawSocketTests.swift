@@ -189,6 +189,9 @@ struct LiveRawSocketTests {
         // Half the default write timeout (10 s): the configured 300 ms is what closed it. Not tighter, because
         // under AddressSanitizer building the 40 queued 300 KB answers alone took about 2 s on CI.
         #expect(ContinuousClock.now - start < .seconds(5))
+        // Closed with a reset: what was still queued for this reader is dropped, not left in the kernel.
+        #expect(client.waitForClose())
+        #expect(client.wasReset)
     }
 
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {

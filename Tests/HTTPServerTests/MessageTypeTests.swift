@@ -123,11 +123,9 @@ struct ByteClassTests {
         }
         let token = expected("!#$%&'*+-.^_`|~")
         let target = expected("-._~:/?[]@!$&'()*+,;=%")
-        let host = expected("-._~!$&'()*+,;=:[]%")
         for byte in UInt8.min...UInt8.max {
             #expect(ByteClass.isToken(byte) == token(byte), "token \(byte)")
             #expect(ByteClass.isTarget(byte) == target(byte), "target \(byte)")
-            #expect(ByteClass.isHost(byte) == host(byte), "host \(byte)")
         }
     }
 }

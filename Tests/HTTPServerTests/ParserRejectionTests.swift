@@ -17,12 +17,12 @@ struct ParserRejectionTests {
         ParserCase("authority-form for GET", "GET example.com:80 HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("origin-form for CONNECT", "CONNECT /v1/labels HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("absolute-form for CONNECT", "CONNECT http://a/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("bad percent escape", "GET /%zz HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("truncated percent escape", "GET /a% HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("fragment in target", "GET /a#b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("bad percent escape", "GET /%zz HTTP/1.1\r\n\(host)\r\n", .invalidPercentEscape),
+        ParserCase("truncated percent escape", "GET /a% HTTP/1.1\r\n\(host)\r\n", .invalidPercentEscape),
+        ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        ParserCase("fragment in target", "GET /a#b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("userinfo in absolute-form", "GET http://u@h/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("control byte in target", "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("control byte in target", "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("lower-case protocol name", "GET / http/1.1\r\n\(host)\r\n", .invalidVersion),
         ParserCase("two-digit minor version", "GET / HTTP/1.10\r\n\(host)\r\n", .invalidVersion),
         ParserCase("version without minor", "GET / HTTP/1\r\n\(host)\r\n", .invalidVersion),
@@ -31,7 +31,7 @@ struct ParserRejectionTests {
         ParserCase("HTTP/2.0 in a 1.1 parser", "GET / HTTP/2.0\r\n\(host)\r\n", .unsupportedVersion),
         ParserCase("HTTP/0.9 with version", "GET / HTTP/0.9\r\n\(host)\r\n", .unsupportedVersion),
         ParserCase("bare LF ending the request line", "GET / HTTP/1.1\n\(host)\r\n", .invalidLineEnding),
-        ParserCase("bare CR in request line", "GET /\ra HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("bare CR in request line", "GET /\ra HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("too many empty lines first", String(repeating: "\r\n", count: 9) + "GET / HTTP/1.1\r\n\r\n",
             .malformedRequestLine),
     ]
@@ -56,7 +56,26 @@ struct ParserRejectionTests {
         ParserCase("duplicate Host in HTTP/1.0", "GET / HTTP/1.0\r\nHost: a\r\nHost: b\r\n\r\n", .duplicateHost),
         ParserCase("Host with a path", "GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", .invalidHost),
         ParserCase("Host with userinfo", "GET / HTTP/1.1\r\nHost: u@a\r\n\r\n", .invalidHost),
+        ParserCase("Host with two ports", "GET / HTTP/1.1\r\nHost: a:80:80\r\n\r\n", .invalidHost),
+        ParserCase("Host with a port that is no number", "GET / HTTP/1.1\r\nHost: a:b\r\n\r\n", .invalidHost),
+        ParserCase("Host port with a letter", "GET / HTTP/1.1\r\nHost: 1.2.3.4:80x\r\n\r\n", .invalidHost),
+        ParserCase("Host with a port and no host", "GET / HTTP/1.1\r\nHost: :80\r\n\r\n", .invalidHost),
+        ParserCase("Host IPv6 not brackets", "GET / HTTP/1.1\r\nHost: ::1\r\n\r\n", .invalidHost),
+        ParserCase("Host bracket never closed", "GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", .invalidHost),
+        ParserCase("Host brackets around no address", "GET / HTTP/1.1\r\nHost: [zz]\r\n\r\n", .invalidHost),
+        ParserCase("Host with a stray bracket", "GET / HTTP/1.1\r\nHost: a]b\r\n\r\n", .invalidHost),
+        ParserCase("Host with a bad escape", "GET / HTTP/1.1\r\nHost: a%zz\r\n\r\n", .invalidHost),
+        ParserCase("Host with text after the literal", "GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", .invalidHost),
     ]
+
+    /// What RFC 3986 allows for a Host value is served: names, IPv4 and IPv6 literals, IPvFuture, escapes,
+    /// sub-delims, an empty port, and an empty value (a target with no authority).
+    @Test(arguments: ["a", "localhost:8080", "127.0.0.1:80", "[::1]", "[::1]:8080", "[2001:db8::7]:1", "[v1.x:y]",
+                      "a%41b", "a,b;c=d", "a:", "xn--bcher-kva.example", ""])
+    func acceptsEveryAuthorityRFC3986Allows(host: String) {
+        let events = ParserVerifier.verify("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n", everySplit: false)
+        #expect(!events.contains { if case .failure = $0 { true } else { false } }, "\(host): \(events)")
+    }
 
     static let framingCases: [ParserCase] = [
         ParserCase("Content-Length with Transfer-Encoding",

@@ -122,6 +122,16 @@ struct RouterTests {
         }
     }
 
+    /// CONNECT asks for a tunnel to an authority: 501 whatever the authority, even one spelt like a route's path.
+    @Test func answersConnectAsNotImplemented() {
+        for target in ["127.0.0.1:8080", "example.com:443", "/v1/models"] {
+            guard case .methodNotImplemented = Self.router().resolve(method: .connect, path: target) else {
+                Issue.record("expected 501 for CONNECT \(target)")
+                continue
+            }
+        }
+    }
+
     @Test func answersQueryOnAKnownPathAsNotAllowed() {
         guard case .methodNotAllowed(let allow) = Self.router().resolve(method: .query, path: "/v1/models") else {
             Issue.record("expected 405 for QUERY, a registered method")

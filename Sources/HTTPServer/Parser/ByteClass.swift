@@ -25,12 +25,6 @@ enum ByteClass {
         member(byte, low: 0xAFFF_FFF2_0000_0000, high: 0x47FF_FFFE_AFFF_FFFF)
     }
 
-    /// Host value characters: uri-host (reg-name, IP literals) and port; no "@", "/", "?" or "#".
-    @inline(__always)
-    static func isHost(_ byte: UInt8) -> Bool {
-        member(byte, low: 0x2FFF_7FF2_0000_0000, high: 0x47FF_FFFE_AFFF_FFFE)
-    }
-
     /// field-vchar (VCHAR and obs-text), SP and HTAB; CR, LF, NUL, DEL and other controls are not.
     @inline(__always)
     static func isFieldValue(_ byte: UInt8) -> Bool {

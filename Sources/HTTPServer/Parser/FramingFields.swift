@@ -32,10 +32,7 @@ struct FramingFields {
             break
         case .host:
             hostCount += 1
-            for index in value where !ByteClass.isHost(bytes[index]) {
-                hostIsValid = false
-                break
-            }
+            if !HostAuthority.isValid(bytes, value) { hostIsValid = false }
         case .contentLength:
             contentLengthCount += 1
             contentLength = Self.decimal(bytes, value)

@@ -8,6 +8,8 @@ enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case malformedRequestLine
     case invalidMethod
     case invalidRequestTarget
+    case invalidTargetCharacter
+    case invalidPercentEscape
     case invalidVersion
     case unsupportedVersion
     case obsoleteLineFolding
@@ -71,7 +73,12 @@ extension HTTPParseError: HTTPResponseError {
         case .invalidLineEnding: "Lines must end with CRLF."
         case .malformedRequestLine: "The request line is not 'method SP request-target SP HTTP-version'."
         case .invalidMethod: "The method is not a valid token."
-        case .invalidRequestTarget: "The request-target is not valid for this method."
+        case .invalidRequestTarget:
+            "The request-target's form is not one this method may use (RFC 9112 §3.2): a path, or an absolute URI "
+                + "without userinfo; '*' only with OPTIONS; an authority only with CONNECT."
+        case .invalidTargetCharacter:
+            "The request-target holds a character a URI may not (such as a space, '<', '>', '\"' or '#'): percent-encode it."
+        case .invalidPercentEscape: "The request-target has a '%' that is not followed by two hexadecimal digits."
         case .invalidVersion: "The HTTP version is malformed."
         case .unsupportedVersion: "Only HTTP/1.0 and HTTP/1.1 are supported."
         case .obsoleteLineFolding: "Obsolete line folding is not accepted."

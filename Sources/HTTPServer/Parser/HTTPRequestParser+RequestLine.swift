@@ -37,10 +37,10 @@ extension HTTPRequestParser {
         var queryMark: Int?
         for index in targetRange {
             let byte = bytes[index]
-            guard ByteClass.isTarget(byte) else { return .failure(.invalidRequestTarget) }
+            guard ByteClass.isTarget(byte) else { return .failure(.invalidTargetCharacter) }
             if byte == UInt8(ascii: "?") && queryMark == nil { queryMark = index }
         }
-        guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidRequestTarget) }
+        guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidPercentEscape) }
         let target = string(bytes, targetRange)
         if bytes[targetRange.lowerBound] == UInt8(ascii: "/"), method != .connect {
             // origin-form, by far the most common: split on the bytes, and share the string when there is no query.

@@ -13,6 +13,9 @@ enum RouteResolution: Sendable {
 
 extension Router {
     func resolve(method: HTTPMethod, path: String) -> RouteResolution {
+        // CONNECT names an authority, not a path, and asks for a tunnel: a proxy's work, which an origin server
+        // does not do (RFC 9110 §9.3.6). A route of that "path" could only be found by accident.
+        if method == .connect, !methodsServed.contains(.connect) { return .methodNotImplemented }
         if path == "*" {
             // The server as a whole (RFC 9110 section 9.3.7): what some route of it serves.
             return method == .options ? .automaticOptions(allow: Self.allowValue(methodsServed)) : .notFound

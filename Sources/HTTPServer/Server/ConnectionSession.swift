@@ -315,7 +315,7 @@ struct ConnectionSession {
         let isHead = pending?.head.method == .head
         let framing = ResponseSerializer.Framing(
             requestID: requestID, keepAlive: keepAlive, requestVersion: pending?.head.version ?? .http1_1,
-            isHeadRequest: isHead)
+            isHeadRequest: isHead, defaultCacheControlLine: services.defaultCacheControlLine)
         let inlineBody = !isHead && response.body.count <= ResponseSerializer.inlineBodyLimit
         output.append(
             ResponseSerializer.head(

@@ -286,10 +286,15 @@ final class EventLoop {
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, wanted, UInt64(connection.fd))
     }
 
-    private func closeConnection(_ connection: SocketConnection) {
+    private func closeConnection(_ connection: SocketConnection, abortively: Bool = false) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
         if let gate = connection.session.heldGate { awaiting.removeValue(forKey: ObjectIdentifier(gate)) }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, 0, 0)
+        if abortively {
+            // SO_LINGER on with a zero timeout: close sends RST and drops the unsent data (socket(7)).
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
         close(connection.fd)
         shared.openConnections.subtract(1, ordering: .relaxed)
         shared.openConnectionsGauge.decrement()
@@ -306,8 +311,12 @@ final class EventLoop {
                 connection.session.requestTimedOut()
                 flush(connection)
                 if connections[connection.fd] === connection { updateInterest(connection) }
-            case .idle, .write, .linger:
+            case .idle, .linger:
                 closeConnection(connection)
+            case .write:
+                // A peer that stopped reading would otherwise keep what is still queued (megabytes, with a big
+                // answer) in the kernel until it reads or the orphan timeout runs out: a reset discards it now.
+                closeConnection(connection, abortively: true)
             }
         }
     }

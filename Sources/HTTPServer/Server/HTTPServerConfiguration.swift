@@ -25,6 +25,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var lingerMaxBytes = 4 * 1024 * 1024
     public var listenBacklog = 1024
     public var accessLog = true
+    /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
+    /// the caller sets `no-store`: RFC 9111 §4.2.2 lets a cache store a 200, 404 or 405 without being told to.
+    public var defaultCacheControl: String?
 
     public init() {}
 

@@ -16,6 +16,8 @@ final class LoopServices {
     let router: Router
     let defaultBodyLimit: Int
     let accessLog: Bool
+    /// `Cache-Control: <default>\r\n`, written once.
+    let defaultCacheControlLine: [UInt8]?
     var requestIDs = RequestIDGenerator()
     var date = DateCache()
     private var routes: [String: RouteSeries] = [:]
@@ -25,6 +27,7 @@ final class LoopServices {
         self.router = shared.router
         self.defaultBodyLimit = shared.configuration.defaultBodyLimit
         self.accessLog = shared.configuration.accessLog
+        self.defaultCacheControlLine = shared.configuration.defaultCacheControl.map { Array("Cache-Control: \($0)\r\n".utf8) }
         date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
     }
 

@@ -9,6 +9,8 @@ enum ResponseSerializer {
         /// HTTP/1.0 clients need an explicit `Connection: keep-alive` to keep the connection.
         var requestVersion: HTTPVersion
         var isHeadRequest: Bool
+        /// Written when the response sets no `Cache-Control` of its own (`HTTPServerConfiguration.defaultCacheControl`).
+        var defaultCacheControlLine: [UInt8]? = nil
     }
 
     /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
@@ -28,10 +30,14 @@ enum ResponseSerializer {
         if includingBody { capacity += response.body.count }
         // Each field is judged once; the verdicts of the first 64 are remembered for the writing pass.
         var safeFields: UInt64 = 0
+        var setsCacheControl = false
         for (index, field) in response.headers.enumerated() where isSafe(field) {
             if index < 64 { safeFields |= 1 << UInt64(index) }
             capacity += field.name.utf8.count + 2 + field.value.utf8.count + 2
+            if field.name.utf8.count == 13 && field.name.equalsIgnoringASCIICase("cache-control") { setsCacheControl = true }
         }
+        let cacheControl = setsCacheControl ? nil : framing.defaultCacheControlLine
+        capacity += cacheControl?.count ?? 0
         return [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
             var out = ByteWriter(buffer.baseAddress!)
             out.put("HTTP/1.1 ")
@@ -62,6 +68,7 @@ enum ResponseSerializer {
                 out.put(&value)
                 out.put("\r\n")
             }
+            cacheControl?.withUnsafeBufferPointer { out.put($0) }
             out.put("\r\n")
             if includingBody { response.body.withUnsafeBufferPointer { out.put($0) } }
             count = out.written

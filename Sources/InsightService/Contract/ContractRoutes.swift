@@ -13,6 +13,8 @@ struct ContractRoutes: Sendable {
         router.add(.get, "/openapi.yaml") { _, _ in
             var headers = HTTPFields()
             headers.set("Content-Type", APIContract.mediaType)
+            // The same for every caller, and fixed for the life of the binary: a cache may keep it for an hour.
+            headers.set("Cache-Control", "public, max-age=3600")
             return HTTPResponse(status: .ok, headers: headers, body: APIContract.openAPIDocument)
         }
     }

@@ -10,7 +10,9 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     case invalidRequest([ContextViolation])
     /// An evaluation-level error of the public API.
     case evaluation(EvaluationError)
-    case unauthenticated
+    /// No key, or a key that does not open the door. `presentedBearer`: a Bearer credential was sent (and is wrong,
+    /// unknown or revoked), which RFC 6750 §3.1 answers with `error="invalid_token"`; without one, no error code.
+    case unauthenticated(presentedBearer: Bool)
     case forbiddenRole([KeyRole])
     case accessRevoked
     /// A sandbox override header sent with a production key.
@@ -115,8 +117,10 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     public var headers: HTTPFields {
         var fields = HTTPFields()
         switch self {
-        case .unauthenticated:
-            fields.set("WWW-Authenticate", "Bearer realm=\"trust-insights\"")
+        case .unauthenticated(let presentedBearer):
+            fields.set(
+                "WWW-Authenticate",
+                presentedBearer ? "Bearer realm=\"trust-insights\", error=\"invalid_token\"" : "Bearer realm=\"trust-insights\"")
         case .evaluation(.rateLimitExceeded(let rejection)):
             fields.set("Retry-After", String(rejection.retryAfterSeconds))
             fields.set("RateLimit-Policy", RateLimitFields.policy(rejection.scope, rejection.limit))
@@ -153,9 +157,9 @@ extension ServiceProblem {
         }
     }
 
-    init(_ error: AccessError) {
+    init(_ error: AccessError, presentedBearer: Bool = false) {
         switch error {
-        case .unauthenticated: self = .unauthenticated
+        case .unauthenticated: self = .unauthenticated(presentedBearer: presentedBearer)
         case .accessRevoked: self = .accessRevoked
         case .forbiddenRole(let roles): self = .forbiddenRole(roles)
         }

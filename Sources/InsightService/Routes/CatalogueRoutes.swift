@@ -81,6 +81,10 @@ struct CatalogueRoutes: Sendable {
         }
         writer.endArray()
         writer.endObject()
-        return .json(.ok, writer.bytes)
+        // Public, but a cache must ask again each time: after a rotation (and SIGHUP) the new key signs at once,
+        // and a verifier that meets its kid must find it (docs/SIGNED-PAYLOAD.md).
+        var headers = HTTPFields()
+        headers.set("Cache-Control", "no-cache")
+        return .json(.ok, writer.bytes, headers: headers)
     }
 }

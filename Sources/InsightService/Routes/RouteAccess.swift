@@ -16,12 +16,18 @@ struct RouteAccess: Sendable {
         if headers.count(of: "Authorization") > 1 {
             throw .invalidHeader(name: "Authorization", detail: "appears more than once; send one Bearer credential")
         }
+        let authorization = headers["Authorization"]
         do {
             return try authenticator.authenticate(
-                authorization: headers["Authorization"], roles: roles, now: now, admittingSuspended: admittingSuspended)
+                authorization: authorization, roles: roles, now: now, admittingSuspended: admittingSuspended)
         } catch {
-            throw ServiceProblem(error)
+            throw ServiceProblem(error, presentedBearer: authorization.map(Self.isBearer) ?? false)
         }
+    }
+
+    /// A credential of the Bearer scheme (the scheme name is case-insensitive, RFC 9110 §11.1).
+    private static func isBearer(_ authorization: String) -> Bool {
+        authorization.utf8.count > 7 && authorization.prefix(7).lowercased() == "bearer "
     }
 
     /// The same check on the header section alone, for `RouteOptions.checkBeforeBody`: a route that takes large

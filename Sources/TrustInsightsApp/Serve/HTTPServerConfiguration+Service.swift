@@ -16,5 +16,8 @@ extension HTTPServerConfiguration {
         writeTimeout = .milliseconds(Int64(service.writeTimeoutSeconds * 1000))
         shutdownGracePeriod = .milliseconds(Int64(service.shutdownGraceSeconds * 1000))
         accessLog = service.accessLog
+        // Every answer is per caller, per tenant, and may change at the next request (an opt-out, a label): none is
+        // for a cache to keep. The public routes that may be cached say so themselves.
+        defaultCacheControl = "no-store"
     }
 }

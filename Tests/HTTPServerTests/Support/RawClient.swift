@@ -7,6 +7,8 @@ final class RawClient {
     let fd: Int32
     private var received: [UInt8] = []
     private(set) var peerClosed = false
+    /// The peer closed with a reset (ECONNRESET), not an orderly FIN.
+    private(set) var wasReset = false
 
     init(host: String = "127.0.0.1", port: Int, receiveTimeoutMilliseconds: Int = 3000, receiveBufferBytes: Int32? = nil) throws {
         guard let listenHost = ListenHost(host) else { throw RawClientError.connectFailed(EINVAL) }
@@ -68,7 +70,8 @@ final class RawClient {
             received.append(contentsOf: chunk[..<count])
             return true
         }
-        if count == 0 || (count < 0 && errno == ECONNRESET) { peerClosed = true }
+        if count < 0 && errno == ECONNRESET { wasReset = true }
+        if count == 0 || wasReset { peerClosed = true }
         return false
     }
 
