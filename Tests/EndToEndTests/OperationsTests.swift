@@ -58,8 +58,9 @@ import Testing
         let client = try service.client()
         let key = try service.key(role: .client)
         let keyID = try #require(APIKeySecret(presented: key)?.keyID)
-        let secret = String(key.split(separator: "_").last!)
-        let wrongSecret = key.dropLast(4) + "AAAA"
+        // The secret is what follows `ti_<env>_<keyID>_`; it may hold underscores itself (base64url).
+        let secret = String(key.dropFirst("ti_sandbox_\(keyID)_".count))
+        let wrongSecret = key.dropLast(4) + (key.hasSuffix("AAAA") ? "BBBB" : "AAAA")
         func line(_ requestID: String) -> String? {
             service.logs.lines.first { $0.contains("\"event\":\"request\"") && $0.contains("\"requestID\":\"\(requestID)\"") }
         }
@@ -77,7 +78,7 @@ import Testing
         for requestID in ["log-garbage", "log-none", "log-two"] {
             #expect(try !#require(line(requestID)).contains("keyID"), "\(requestID): no key of our shape, no keyID")
         }
-        let wrongPart = String(wrongSecret.split(separator: "_").last!)
+        let wrongPart = String(wrongSecret.dropFirst("ti_sandbox_\(keyID)_".count))
         #expect(!service.logs.lines.contains { $0.contains(secret) || $0.contains(wrongPart) })
     }
 

@@ -27,7 +27,9 @@ final class LoopServices {
         self.router = shared.router
         self.defaultBodyLimit = shared.configuration.defaultBodyLimit
         self.accessLog = shared.configuration.accessLog
-        self.defaultCacheControlLine = shared.configuration.defaultCacheControl.map { Array("Cache-Control: \($0)\r\n".utf8) }
+        // A value that could split the head is dropped, as a handler's would be (ResponseSerializer.isSafe).
+        self.defaultCacheControlLine = shared.configuration.defaultCacheControl
+            .flatMap { $0.allUTF8(ByteClass.isFieldValue) ? Array("Cache-Control: \($0)\r\n".utf8) : nil }
         date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
     }
 

@@ -63,11 +63,14 @@ public final class Authenticator: Sendable {
 
     /// The secret an `Authorization` field presents, if it is a Bearer credential of our shape.
     static func presentedSecret(authorization: String?) -> APIKeySecret? {
-        guard let authorization, authorization.utf8.count > 7 else { return nil }
-        let scheme = authorization.prefix(7)
-        guard scheme.lowercased() == "bearer " else { return nil }
+        guard let authorization, isBearer(authorization) else { return nil }
         let token = authorization.dropFirst(7).drop(while: { $0 == " " })
         return APIKeySecret(presented: String(token))
+    }
+
+    /// A credential of the Bearer scheme, whatever follows (the scheme name is case-insensitive, RFC 9110 §11.1).
+    public static func isBearer(_ authorization: String) -> Bool {
+        authorization.utf8.count > 7 && authorization.prefix(7).lowercased() == "bearer "
     }
 
     /// The key ID an `Authorization` field names, whether or not its secret is right: for the access log, so that

@@ -5,7 +5,7 @@ import HTTPServer
 /// happens.
 enum NoQueryParameters {
     static func check(_ request: HTTPRequest, expected: String = "it takes none") throws(ServiceProblem) {
-        guard request.query?.isEmpty == false, let item = request.queryItems.first else { return }
+        guard let item = request.queryItems.first else { return }
         throw .notAParameter(item.name, expected: expected)
     }
 }

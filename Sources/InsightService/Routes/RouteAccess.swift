@@ -21,13 +21,8 @@ struct RouteAccess: Sendable {
             return try authenticator.authenticate(
                 authorization: authorization, roles: roles, now: now, admittingSuspended: admittingSuspended)
         } catch {
-            throw ServiceProblem(error, presentedBearer: authorization.map(Self.isBearer) ?? false)
+            throw ServiceProblem(error, presentedBearer: authorization.map(Authenticator.isBearer) ?? false)
         }
-    }
-
-    /// A credential of the Bearer scheme (the scheme name is case-insensitive, RFC 9110 §11.1).
-    private static func isBearer(_ authorization: String) -> Bool {
-        authorization.utf8.count > 7 && authorization.prefix(7).lowercased() == "bearer "
     }
 
     /// The same check on the header section alone, for `RouteOptions.checkBeforeBody`: a route that takes large
