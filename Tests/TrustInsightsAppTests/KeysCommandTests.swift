@@ -14,15 +14,8 @@ import InsightStore
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
-        let output = Mutex("")
-        let errors = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in output.withLock { $0 += text } }, standardError: { text in errors.withLock { $0 += text } },
-            variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(
-            ["keys"] + arguments + ["--data-dir", directory, "--config", Self.repositoryRoot + "/config/default.json"],
-            environment: environment)
-        return (status, output.withLock { $0 }, errors.withLock { $0 })
+        let run = CommandRun(["keys"] + arguments + ["--data-dir", directory, "--config", Self.repositoryRoot + "/config/default.json"])
+        return (run.status, run.output, run.errors)
     }
 
     @Test func createMakesTheDatabaseAndSaysSoAndPrintsTheSecretOnItsOwnLine() throws {

@@ -7,12 +7,6 @@ import Synchronization
 final class ModelsCommandHarness {
     let directory: URL
 
-    /// What one run printed.
-    final class Capture: Sendable {
-        let output = Mutex("")
-        let errors = Mutex("")
-    }
-
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-command-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -34,12 +28,8 @@ final class ModelsCommandHarness {
 
     /// Status, standard output and standard error of one run.
     func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
-        let capture = Capture()
-        let environment = CommandEnvironment(
-            standardOutput: { text in capture.output.withLock { $0 += text } },
-            standardError: { text in capture.errors.withLock { $0 += text } }, variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
-        return (status, capture.output.withLock { $0 }, capture.errors.withLock { $0 })
+        let run = CommandRun(arguments)
+        return (run.status, run.output, run.errors)
     }
 
     /// `models import` of `source` (a file in the directory) to `out`, as isLikelyBeingCoached/payment.

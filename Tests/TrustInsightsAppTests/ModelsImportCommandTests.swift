@@ -10,12 +10,8 @@ import Testing
     private static let catalogue = root.appendingPathComponent("config/features").path
 
     private func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-        let errors = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: [:],
-            isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
-        return (status, errors.withLock { $0 })
+        let run = CommandRun(arguments)
+        return (run.status, run.errors)
     }
 
     /// A one-stump XGBoost model over two features (save_model JSON).
