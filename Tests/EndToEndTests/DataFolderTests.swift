@@ -90,8 +90,12 @@ import Testing
     }
 
     @Test func anInvalidVelocityOrRateLimitFileIsInvalidConfigurationNamingFileAndValue() throws {
+        // Valid alone, but without a counter the catalogue's models read as a computed feature.
+        let withoutACounter = try String(contentsOfFile: LiveService.repositoryRoot + "/config/velocity.json", encoding: .utf8)
+            .split(separator: "\n").filter { !$0.contains(#""evaluationsPerAccount1h""#) }.joined(separator: "\n")
         for (file, edit, expected) in [
             ("velocity.json", #"{"formatVersion": 1, "counters": [], "rules": [], "colour": 1}"#, "at /colour: unknown key"),
+            ("velocity.json", withoutACounter, "at /counters: no counter named evaluationsPerAccount1h, which the"),
             ("rate-limits.json", "{", "not valid JSON"),
             ("velocity.json", nil, "no such file"),
         ] as [(String, String?, String)] {

@@ -61,11 +61,13 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     let principal = Principal(keyID: "k0123456789abcdef", tenant: TenantID("acme")!, role: .client, environment: .sandbox)
     let recorder = MemoryRecorder()
 
-    func makeEvaluator(probability: Double = 0.5, velocity: VelocityConfiguration = .standard) throws -> (Evaluator, AuthorizationRegistry) {
+    func makeEvaluator(
+        probability: Double = 0.5, velocity: VelocityConfiguration = .standard, tracker: VelocityTracker? = nil
+    ) throws -> (Evaluator, AuthorizationRegistry) {
         let authorizations = try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 86_400_000)
         let models = FakeModels(current: FixedModel(version: "2026.11.1", probabilityValue: probability), prior: FixedModel(version: "2026.09.1", probabilityValue: 0.1))
         let evaluator = Evaluator(.init(
-            catalogue: try shippedCatalogue(), models: models, velocity: VelocityTracker(configuration: velocity),
+            catalogue: try shippedCatalogue(), models: models, velocity: tracker ?? VelocityTracker(configuration: velocity),
             hasher: SubjectHasher(source: recorder), authorizations: authorizations, recorder: recorder))
         return (evaluator, authorizations)
     }
@@ -198,6 +200,28 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         let unsupported = paymentRequest(insights: [InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version2", modelVersion: .current)])
         let kept = try evaluator.evaluate(unsupported, principal: principal, overrides: SandboxOverrides(outcome: .high), now: 3)
         #expect(kept.insights[0].outcome == .error(.insightVersionIncompatible))
+    }
+
+    /// While start-up replays stored evaluations, counts would be too low and rules would not fire: no answer
+    /// (notAvailable, which clients retry) rather than a wrong one, and nothing recorded. Bad input still hears
+    /// what is wrong with it.
+    @Test func anEvaluationBeforeTheVelocityReplayHasFinishedIsNotAvailable() throws {
+        let tracker = VelocityTracker(configuration: .standard, awaitingReplay: true)
+        let (evaluator, _) = try makeEvaluator(tracker: tracker)
+        #expect(throws: EvaluationError.notAvailable) { try evaluator.evaluate(paymentRequest(), principal: principal, now: 0) }
+        #expect(recorder.records.withLock { $0.isEmpty })
+        #expect(tracker.trackedAccounts == 0)
+        var invalid = paymentRequest()
+        invalid.subject.accountRef = nil
+        do {
+            _ = try evaluator.evaluate(invalid, principal: principal, now: 0)
+            Issue.record("an invalid request was evaluated")
+        } catch {
+            guard case .contextInvalid = error else { Issue.record("expected contextInvalid, got \(error)"); return }
+        }
+        tracker.finishRestoring()
+        _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 0)
+        #expect(recorder.records.withLock { $0.count } == 1)
     }
 
     @Test func storageFailureIsAServerError() throws {

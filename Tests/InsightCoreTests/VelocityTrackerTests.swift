@@ -11,9 +11,13 @@ import Testing
     let deviceB = SubjectKey(high: 11, low: 11)
     let payee = SubjectKey(high: 20, low: 20)
     let minute: Int64 = 60_000
+    static let bank = VelocityPartition(tenant: TenantID("bank")!, environment: .production)
 
-    private func observe(_ tracker: VelocityTracker, account: SubjectKey, device: SubjectKey? = nil, payee: SubjectKey? = nil, at time: Int64) -> VelocityCounts {
-        tracker.observe(.init(account: account, device: device, counterparty: payee, time: time))
+    private func observe(
+        _ tracker: VelocityTracker, _ partition: VelocityPartition = bank, account: SubjectKey, device: SubjectKey? = nil,
+        payee: SubjectKey? = nil, at time: Int64
+    ) -> VelocityCounts {
+        tracker.observe(.init(partition: partition, account: account, device: device, counterparty: payee, time: time))
     }
 
     /// Loop B's request arrived a millisecond after loop A's but reached the tracker first: the window counts stay
@@ -111,15 +115,72 @@ import Testing
         #expect(counts.value(named: "evaluationsPerAccount10m") == 2)
     }
 
+    /// Another tenant's flood of new accounts, or the same tenant's sandbox load test, fills the shared bound: a
+    /// full shard makes room in the partition that holds the most (sandbox first), so the quiet production
+    /// tenant's accounts keep their counts.
+    @Test func aFullTrackerEvictsFromTheLargestPartitionSandboxFirst() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxTrackedAccounts = 1024
+        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        let victims = (0..<32).map { SubjectKey(high: 1, low: UInt64($0)) }
+        for account in victims {
+            for second in 0..<5 { _ = observe(tracker, account: account, at: Int64(second) * 1000) }
+        }
+        let flooders = [
+            VelocityPartition(tenant: TenantID("other")!, environment: .production),
+            VelocityPartition(tenant: TenantID("bank")!, environment: .sandbox),
+        ]
+        for flooder in flooders {
+            for index in 0..<20_000 {
+                _ = observe(tracker, flooder, account: SubjectKey(high: 2, low: UInt64(index)), at: 10_000 + Int64(index))
+            }
+        }
+        #expect(tracker.trackedAccounts <= 1024)
+        for account in victims {
+            let counts = observe(tracker, account: account, at: 40_000)
+            #expect(counts.value(named: "evaluationsPerAccount10m") == 6)
+            #expect(counts.firedRules.map(\.name) == ["accountEvaluationBurst"])
+        }
+    }
+
+    /// With production partitions only, the one holding the most is evicted: a flooder evicts its own accounts once
+    /// it is the largest, not the older accounts of a smaller tenant.
+    @Test func aFloodingTenantEvictsItsOwnAccountsOnceItIsTheLargest() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxTrackedAccounts = 1024
+        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        let flooder = VelocityPartition(tenant: TenantID("other")!, environment: .production)
+        for index in 0..<5_000 {
+            _ = observe(tracker, flooder, account: SubjectKey(high: 2, low: UInt64(index)), at: Int64(index))
+        }
+        let late = (0..<32).map { SubjectKey(high: 1, low: UInt64($0)) }
+        for account in late { _ = observe(tracker, account: account, at: 6_000) }
+        for index in 5_000..<25_000 {
+            _ = observe(tracker, flooder, account: SubjectKey(high: 2, low: UInt64(index)), at: 6_001 + Int64(index))
+        }
+        for account in late {
+            #expect(observe(tracker, account: account, at: 40_000).value(named: "evaluationsPerAccount10m") == 2)
+        }
+    }
+
+    @Test func aTrackerAwaitingReplayIsRestoredOnlyWhenToldSo() {
+        let fresh = VelocityTracker(configuration: .standard)
+        #expect(fresh.isRestored)
+        let restarting = VelocityTracker(configuration: .standard, awaitingReplay: true)
+        #expect(!restarting.isRestored)
+        restarting.finishRestoring()
+        #expect(restarting.isRestored)
+    }
+
     @Test func replayRestoresState() {
         let original = VelocityTracker(configuration: .standard)
         let restored = VelocityTracker(configuration: .standard)
         for index in 0..<5 {
-            let observation = VelocityTracker.Observation(account: account, device: index % 2 == 0 ? deviceA : deviceB, counterparty: payee, time: Int64(index) * 1000)
+            let observation = VelocityTracker.Observation(partition: Self.bank, account: account, device: index % 2 == 0 ? deviceA : deviceB, counterparty: payee, time: Int64(index) * 1000)
             _ = original.observe(observation)
             restored.replay(observation, wasHigh: false)
         }
-        let next = VelocityTracker.Observation(account: account, device: deviceA, counterparty: payee, time: 10_000)
+        let next = VelocityTracker.Observation(partition: Self.bank, account: account, device: deviceA, counterparty: payee, time: 10_000)
         #expect(original.observe(next) == restored.observe(next))
     }
 }
@@ -143,6 +204,58 @@ import Testing
         #expect(throws: VelocityConfiguration.LoadError(path: "/rules/0/counter", message: "no counter of that name")) {
             try VelocityConfiguration.load(json: Array(json.utf8))
         }
+    }
+
+    /// Counts stop at the per-subject caps, so a threshold above its cap is a rule that can never fire.
+    @Test func rejectsARuleThresholdAboveItsCountersCap() {
+        let events = #"{"formatVersion": 1, "counters": [{"name": "a", "kind": "evaluationsPerAccount", "windowSeconds": 60}], "rules": [{"name": "r", "counter": "a", "atLeast": 6, "raiseTo": "high"}], "limits": {"maxEventsPerSubject": 5}}"#
+        #expect(throws: VelocityConfiguration.LoadError(path: "/rules/0/atLeast", message: "can never be reached: evaluationsPerAccount counts stop at /limits/maxEventsPerSubject (5)")) {
+            try VelocityConfiguration.load(json: Array(events.utf8))
+        }
+        let distinct = #"{"formatVersion": 1, "counters": [{"name": "d", "kind": "distinctDevicesPerAccount", "windowSeconds": 60}], "rules": [{"name": "r", "counter": "d", "atLeast": 257, "raiseTo": "medium"}]}"#
+        #expect(throws: VelocityConfiguration.LoadError(path: "/rules/0/atLeast", message: "can never be reached: distinctDevicesPerAccount counts stop at /limits/maxDistinctPerSubject (256)")) {
+            try VelocityConfiguration.load(json: Array(distinct.utf8))
+        }
+        let atTheCap = #"{"formatVersion": 1, "counters": [{"name": "d", "kind": "distinctDevicesPerAccount", "windowSeconds": 60}], "rules": [{"name": "r", "counter": "d", "atLeast": 256, "raiseTo": "medium"}]}"#
+        #expect((try? VelocityConfiguration.load(json: Array(atTheCap.utf8))) != nil)
+    }
+
+    @Test func rejectsSubjectBoundsSmallerThanSixtyFourPerShard() {
+        let json = #"{"formatVersion": 1, "counters": [], "rules": [], "limits": {"maxTrackedAccounts": 1023}}"#
+        #expect(throws: VelocityConfiguration.LoadError(path: "/limits/maxTrackedAccounts", message: "expected an integer from 1024 to 100000000")) {
+            try VelocityConfiguration.load(json: Array(json.utf8))
+        }
+    }
+
+    /// A counter deleted from velocity.json would leave the models' computed feature always missing; a counter
+    /// that keeps a catalogue name but counts something else would feed the model the wrong quantity.
+    @Test func theCatalogueCheckRefusesAMissingOrMisnamedComputedFeature() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        try VelocityConfiguration.standard.check(against: catalogue)
+
+        var missing = VelocityConfiguration.standard
+        missing.counters.removeAll { $0.name == "evaluationsPerAccount1h" }
+        missing.rules.removeAll { $0.counter == "evaluationsPerAccount1h" }
+        #expect(throws: VelocityConfiguration.LoadError(path: "/counters", message: "no counter named evaluationsPerAccount1h, which the payment catalogue declares as computed: its models would always see it missing")) {
+            try missing.check(against: catalogue)
+        }
+
+        var wrongKind = VelocityConfiguration.standard
+        wrongKind.counters[0].kind = .highOutcomesPerAccount
+        #expect(throws: VelocityConfiguration.LoadError(path: "/counters/0/kind", message: "the counter named evaluationsPerAccount10m must have kind evaluationsPerAccount")) {
+            try wrongKind.check(against: catalogue)
+        }
+
+        var wrongWindow = VelocityConfiguration.standard
+        wrongWindow.counters[1].windowSeconds = 7200
+        #expect(throws: VelocityConfiguration.LoadError(path: "/counters/1/windowSeconds", message: "the counter named evaluationsPerAccount1h must have a window of 3600 seconds")) {
+            try wrongWindow.check(against: catalogue)
+        }
+
+        // A counter of a name of its own feeds no catalogue feature, and may be anything.
+        var extra = VelocityConfiguration.standard
+        extra.counters.append(.init(name: "evaluationsPerAccount30m", kind: .evaluationsPerAccount, windowSeconds: 1800))
+        try extra.check(against: catalogue)
     }
 
     @Test func rejectsRuleThatWouldLowerToUnknown() {

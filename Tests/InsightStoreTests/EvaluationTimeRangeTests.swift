@@ -30,7 +30,7 @@ import InsightCrypto
         let since = start + 2_000
 
         var replayed: [Int64] = []
-        try store.forEachRecentEvaluation(since: since) { _, _, _, _, time, _ in replayed.append(time) }
+        try store.forEachRecentEvaluation(since: since) { replayed.append($0.createdAt); return true }
         #expect(replayed == times.filter { $0 >= since }.sorted())
 
         var counted: [Int64] = []

@@ -119,6 +119,10 @@ public final class Evaluator: Sendable {
             throw .serverError
         }
 
+        // Velocity counts are too low until start-up's replay is done: no answer rather than a wrong one, and
+        // before the device's rate limit spends a token on it.
+        guard dependencies.velocity.isRestored else { throw .notAvailable }
+
         // 3. The person's choice.
         if let account, dependencies.authorizations.state(tenant: principal.tenant, subject: account, now: now).status.blocksEvaluation {
             throw .denied
@@ -131,7 +135,9 @@ public final class Evaluator: Sendable {
         // 4. Velocity counters feed the model as computed features, and their rules set a floor.
         var counts: VelocityCounts?
         if let account {
-            let observed = dependencies.velocity.observe(.init(account: account, device: device, counterparty: counterparty, time: now))
+            let observed = dependencies.velocity.observe(.init(
+                partition: VelocityPartition(tenant: principal.tenant, environment: principal.environment),
+                account: account, device: device, counterparty: counterparty, time: now))
             counts = observed
             let slots = computedSlots[request.category] ?? []
             for (index, slot) in slots.enumerated() {

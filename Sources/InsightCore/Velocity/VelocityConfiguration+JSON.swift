@@ -36,8 +36,18 @@ extension VelocityConfiguration {
         for (index, counter) in counters.enumerated() where !names.insert(counter.name).inserted {
             throw LoadError(path: "/counters/\(index)/name", message: "duplicate counter name")
         }
-        for (index, rule) in rules.enumerated() where !names.contains(rule.counter) {
-            throw LoadError(path: "/rules/\(index)/counter", message: "no counter of that name")
+        for (index, rule) in rules.enumerated() {
+            guard let counter = counters.first(where: { $0.name == rule.counter }) else {
+                throw LoadError(path: "/rules/\(index)/counter", message: "no counter of that name")
+            }
+            // Counts saturate at the per-subject caps: a threshold above the cap is a rule that never fires.
+            let (cap, limit) = counter.kind.isDistinct
+                ? (limits.maxDistinctPerSubject, "maxDistinctPerSubject") : (limits.maxEventsPerSubject, "maxEventsPerSubject")
+            if rule.atLeast > cap {
+                throw LoadError(
+                    path: "/rules/\(index)/atLeast",
+                    message: "can never be reached: \(counter.kind.rawValue) counts stop at /limits/\(limit) (\(cap))")
+            }
         }
         return VelocityConfiguration(counters: counters, rules: rules, limits: limits)
     }
@@ -95,8 +105,9 @@ extension VelocityConfiguration {
         try reader.readObject { key, reader in
             let path = "/limits/" + key
             switch key {
-            case "maxTrackedAccounts": limits.maxTrackedAccounts = try readInteger(&reader, path: path, range: 16...100_000_000)
-            case "maxTrackedCounterparties": limits.maxTrackedCounterparties = try readInteger(&reader, path: path, range: 16...100_000_000)
+            // At least 64 per shard of the tracker's 16: below that the shards' split of the bound is most of it.
+            case "maxTrackedAccounts": limits.maxTrackedAccounts = try readInteger(&reader, path: path, range: 1024...100_000_000)
+            case "maxTrackedCounterparties": limits.maxTrackedCounterparties = try readInteger(&reader, path: path, range: 1024...100_000_000)
             case "maxEventsPerSubject": limits.maxEventsPerSubject = try readInteger(&reader, path: path, range: 1...1_000_000)
             case "maxDistinctPerSubject": limits.maxDistinctPerSubject = try readInteger(&reader, path: path, range: 1...100_000)
             default: throw LoadError(path: path, message: "unknown key")

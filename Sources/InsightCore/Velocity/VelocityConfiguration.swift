@@ -10,6 +10,9 @@ public struct VelocityConfiguration: Sendable, Equatable {
         case distinctAccountsPerCounterparty
         /// `high` outcomes of the account in the window, before the current evaluation.
         case highOutcomesPerAccount
+
+        /// Counts distinct subjects (capped by `maxDistinctPerSubject`) rather than events (`maxEventsPerSubject`).
+        public var isDistinct: Bool { self == .distinctDevicesPerAccount || self == .distinctAccountsPerCounterparty }
     }
 
     public struct Counter: Sendable, Equatable {
@@ -40,7 +43,7 @@ public struct VelocityConfiguration: Sendable, Equatable {
     }
 
     public struct Limits: Sendable, Equatable {
-        /// Accounts tracked at once, across all tenants; beyond it the least recently active are evicted.
+        /// Accounts tracked at once, across all tenants and environments; a full shard evicts as `PartitionedTable` says.
         public var maxTrackedAccounts: Int
         /// Counterparties tracked at once.
         public var maxTrackedCounterparties: Int

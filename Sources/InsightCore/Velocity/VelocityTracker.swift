@@ -2,20 +2,23 @@ import Synchronization
 
 /// Exact sliding-window velocity counters over keyed subject hashes, in memory, sharded by key so that event
 /// loops rarely contend. State is rebuilt at start-up by replaying the stored evaluations of the longest window
-/// (see `replay`), so it survives a restart without a store of its own.
+/// (see `replay`), so it survives a restart without a store of its own; while that runs, `isRestored` is false and
+/// the evaluator answers `notAvailable` rather than score with counts that are too low.
 ///
 /// Memory is bounded by `VelocityConfiguration.Limits`: per subject, times are capped (counts saturate); per shard,
-/// subjects are capped, and when a shard is full the tenth of its subjects with the oldest activity is dropped
-/// (their counters restart from zero). Both bounds can only lower a count, and are documented in docs/VELOCITY.md.
+/// subjects are capped, and a full shard makes room in the partition (tenant and environment) that can best spare
+/// it (`PartitionedTable`). Both bounds can only lower a count; docs/VELOCITY.md says how much.
 public final class VelocityTracker: Sendable {
     public struct Observation: Sendable {
+        public var partition: VelocityPartition
         public var account: SubjectKey
         public var device: SubjectKey?
         public var counterparty: SubjectKey?
         /// Milliseconds since the Unix epoch.
         public var time: Int64
 
-        public init(account: SubjectKey, device: SubjectKey?, counterparty: SubjectKey?, time: Int64) {
+        public init(partition: VelocityPartition, account: SubjectKey, device: SubjectKey?, counterparty: SubjectKey?, time: Int64) {
+            self.partition = partition
             self.account = account
             self.device = device
             self.counterparty = counterparty
@@ -23,41 +26,59 @@ public final class VelocityTracker: Sendable {
         }
     }
 
-    struct AccountState {
+    struct AccountState: VelocityEntry {
         var evaluations = TimestampRing()
         var highOutcomes = TimestampRing()
         var devices = DistinctRecency()
         var lastActivity: Int64 = 0
+        let partitionSlot: Int32
     }
 
-    struct CounterpartyState {
+    struct CounterpartyState: VelocityEntry {
         var accounts = DistinctRecency()
         var lastActivity: Int64 = 0
+        let partitionSlot: Int32
     }
 
     struct Shard {
-        var accounts: [SubjectKey: AccountState] = [:]
-        var counterparties: [SubjectKey: CounterpartyState] = [:]
+        var accounts: PartitionedTable<AccountState>
+        var counterparties: PartitionedTable<CounterpartyState>
+        /// Partitions seen by this shard, interned to small slots so entries need not hold a tenant's name.
+        var slots: [VelocityPartition: Int32] = [:]
+        var slotIsSandbox: [Bool] = []
+
+        mutating func slot(for partition: VelocityPartition) -> Int32 {
+            if let slot = slots[partition] { return slot }
+            let slot = Int32(slotIsSandbox.count)
+            slots[partition] = slot
+            slotIsSandbox.append(partition.environment == .sandbox)
+            return slot
+        }
     }
 
     final class ShardBox: Sendable {
-        let state = Mutex(Shard())
+        let state: Mutex<Shard>
+        init(_ shard: sending Shard) { state = Mutex(shard) }
     }
 
     public let configuration: VelocityConfiguration
     private let shards: [ShardBox]
-    private let accountCapacityPerShard: Int
-    private let counterpartyCapacityPerShard: Int
+    private let restored: Atomic<Bool>
     private let evaluationRetention: Int64
     private let deviceRetention: Int64
     private let counterpartyRetention: Int64
     private let highRetention: Int64
 
-    public init(configuration: VelocityConfiguration, shardCount: Int = 16) {
+    /// `awaitingReplay`: the tracker is not restored until `finishRestoring()` (the service's start-up, which
+    /// replays stored evaluations while already listening).
+    public init(configuration: VelocityConfiguration, shardCount: Int = 16, awaitingReplay: Bool = false) {
         self.configuration = configuration
-        self.shards = (0..<shardCount).map { _ in ShardBox() }
-        self.accountCapacityPerShard = max(1, configuration.limits.maxTrackedAccounts / shardCount)
-        self.counterpartyCapacityPerShard = max(1, configuration.limits.maxTrackedCounterparties / shardCount)
+        self.restored = Atomic(!awaitingReplay)
+        let accountCapacity = max(1, configuration.limits.maxTrackedAccounts / shardCount)
+        let counterpartyCapacity = max(1, configuration.limits.maxTrackedCounterparties / shardCount)
+        self.shards = (0..<shardCount).map { _ in
+            ShardBox(Shard(accounts: PartitionedTable(capacity: accountCapacity), counterparties: PartitionedTable(capacity: counterpartyCapacity)))
+        }
         self.evaluationRetention = configuration.retentionMilliseconds(for: .evaluationsPerAccount)
         self.deviceRetention = configuration.retentionMilliseconds(for: .distinctDevicesPerAccount)
         self.counterpartyRetention = configuration.retentionMilliseconds(for: .distinctAccountsPerCounterparty)
@@ -69,35 +90,39 @@ public final class VelocityTracker: Sendable {
         var values = [Int](repeating: 0, count: configuration.counters.count)
         let limits = configuration.limits
         shard(for: observation.account).state.withLock { shard in
-            var account = shard.accounts[observation.account] ?? {
-                evictIfFull(&shard.accounts, capacity: accountCapacityPerShard, now: observation.time)
-                return AccountState()
-            }()
-            record(observation, into: &account, limits: limits)
-            for (index, counter) in configuration.counters.enumerated() {
-                let cutoff = observation.time - Int64(counter.windowSeconds) * 1000
-                switch counter.kind {
-                case .evaluationsPerAccount: values[index] = account.evaluations.count(after: cutoff)
-                case .distinctDevicesPerAccount: values[index] = account.devices.count(after: cutoff)
-                case .highOutcomesPerAccount: values[index] = account.highOutcomes.count(after: cutoff)
-                case .distinctAccountsPerCounterparty: break
+            if !shard.accounts.contains(observation.account) {
+                let state = AccountState(partitionSlot: shard.slot(for: observation.partition))
+                let sandbox = shard.slotIsSandbox
+                shard.accounts.insert(observation.account, state) { sandbox[$0] }
+            }
+            _ = shard.accounts.modify(observation.account) { account in
+                record(observation, into: &account, limits: limits)
+                for (index, counter) in configuration.counters.enumerated() {
+                    let cutoff = observation.time - Int64(counter.windowSeconds) * 1000
+                    switch counter.kind {
+                    case .evaluationsPerAccount: values[index] = account.evaluations.count(after: cutoff)
+                    case .distinctDevicesPerAccount: values[index] = account.devices.count(after: cutoff)
+                    case .highOutcomesPerAccount: values[index] = account.highOutcomes.count(after: cutoff)
+                    case .distinctAccountsPerCounterparty: break
+                    }
                 }
             }
-            shard.accounts[observation.account] = account
         }
         if let counterparty = observation.counterparty {
             shard(for: counterparty).state.withLock { shard in
-                var state = shard.counterparties[counterparty] ?? {
-                    evictIfFull(&shard.counterparties, capacity: counterpartyCapacityPerShard, now: observation.time)
-                    return CounterpartyState()
-                }()
-                state.accounts.removeAll(atOrBefore: observation.time - counterpartyRetention)
-                state.accounts.touch(observation.account, at: observation.time, capacity: limits.maxDistinctPerSubject)
-                state.lastActivity = max(state.lastActivity, observation.time)
-                for (index, counter) in configuration.counters.enumerated() where counter.kind == .distinctAccountsPerCounterparty {
-                    values[index] = state.accounts.count(after: observation.time - Int64(counter.windowSeconds) * 1000)
+                if !shard.counterparties.contains(counterparty) {
+                    let state = CounterpartyState(partitionSlot: shard.slot(for: observation.partition))
+                    let sandbox = shard.slotIsSandbox
+                    shard.counterparties.insert(counterparty, state) { sandbox[$0] }
                 }
-                shard.counterparties[counterparty] = state
+                _ = shard.counterparties.modify(counterparty) { state in
+                    state.accounts.removeAll(atOrBefore: observation.time - counterpartyRetention)
+                    state.accounts.touch(observation.account, at: observation.time, capacity: limits.maxDistinctPerSubject)
+                    state.lastActivity = max(state.lastActivity, observation.time)
+                    for (index, counter) in configuration.counters.enumerated() where counter.kind == .distinctAccountsPerCounterparty {
+                        values[index] = state.accounts.count(after: observation.time - Int64(counter.windowSeconds) * 1000)
+                    }
+                }
             }
         }
         return VelocityCounts(configuration: configuration, values: values)
@@ -105,11 +130,13 @@ public final class VelocityTracker: Sendable {
 
     /// Records that an evaluation of `account` at `time` ended `high`, for the high-outcome counters.
     public func recordHighOutcome(account: SubjectKey, at time: Int64) {
+        let capacity = configuration.limits.maxEventsPerSubject
+        let retention = highRetention
         shard(for: account).state.withLock { shard in
-            guard var state = shard.accounts[account] else { return }
-            state.highOutcomes.removeAll(atOrBefore: time - highRetention)
-            state.highOutcomes.append(time, capacity: configuration.limits.maxEventsPerSubject)
-            shard.accounts[account] = state
+            _ = shard.accounts.modify(account) { state in
+                state.highOutcomes.removeAll(atOrBefore: time - retention)
+                state.highOutcomes.append(time, capacity: capacity)
+            }
         }
     }
 
@@ -118,6 +145,12 @@ public final class VelocityTracker: Sendable {
         _ = observe(observation)
         if wasHigh { recordHighOutcome(account: observation.account, at: observation.time) }
     }
+
+    /// Whether start-up's replay has finished: counts before it would be too low, so evaluations wait for it.
+    public var isRestored: Bool { restored.load(ordering: .acquiring) }
+
+    /// Marks the replay done (or not needed).
+    public func finishRestoring() { restored.store(true, ordering: .releasing) }
 
     /// How far back `replay` must reach to restore every counter exactly.
     public var replayWindowMilliseconds: Int64 {
@@ -142,15 +175,4 @@ public final class VelocityTracker: Sendable {
         }
         account.lastActivity = max(account.lastActivity, time)
     }
-
-    /// Makes room for one more subject: drops the tenth with the oldest activity when the shard is full.
-    private func evictIfFull<State>(_ table: inout [SubjectKey: State], capacity: Int, now: Int64) where State: LastActivityProviding {
-        guard table.count >= capacity else { return }
-        let victims = table.sorted { $0.value.lastActivity < $1.value.lastActivity }.prefix(max(1, capacity / 10))
-        for (key, _) in victims { table.removeValue(forKey: key) }
-    }
 }
-
-protocol LastActivityProviding { var lastActivity: Int64 { get } }
-extension VelocityTracker.AccountState: LastActivityProviding {}
-extension VelocityTracker.CounterpartyState: LastActivityProviding {}

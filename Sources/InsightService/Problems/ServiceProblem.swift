@@ -72,7 +72,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             case .serverError:
                 problem = ProblemDetails(slug: "server-error", status: status, title: "Server error", detail: "The evaluation could not be completed; a retry may work.")
             case .notAvailable:
-                problem = ProblemDetails(slug: "not-available", status: status, title: "Not available", detail: "The service cannot evaluate this operation now.")
+                problem = ProblemDetails(slug: "not-available", status: status, title: "Not available", detail: "The service cannot evaluate this operation now (after a restart it first restores its velocity state); retry after Retry-After seconds.")
             }
             problem.extensions = ["evaluationError": error.code]
             return problem

@@ -43,22 +43,42 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         writer.releaseHeldWrites()
     }
 
-    /// Replays the evaluations of the last `window` milliseconds, oldest first, for the velocity tracker: a range
-    /// of the primary key, whose UUIDv7 identifiers are in creation order (schema migration 9).
-    public func forEachRecentEvaluation(
-        since: Int64, _ body: (_ tenant: String, _ account: SubjectKey, _ device: SubjectKey?, _ counterparty: SubjectKey?, _ time: Int64, _ high: Bool) -> Void
-    ) throws {
+    /// One stored evaluation as the velocity tracker replays it: keyed hashes and times, nothing else.
+    public struct VelocityReplayRow: Sendable {
+        public var partition: VelocityPartition
+        public var account: SubjectKey
+        public var device: SubjectKey?
+        public var counterparty: SubjectKey?
+        public var createdAt: Int64
+        public var wasHigh: Bool
+    }
+
+    /// Replays the evaluations since `since` (milliseconds), oldest first, for the velocity tracker: a range of the
+    /// primary key, whose UUIDv7 identifiers are in creation order (schema migration 9). `body` returns false to
+    /// stop early (a shutdown during start-up's replay). Returns the rows passed to `body`.
+    @discardableResult
+    public func forEachRecentEvaluation(since: Int64, _ body: (VelocityReplayRow) -> Bool) throws -> Int {
         try read { connection in
             let statement = try connection.statement("""
-                SELECT tenant_id, account_hash, device_hash, counterparty_hash, created_at, high_outcome
+                SELECT tenant_id, environment, account_hash, device_hash, counterparty_hash, created_at, high_outcome
                 FROM evaluation WHERE evaluation_id >= ? AND created_at >= ? AND account_hash IS NOT NULL
                 ORDER BY evaluation_id
                 """).bind(1, Identifier.lowerBound(forMilliseconds: since)).bind(2, since)
+            var rows = 0
             while try statement.step() {
-                guard let account = SubjectKey(hex: statement.string(1)) else { continue }
-                body(statement.string(0), account, statement.optionalString(2).flatMap(SubjectKey.init(hex:)),
-                     statement.optionalString(3).flatMap(SubjectKey.init(hex:)), statement.int64(4), statement.int(5) != 0)
+                // Rows this build could not have written (a hand-edited database) are skipped, not fatal.
+                guard let tenant = TenantID(statement.string(0)),
+                      let environment = DeploymentEnvironment(rawValue: statement.string(1)),
+                      let account = SubjectKey(hex: statement.string(2)) else { continue }
+                let row = VelocityReplayRow(
+                    partition: VelocityPartition(tenant: tenant, environment: environment), account: account,
+                    device: statement.optionalString(3).flatMap(SubjectKey.init(hex:)),
+                    counterparty: statement.optionalString(4).flatMap(SubjectKey.init(hex:)),
+                    createdAt: statement.int64(5), wasHigh: statement.int(6) != 0)
+                rows += 1
+                guard body(row) else { break }
             }
+            return rows
         }
     }
 

@@ -36,6 +36,7 @@ enum ServeCommand {
                     runtime.reload()
                 default:
                     runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
+                    runtime.cancelStartUp()
                     stopRequested.signal()
                 }
             }

@@ -21,7 +21,10 @@ final class ServiceRuntime: Sendable {
     let signer: PayloadSigner
     let log: EventLog
     let demoClientSecret: APIKeySecret?
+    let velocity: VelocityTracker
     private let dataFolderLock: DataFolderLock
+    /// Set by SIGTERM or SIGINT: a velocity replay still running at start-up stops, and `stop` follows.
+    private let startUpCancelled = Atomic<Bool>(false)
 
     init(configuration: ServiceConfiguration, logSink: any LogSink, environment: CommandEnvironment) throws {
         self.configuration = configuration
@@ -51,8 +54,14 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: "feature catalogue", message: error.description)
         }
-        let velocityConfiguration = try Self.loadConfigurationFile(configuration.configDir + "/velocity.json") {
+        let velocityPath = configuration.configDir + "/velocity.json"
+        let velocityConfiguration = try Self.loadConfigurationFile(velocityPath) {
             try VelocityConfiguration.load(json: $0)
+        }
+        do {
+            try velocityConfiguration.check(against: catalogue)
+        } catch {
+            throw CommandLineError.configuration(key: velocityPath, message: Self.located(error.path, error.message))
         }
         let rateLimits = try Self.loadConfigurationFile(configuration.configDir + "/rate-limits.json") {
             try RateLimitPolicy.load(json: $0)
@@ -95,16 +104,11 @@ final class ServiceRuntime: Sendable {
         let databasePath = store.path
         demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment) }
 
-        let velocity = VelocityTracker(configuration: velocityConfiguration)
+        // Restored by `start`, once listening: a week of evaluations can take longer to replay than a start-up
+        // probe waits, and only evaluations need it.
+        let velocity = VelocityTracker(configuration: velocityConfiguration, awaitingReplay: true)
+        self.velocity = velocity
         let now = Clock.nowMilliseconds()
-        var replayed = 0
-        try Self.reading(databasePath) {
-            try store.forEachRecentEvaluation(since: now - velocity.replayWindowMilliseconds) { _, account, device, counterparty, time, high in
-                velocity.replay(.init(account: account, device: device, counterparty: counterparty, time: time), wasHigh: high)
-                replayed += 1
-            }
-        }
-        log.info("velocity restored", [("evaluations", .number(replayed))])
 
         let metrics = MetricsRegistry()
         self.metrics = metrics
@@ -214,14 +218,15 @@ final class ServiceRuntime: Sendable {
         pointer.isEmpty ? message : "at \(pointer): \(message)"
     }
 
-    /// Binds and starts serving; readiness turns ready once listening.
+    /// Binds and starts serving, then restores the velocity state from the stored evaluations of its longest
+    /// window. Meanwhile `/healthz` answers, `/readyz` says starting, and evaluations answer `notAvailable` (503,
+    /// `Retry-After`); every other route serves. Readiness turns ready once the state is whole.
     func start() throws {
         do {
             try server.start()
         } catch {
             throw CommandLineError.failure("cannot listen on \(configuration.urlHost):\(configuration.port): \(error)")
         }
-        readiness.set(.ready)
         // One line that says what this process serves, for an operator reading the log after a deploy.
         let snapshot = models.registry.snapshot
         log.info("listening", [
@@ -229,6 +234,41 @@ final class ServiceRuntime: Sendable {
             ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
         ])
+        guard try restoreVelocity() else { return }
+        readiness.set(.ready)
+    }
+
+    /// Replays the stored evaluations into the velocity tracker; false if a signal cut it short.
+    private func restoreVelocity() throws -> Bool {
+        let started = Clock.nowMilliseconds()
+        let velocity = velocity
+        var replayed = 0
+        var complete = true
+        try Self.reading(store.path) {
+            try store.forEachRecentEvaluation(since: started - velocity.replayWindowMilliseconds) { row in
+                velocity.replay(.init(partition: row.partition, account: row.account, device: row.device,
+                                      counterparty: row.counterparty, time: row.createdAt), wasHigh: row.wasHigh)
+                replayed += 1
+                // A load of an atomic every row is noise next to the row's decoding.
+                if replayed % 4096 == 0, startUpCancelled.load(ordering: .relaxed) { complete = false; return false }
+                return true
+            }
+        }
+        let fields: [(String, EventLog.Value)] = [
+            ("evaluations", .number(replayed)), ("milliseconds", .number(Int(Clock.nowMilliseconds() - started))),
+        ]
+        guard complete else {
+            log.info("velocity restore stopped by a signal", fields)
+            return false
+        }
+        velocity.finishRestoring()
+        log.info("velocity restored", fields)
+        return true
+    }
+
+    /// SIGTERM or SIGINT during start-up: stops the velocity replay so `stop` is not kept waiting for it.
+    func cancelStartUp() {
+        startUpCancelled.store(true, ordering: .relaxed)
     }
 
     /// SIGHUP: reloads the signing keys and the models, each as one atomic swap; a bad manifest or key directory

@@ -1,0 +1,24 @@
+/// Checks `velocity.json` against the feature catalogue it feeds. Each file is valid alone; together they could
+/// still leave a model's computed feature without a value (a counter deleted, so the model silently sees it
+/// missing) or fill it with another quantity than its name says. Errors name the velocity.json path.
+extension VelocityConfiguration {
+    public func check(against catalogue: FeatureCatalogue) throws(LoadError) {
+        for (index, counter) in counters.enumerated() {
+            guard let feature = VelocityFeature(rawValue: counter.name) else { continue }
+            if counter.kind != feature.counterKind {
+                throw LoadError(path: "/counters/\(index)/kind", message: "the counter named \(counter.name) must have kind \(feature.counterKind.rawValue)")
+            }
+            if counter.windowSeconds != feature.windowSeconds {
+                throw LoadError(path: "/counters/\(index)/windowSeconds", message: "the counter named \(counter.name) must have a window of \(feature.windowSeconds) seconds")
+            }
+        }
+        let names = Set(counters.map(\.name))
+        for category in OperationCategory.allCases {
+            for feature in catalogue.catalogue(for: category).computedFeatures where !names.contains(feature.name) {
+                throw LoadError(
+                    path: "/counters",
+                    message: "no counter named \(feature.name), which the \(category.rawValue) catalogue declares as computed: its models would always see it missing")
+            }
+        }
+    }
+}
