@@ -87,6 +87,25 @@ struct RouterTests {
         #expect(parameters["subjectRef"] == "abc")
     }
 
+    /// Dot segments are not removed, like empty ones: a proxy rule cannot be passed by `..`, and a parameter of `.` or
+    /// `..` is that value, escaped or not (`%2E` is an escaped unreserved character).
+    @Test func dotSegmentsAreNotRemoved() {
+        let router = Self.router()
+        for path in ["/v1/./models", "/v1/x/../models", "/v1/authorization/../models", "/./v1/models"] {
+            guard case .notFound = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should not be found")
+                continue
+            }
+        }
+        for (path, value) in [("/v1/authorization/.", "."), ("/v1/authorization/..", ".."), ("/v1/authorization/%2E%2e", "..")] {
+            guard case .found(_, let parameters) = router.resolve(method: .get, path: path) else {
+                Issue.record("\(path) should reach the route")
+                continue
+            }
+            #expect(parameters["subjectRef"] == value, "\(path)")
+        }
+    }
+
     /// Decoded with replacement characters, `a%FF` and `a%FE` would be one parameter value; they are left out
     /// instead, and the route answers as for a missing parameter. Escaped UTF-8 decodes as usual.
     @Test func aParameterWhoseEscapesAreNotUTF8IsLeftOut() {

@@ -27,6 +27,13 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
     let tenant = TenantID("acme")!
     let subject = SubjectKey(high: 0xabab, low: 0xcdcd)
 
+    @Test func theCooldownIsStatedInWholeSecondsRoundedUp() throws {
+        let store = InterleavingAuthorizationStore()
+        #expect(try AuthorizationRegistry(store: store, cooldownMilliseconds: 1_500).cooldownSeconds == 2)
+        #expect(try AuthorizationRegistry(store: store, cooldownMilliseconds: 86_400_000).cooldownSeconds == 86_400)
+        #expect(try AuthorizationRegistry(store: store, cooldownMilliseconds: 0).cooldownSeconds == 0)
+    }
+
     /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
     /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {

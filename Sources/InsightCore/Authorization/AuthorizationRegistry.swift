@@ -13,6 +13,10 @@ public final class AuthorizationRegistry: Sendable {
     private let changing = Mutex<Void>(())
     public let cooldownMilliseconds: Int64
 
+    /// The cooldown in whole seconds, as the wire states it: rounded up, so a fraction of a second set by the
+    /// operator never makes the protective delay look shorter than it is.
+    public var cooldownSeconds: Int64 { (cooldownMilliseconds + 999) / 1000 }
+
     public init(store: any AuthorizationStore, cooldownMilliseconds: Int64) throws {
         self.store = store
         self.cooldownMilliseconds = cooldownMilliseconds

@@ -76,7 +76,7 @@ struct AuthorizationRoutes: Sendable {
         writer.member("status", state.status.rawValue)
         writer.member("pendingStatus", state.pendingStatus?.rawValue)
         writer.member("pendingEffectiveAt", state.pendingEffectiveAt.map { Timestamp.iso8601(milliseconds: $0) })
-        writer.member("cooldownSeconds", Int(registry.cooldownMilliseconds / 1000))
+        writer.member("cooldownSeconds", Int(registry.cooldownSeconds))
         writer.endObject()
         return writer.bytes
     }
