@@ -53,6 +53,23 @@ struct RateLimitAPITests {
         #expect(try evaluate(service, key: key, device: "quiet-device").status == 200)
     }
 
+    /// The device's refusals cost the key nothing: after one device is refused again and again, the app's other
+    /// devices still have the key's allowance less only what was answered.
+    @Test func aRequestTheDeviceLimitRefusesCostsTheKeyNothing() throws {
+        let config = try LiveService.configFolder(rateLimits: """
+            {"formatVersion": 1, "key": {"ratePerSecond": 0.01, "burst": 30}, "device": {"ratePerSecond": 0.01, "burst": 2}}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let service = try LiveService { $0.configDir = config }
+        let key = try service.key()
+        for index in 0..<2 { #expect(try evaluate(service, key: key, device: "busy", account: "acct-\(index)").status == 200) }
+        for index in 2..<10 { #expect(try evaluate(service, key: key, device: "busy", account: "acct-\(index)").status == 429) }
+        let other = try evaluate(service, key: key, device: "quiet", account: "acct-q")
+        #expect(other.status == 200)
+        // 30, less the two answered on the busy device and this one: 27 (the eight refusals would have left 19).
+        #expect(other.header("RateLimit")?.hasPrefix("\"key\";r=27;") == true, "\(other.header("RateLimit") ?? "none")")
+    }
+
     @Test func nonReportingKeysAreCutThenSuspendedUntilReinstated() throws {
         let config = try LiveService.configFolder(rateLimits: """
             {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},

@@ -118,9 +118,9 @@ import Testing
         // A suspended key reading its figures long after: still suspended, its clock kept.
         let suspended = tracker.assess(keyID: "k", now: 200_000, seenSuspended: true)
         #expect(suspended.nonCompliantSince == 30_000)
-        // Reinstated: active requests within the grace of the last sighting keep the old clock; after it, a new one.
-        #expect(tracker.assess(keyID: "k", now: 204_000).nonCompliantSince == 30_000)
-        #expect(tracker.assess(keyID: "k", now: 206_000).nonCompliantSince == 206_000)
+        // Reinstated: the first active request long after the suspension restarts the clock, however recently the
+        // key was seen suspended (it polled its figures while it waited).
+        #expect(tracker.assess(keyID: "k", now: 200_500).nonCompliantSince == 200_500)
     }
 
     @Test func evaluationsLeaveTheWindowAndComplianceRecovers() {
@@ -218,9 +218,42 @@ import Testing
         #expect(admission.admitDevice(device, tenant: acme, now: 0).allowed)
         #expect(!admission.admitDevice(device, tenant: acme, now: 0).allowed)
         #expect(admission.admitDevice(device, tenant: TenantID("other")!, now: 0).allowed)
-        #expect(admission.admitInsight("isLikelyBeingCoached", tenant: acme, now: 0))
-        #expect(!admission.admitInsight("isLikelyBeingCoached", tenant: acme, now: 0))
-        #expect(admission.admitInsight("other", tenant: acme, now: 0))
+        #expect(admission.admitInsight("isLikelyBeingCoached", tenant: acme, environment: .production, now: 0))
+        #expect(!admission.admitInsight("isLikelyBeingCoached", tenant: acme, environment: .production, now: 0))
+        #expect(admission.admitInsight("other", tenant: acme, environment: .production, now: 0))
+        // A sandbox load test does not spend production's allowance of an insight type.
+        #expect(admission.admitInsight("isLikelyBeingCoached", tenant: acme, environment: .sandbox, now: 0))
+    }
+
+    /// The device's limit refused what the key's let through: the key gets its request back, so one flooding
+    /// device cannot spend its app's allowance on every other device.
+    @Test func aRefundGivesBackExactlyOneAdmittedRequest() {
+        let limit = RateLimit(ratePerSecond: 0.001, burst: 3)
+        let admission = AdmissionControl(policy: RateLimitPolicy(key: limit), deadlineMilliseconds: 1000) { _, _ in true }
+        for _ in 0..<3 {
+            guard case .admitted(let decision) = admission.admitEvaluation(principal, now: 0) else {
+                Issue.record("not admitted")
+                return
+            }
+            admission.refundEvaluation(principal, limit: decision.limit)
+        }
+        // Three taken and three given back: the whole burst is there, and no more than it.
+        for _ in 0..<3 {
+            guard case .admitted = admission.admitEvaluation(principal, now: 0) else { Issue.record("refused"); return }
+        }
+        guard case .limited = admission.admitEvaluation(principal, now: 0) else {
+            Issue.record("a refund gave back more than it took")
+            return
+        }
+    }
+
+    @Test func theGaugeDropsLimiterStatesOnceTheirAllowanceIsFullAgain() {
+        let table = RateLimitTable<String>(shardCount: 2, sweepEvery: 1_000_000)
+        let limit = RateLimit(ratePerSecond: 1, burst: 5)
+        _ = table.admit("a", limit: limit, now: 0)
+        _ = table.admit("b", limit: limit, now: 0)
+        #expect(table.sweepAndCount(now: 500) == 2)
+        #expect(table.sweepAndCount(now: 1_000) == 0)
     }
 }
 

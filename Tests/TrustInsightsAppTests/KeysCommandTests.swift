@@ -29,6 +29,16 @@ import InsightStore
         #expect(!run(["create", "--tenant", "acme", "--role", "partner", "--env", "sandbox"]).errors.contains("Created"))
     }
 
+    /// A key with its own rate and no burst has twice the rate, which `list` says rather than "default" (which
+    /// would read as the service's default burst).
+    @Test func listShowsTheBurstAKeyWithItsOwnRateHas() {
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production", "--rate", "5"]).status == 0)
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production"]).status == 0)
+        let listed = run(["list"]).output
+        #expect(listed.contains("10 (2 x rate)"))
+        #expect(listed.contains("default"))
+    }
+
     @Test(arguments: [["list"], ["revoke", "k0123456789abcdef"], ["reinstate", "k0123456789abcdef"]])
     func otherCommandsRefuseAFolderWithoutADatabaseAndCreateNothing(arguments: [String]) {
         let (status, _, errors) = run(arguments)

@@ -57,7 +57,11 @@ public final class ComplianceTracker: Sendable {
         keys.withLock { keys in
             var state = keys[keyID] ?? KeyState()
             if seenSuspended {
-                state.suspendedAt = now
+                // From the first sighting only: the grace covers requests that passed authentication just before
+                // the key table said suspended, and none can come later. Moving it with every sighting would hold
+                // a reinstated key back for the grace after its last suspended request (an app polling its
+                // compliance figures while suspended).
+                if state.suspendedAt == nil { state.suspendedAt = now }
             } else if let suspendedAt = state.suspendedAt, now - suspendedAt > Self.reinstatementGraceMilliseconds {
                 // An active key that this service suspended, or last saw suspended, a while ago (longer than the
                 // key table takes to refresh) has been reinstated by an operator: its non-compliance clock starts

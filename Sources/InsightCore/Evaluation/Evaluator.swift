@@ -216,7 +216,7 @@ public final class Evaluator: Sendable {
             current = currentVersion
         }
         if let forced = overrides.insightError { return failure(forced, version: model.version, current: current) }
-        if let admission = dependencies.admission, !admission.admitInsight(request.serviceInsightType, tenant: principal.tenant, now: now) {
+        if let admission = dependencies.admission, !admission.admitInsight(request.serviceInsightType, tenant: principal.tenant, environment: principal.environment, now: now) {
             return failure(.rateLimitError, version: model.version, current: current)
         }
         let probability: Double

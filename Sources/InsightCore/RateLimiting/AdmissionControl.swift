@@ -15,8 +15,10 @@ public final class AdmissionControl: Sendable {
         var device: SubjectKey
     }
 
+    /// Per environment too: a sandbox load test must not spend production's allowance, nor the reverse.
     private struct InsightSlot: Hashable, Sendable {
         var tenant: String
+        var environment: DeploymentEnvironment
         var insightType: String
     }
 
@@ -72,6 +74,11 @@ public final class AdmissionControl: Sendable {
         return decision.allowed ? .admitted(decision) : .limited(decision)
     }
 
+    /// Gives back the key's share of an evaluation it admitted that another limit (the device's) then refused.
+    public func refundEvaluation(_ principal: Principal, limit: RateLimit) {
+        keys.refund(principal.keyID, limit: limit)
+    }
+
     /// Stores the suspension once; one that could not be stored is tried again on the key's next request rather
     /// than taken for done.
     private func storeSuspension(of principal: Principal, now: Int64) {
@@ -85,11 +92,14 @@ public final class AdmissionControl: Sendable {
         devices.admit(DeviceSlot(tenant: tenant.rawValue, device: device), limit: policy.device, now: now)
     }
 
-    /// One scoring of this insight type for this tenant.
-    public func admitInsight(_ insightType: String, tenant: TenantID, now: Int64) -> Bool {
-        insightTypes.admit(InsightSlot(tenant: tenant.rawValue, insightType: insightType), limit: policy.insightType, now: now).allowed
+    /// One scoring of this insight type for this tenant in this environment.
+    public func admitInsight(_ insightType: String, tenant: TenantID, environment: DeploymentEnvironment, now: Int64) -> Bool {
+        let slot = InsightSlot(tenant: tenant.rawValue, environment: environment, insightType: insightType)
+        return insightTypes.admit(slot, limit: policy.insightType, now: now).allowed
     }
 
-    /// Limiter states held, for the metrics gauge.
-    public var trackedStates: Int { keys.count + devices.count + insightTypes.count }
+    /// Limiter states held once idle ones are dropped, for the metrics gauge.
+    public func trackedStates(now: Int64) -> Int {
+        keys.sweepAndCount(now: now) + devices.sweepAndCount(now: now) + insightTypes.sweepAndCount(now: now)
+    }
 }

@@ -59,6 +59,12 @@ public struct GCRAState: Sendable, Equatable {
             allowed: true, limit: limit, remaining: remaining, resetSeconds: Self.seconds(used), retryAfterSeconds: 0)
     }
 
+    /// Gives back one admitted request: another limit refused it after this one let it through, and a refused
+    /// request costs nothing.
+    public mutating func refund(limit: RateLimit) {
+        theoreticalArrival -= limit.emissionInterval
+    }
+
     /// True once the state says no more than a fresh one would: it can be forgotten.
     public func isIdle(at now: Int64) -> Bool { theoreticalArrival <= now }
 

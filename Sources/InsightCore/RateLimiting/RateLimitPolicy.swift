@@ -27,10 +27,13 @@ public struct RateLimitPolicy: Sendable, Equatable {
     /// The limit for a key before any compliance cut: its own, else its tenant's, else the default.
     public func limit(for principal: Principal) -> RateLimit {
         if let rate = principal.rate {
-            return RateLimit(ratePerSecond: rate, burst: principal.burst ?? max(1, Int(rate.rounded(.up)) * 2))
+            return RateLimit(ratePerSecond: rate, burst: principal.burst ?? Self.burst(forOwnRate: rate))
         }
         return tenants[principal.tenant.rawValue] ?? key
     }
+
+    /// The burst of a key given its own rate but no burst: twice the rate, rounded up.
+    public static func burst(forOwnRate rate: Double) -> Int { max(1, Int(rate.rounded(.up)) * 2) }
 }
 
 /// When a key counts as not reporting consumption, and what follows.

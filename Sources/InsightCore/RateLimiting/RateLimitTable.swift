@@ -38,6 +38,28 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    /// States currently held (for the metrics gauge).
+    /// Gives back one request admitted for `key` under `limit`.
+    public func refund(_ key: Key, limit: RateLimit) {
+        let index = Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))
+        shards[index].state.withLock { shard in
+            guard var state = shard.states[key] else { return }
+            state.refund(limit: limit)
+            shard.states[key] = state
+        }
+    }
+
+    /// States currently held, idle ones included until a sweep.
     public var count: Int { shards.reduce(0) { total, shard in total + shard.state.withLock { $0.states.count } } }
+
+    /// States held after dropping those idle at `now` (milliseconds): what the metrics gauge reports, so that it
+    /// falls when traffic stops rather than at the next sweep that traffic would trigger.
+    public func sweepAndCount(now: Int64) -> Int {
+        let micros = now &* 1000
+        return shards.reduce(0) { total, shard in
+            total + shard.state.withLock { shard in
+                shard.states = shard.states.filter { !$0.value.isIdle(at: micros) }
+                return shard.states.count
+            }
+        }
+    }
 }

@@ -43,6 +43,11 @@ struct EvaluationRoutes: Sendable {
         do {
             return try evaluate(request, principal: principal, admitted: admitted, now: now)
         } catch let problem as ServiceProblem {
+            // A request the device's limit refused costs the key nothing (RATE-LIMITS.md): one flooding device
+            // must not spend its app's allowance on every other device.
+            if case .evaluation(.rateLimitExceeded(let rejection)) = problem, rejection.scope == "device" {
+                admission.refundEvaluation(principal, limit: admitted.limit)
+            }
             // Every answer to an admitted request carries the key's limit, the refusals too (API.md); a 429 of
             // another limit (the device's) names that one instead.
             var response = problem.response

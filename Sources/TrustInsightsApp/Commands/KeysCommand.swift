@@ -73,6 +73,14 @@ enum KeysCommand {
         }
     }
 
+    /// A key with its own rate but no burst of its own has twice the rate (RateLimitPolicy), not the default
+    /// burst that "default" would suggest.
+    static func burstColumn(rate: Double?, burst: Int?) -> String {
+        if let burst { return "\(burst)" }
+        guard let rate else { return "default" }
+        return "\(RateLimitPolicy.burst(forOwnRate: rate)) (2 x rate)"
+    }
+
     static var list: CommandSpec {
         CommandSpec(name: "list", abstract: "List keys (never their secrets).", options: dataOptions) { arguments, environment in
             let store = try openStore(arguments, environment)
@@ -80,7 +88,7 @@ enum KeysCommand {
             for key in try store.allKeys() {
                 environment.print(pad([
                     key.keyID, key.tenant.rawValue, key.role.rawValue, key.environment.rawValue, key.status.rawValue,
-                    key.rate.map { "\($0)" } ?? "default", key.burst.map { "\($0)" } ?? "default",
+                    key.rate.map { "\($0)" } ?? "default", Self.burstColumn(rate: key.rate, burst: key.burst),
                     Timestamp.iso8601(milliseconds: key.createdAt),
                 ]))
             }

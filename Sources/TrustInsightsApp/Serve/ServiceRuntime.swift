@@ -177,7 +177,7 @@ final class ServiceRuntime: Sendable {
             storeWrites.advance(to: UInt64(activity.writes))
             storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
             storeExpiredHolds.advance(to: UInt64(activity.expiredHolds))
-            limiterStates.set(Double(admission.trackedStates))
+            limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
