@@ -7,7 +7,8 @@ import Glibc
 #endif
 
 /// `trust-insights train`: fits a gradient-boosted model on a labelled CSV, picks the medium and high thresholds
-/// on the validation CSV, and writes the model document.
+/// on the validation CSV, and writes the model document. The summary goes to standard error, so that `--out
+/// /dev/stdout` leaves standard output to the model alone.
 enum TrainCommand {
     static var spec: CommandSpec {
         let defaults = TrainingParameters()
@@ -16,8 +17,9 @@ enum TrainCommand {
             name: "train",
             abstract: "Train a gradient-boosted model for binary log loss from labelled CSV files.",
             discussion: """
-                Input files have the header 'label,<feature names>', labels 0 or 1, and an empty field for a \
-                missing value. See docs/TRAINING.md for the algorithm and the threshold rule.
+                Input files have the header 'label,<feature names>', labels 0 or 1, and an empty field, NA or \
+                nan for a missing value; they are read as 'models score' reads a feature CSV. The summary goes to \
+                standard error. See docs/TRAINING.md for the algorithm and the threshold rule.
                 """,
             options: [
                 .value("train", "file", help: "Training CSV.", required: true),
@@ -137,25 +139,25 @@ enum TrainCommand {
         data.append(UInt8(ascii: "\n"))
         try OutputFile.write(Array(data), to: outPath)
         let metrics = model.validationMetrics
-        environment.print(
-            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds) "
-                + "in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
-        environment.print(
+        environment.printError(
+            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds, "
+                + "counted from 0) in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
+        environment.printError(
             "validation: AUC \(formatted(metrics.auc)), PR-AUC \(formatted(metrics.averagePrecision)), "
                 + "log loss \(formatted(metrics.logLoss)) on \(metrics.rows) rows")
         let thresholds = model.thresholds
-        environment.print(
+        environment.printError(
             "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
                 + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
                 + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
-        environment.print("wrote \(outPath)")
+        environment.printError("wrote \(outPath)")
         return 0
     }
 
     static func progressLine(_ progress: TrainingProgress) -> String {
         "\r[\(progress.iteration + 1)/\(progress.totalIterations)] train log loss \(formatted(progress.trainLogLoss)) "
             + "valid log loss \(formatted(progress.validationLogLoss)) valid AUC \(formatted(progress.validationAUC)) "
-            + "best \(progress.bestIteration + 1)   "
+            + "best iteration \(progress.bestIteration)   "
     }
 
     /// CPU time of the whole process: on a shared machine a fairer clock than the wall for benchmarks.
