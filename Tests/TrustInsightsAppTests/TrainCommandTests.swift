@@ -67,6 +67,25 @@ import Testing
         #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv: No such file or directory"))
     }
 
+    /// `models import`, the manifest and `models verify` refuse these; a model carrying them could never be
+    /// registered, so they are refused before any data is read (the training file here does not exist).
+    @Test func refusesMetadataTheRestOfTheToolRefusesBeforeReadingData() {
+        let base = ["train", "--train", "/nonexistent/t.csv", "--valid", "/nonexistent/v.csv", "--out", "m.json"]
+        let (versionStatus, versionOutput) = run(base + ["--version", "1.x"])
+        #expect(versionStatus == 1)
+        #expect(versionOutput.standardError.withLock { $0 }.contains("--version: '1.x' is not a model version"))
+        for (flag, value, expected) in [
+            ("--category", "nosuch", "payment, account, resourceUse, communication, other"),
+            ("--insight", "foo", "isLikelyBeingCoached"),
+        ] {
+            let (status, output) = run(base + [flag, value])
+            let errors = output.standardError.withLock { $0 }
+            #expect(status == 64, "\(flag)")
+            #expect(errors.contains("The value '\(value)' is invalid for '\(flag)'") && errors.contains(expected), "\(errors)")
+            #expect(!errors.contains("cannot read"))
+        }
+    }
+
     @Test func refusesAFeatureNamedLabelNamingTheFileAndColumn() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import InsightCore
 import InsightModel
 import InsightTraining
 
@@ -41,9 +42,11 @@ enum TrainCommand {
                 .value("threads", "t", help: "Threads for histograms; the model does not depend on it.", default: "\(defaults.threads)"),
                 .value("high-precision", "p", help: "Validation precision the high threshold must reach.", default: "\(rule.highPrecision)"),
                 .value("medium-recall", "r", help: "Validation recall the medium threshold must reach.", default: "\(rule.mediumRecall)"),
-                .value("insight", "type", help: "Insight the model answers.", default: "isLikelyBeingCoached"),
-                .value("category", "name", help: "Operation category.", default: "payment"),
-                .value("version", "version", help: "Model version.", default: "0.0.0"),
+                .value("insight", "type", help: "Insight the model answers: isLikelyBeingCoached.", default: InsightType.isLikelyBeingCoached),
+                .value(
+                    "category", "name", help: "Operation category: payment, account, resourceUse, communication or other.",
+                    default: OperationCategory.payment.rawValue),
+                .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.11.1.", default: "0.0.0"),
                 .value("created-at", "time", help: "RFC 3339 creation time to record (for reproducible output).", default: "now"),
             ],
             body: { arguments, environment in try run(arguments, environment: environment) })
@@ -86,6 +89,7 @@ enum TrainCommand {
         let trainPath = try arguments.required("train")
         let validPath = try arguments.required("valid")
         let outPath = try arguments.required("out")
+        let metadata = try metadata(from: arguments)
         try OutputFile.requireFolder(of: outPath)
         let createdAt = try createdAt(arguments.value("created-at"))
 
@@ -119,9 +123,7 @@ enum TrainCommand {
 
         let document = model.modelDocument(
             ModelExportContext(
-                insightType: arguments.value("insight") ?? "isLikelyBeingCoached",
-                category: arguments.value("category") ?? "payment",
-                version: arguments.value("version") ?? "0.0.0",
+                insightType: metadata.insightType, category: metadata.category, version: metadata.version,
                 createdAt: createdAt,
                 trainingFileName: fileName(trainPath), validationFileName: fileName(validPath),
                 toolVersion: RootCommand.version))
@@ -158,6 +160,23 @@ enum TrainCommand {
         "\r[\(progress.iteration + 1)/\(progress.totalIterations)] train log loss \(formatted(progress.trainLogLoss)) "
             + "valid log loss \(formatted(progress.validationLogLoss)) valid AUC \(formatted(progress.validationAUC)) "
             + "best iteration \(progress.bestIteration)   "
+    }
+
+    /// The model's insight, category and version, checked before any data is read by the rules `models import`,
+    /// the manifest and `models verify` apply: a model they would refuse is not worth training.
+    static func metadata(
+        from arguments: ParsedArguments
+    ) throws(CommandLineError) -> (insightType: String, category: String, version: String) {
+        let insightType = try arguments.choice("insight", from: [InsightType.isLikelyBeingCoached]) ?? InsightType.isLikelyBeingCoached
+        let category =
+            try arguments.choice("category", from: OperationCategory.allCases.map(\.rawValue)) ?? OperationCategory.payment.rawValue
+        let version = arguments.value("version") ?? "0.0.0"
+        do throws(InvalidModelVersion) {
+            try ModelVersionSyntax.check(version)
+        } catch {
+            throw .failure("--version: \(error)")
+        }
+        return (insightType, category, version)
     }
 
     /// CPU time of the whole process: on a shared machine a fairer clock than the wall for benchmarks.
