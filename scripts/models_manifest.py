@@ -32,7 +32,9 @@ for line in open(sys.argv[1]):
         "sha256": hashlib.sha256(open(os.path.join(root, "models", path), "rb").read()).hexdigest(),
     })
     valid = meta.get("heldOutMetrics", {})
-    rows.append((meta["category"], meta["version"], status, params.get("best-iteration", ""), params.get("max-depth", ""),
+    # The trees the file holds: the trainer keeps iterations 0...best-iteration (0-based, as XGBoost counts), one
+    # more than the recorded best-iteration.
+    rows.append((meta["category"], meta["version"], status, len(model["trees"]), params.get("max-depth", ""),
                  float(auc), float(logloss), valid.get("auc", float("nan")), valid.get("prAUC", float("nan")),
                  model["thresholds"]["medium"], model["thresholds"]["high"],
                  valid.get("atMedium", {}).get("precision", float("nan")), valid.get("atMedium", {}).get("recall", float("nan")),
@@ -55,7 +57,9 @@ simulator's stories; they do **not** predict performance on real traffic. Measur
 (`GET /v1/metrics/labels`).
 
 Thresholds: `high` is the lowest validation score whose precision reaches 0.80; `medium` the highest score whose
-recall reaches 0.80 (docs/TRAINING.md). Precision and recall at each threshold are on the validation set.
+recall reaches 0.80 (docs/TRAINING.md). Precision and recall at each threshold are on the validation set. "trees"
+counts the trees in the model file (`trust-insights models list` shows the same): early stopping keeps iterations 0
+to the best iteration, which the manifest's provenance records counted from 0.
 
 | category | version | status | trees | depth | held-out AUC | held-out log loss | valid AUC | valid PR-AUC | medium | high | P/R at medium | P/R at high |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|

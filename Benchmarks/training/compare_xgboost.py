@@ -142,7 +142,7 @@ def main():
         t = time.perf_counter()
         result = subprocess.run(cmd, check=True, capture_output=True, text=True)
         our_total_times.append(time.perf_counter() - t)
-        match = re.search(r"in ([0-9.]+) s \(cpu ([0-9.]+) s\)", result.stdout)
+        match = re.search(r"in ([0-9.]+) s \(cpu ([0-9.]+) s\)", result.stderr)  # train's summary is on stderr
         our_train_times.append(float(match.group(1))); our_cpu.append(float(match.group(2)))
         with open(out) as f: doc = json.load(f)
         walk = score_document(doc, Xho)

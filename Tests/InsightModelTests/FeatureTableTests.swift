@@ -50,4 +50,17 @@ import Testing
         }
         #expect(throws: FeatureTable.ReadError.empty) { try FeatureTable(csv: "\n\n") }
     }
+
+    /// The rule `train` reads values by (`CSVNumberField`): a file the trainer accepted, padded columns included,
+    /// scores; a hexadecimal float, which `Double(_:)` would accept, is no number in either.
+    @Test func readsValuesByTheTrainersRule() throws {
+        let padded = try FeatureTable(csv: "a,b,label\n 1.5 ,  , 1\n-2 ,3,0\n")
+        let plain = try FeatureTable(csv: Self.plain)
+        #expect(padded.labels == plain.labels)
+        #expect(padded.values.map(\.bitPattern) == plain.values.map(\.bitPattern))
+        #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "a")) {
+            try FeatureTable(csv: "a\n0x1p3\n").matrix(for: ["a"])
+        }
+        #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,0x1\n") }
+    }
 }

@@ -24,6 +24,13 @@ import Testing
         #expect(throws: DatasetError.wrongFieldCount(path: "t", line: 3, expected: 3, found: 2)) {
             try loader.parse(text: "label,a,b\n1,2,3\n0,1\n", name: "t")
         }
+        #expect(throws: DatasetError.wrongFieldCount(path: "t", line: 2, expected: 3, found: 4)) {
+            try loader.parse(text: "label,a,b\n1,2,3,4\n", name: "t")
+        }
+        // A row short of a field is a wrong count, not a bad number in the column it shifted into.
+        #expect(throws: DatasetError.wrongFieldCount(path: "t", line: 2, expected: 3, found: 2)) {
+            try loader.parse(text: "label,a,b\n1,x\n", name: "t")
+        }
     }
 
     @Test func rejectsBadNumbersWithoutEchoingThem() throws {
@@ -57,9 +64,142 @@ import Testing
     }
 
     @Test func reordersValidationColumnsByName() throws {
-        let data = try loader.parse(text: "label,b,a\n1,2,1\n")
+        let data = try loader.parse(text: "label,b,a\n1,2,1\n", name: "v")
         let reordered = try data.reordered(toMatch: ["a", "b"])
         #expect(reordered.values == [1, 2])
-        #expect(throws: DatasetError.featuresDiffer) { try data.reordered(toMatch: ["a", "c"]) }
+        #expect(throws: DatasetError.featuresDiffer(path: "v", missing: ["c"], extra: ["b"])) {
+            try data.reordered(toMatch: ["a", "c"])
+        }
+    }
+
+    /// The validation file's difference is named column by column, and the file with it.
+    @Test func namesTheColumnsTheValidationDataLacksOrAdds() throws {
+        let valid = try loader.parse(text: "label,a,extra\n1,2,3\n", name: "valid.csv")
+        do {
+            _ = try valid.reordered(toMatch: ["a", "b", "c"])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .featuresDiffer(path: "valid.csv", missing: ["b", "c"], extra: ["extra"]))
+            #expect(error.description == "valid.csv: its feature columns differ from the training data's: missing b, c; extra extra")
+        }
+    }
+
+    /// `models score` reads a column named `label` as the label: a model with such a feature could not be scored,
+    /// and one trained on a copy of the label would leak it.
+    @Test func refusesAFeatureNamedLabel() {
+        do {
+            _ = try loader.parse(text: "label,a,label\n0,1,0\n1,2,1\n", name: "t.csv")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .reservedFeatureName(path: "t.csv", column: 3))
+            #expect(error.description.contains("t.csv: column 3"))
+            #expect(error.description.contains("a feature may not be named 'label'"))
+        }
+    }
+
+    @Test func refusesAnEmptyFeatureNameNamingItsColumn() {
+        #expect(throws: DatasetError.emptyFeatureName(path: "t.csv", column: 3)) {
+            try loader.parse(text: "label,a,\n0,1,\n1,2,\n", name: "t.csv")
+        }
+        #expect(throws: DatasetError.emptyFeatureName(path: "t.csv", column: 2)) {
+            try loader.parse(text: "label,\"\",b\n0,1,2\n", name: "t.csv")
+        }
+    }
+
+    @Test func headerErrorsNameTheFileAndTheFeature() {
+        let duplicate = DatasetError.duplicateFeatureName(path: "t.csv", name: "activeCall", columns: [2, 4])
+        #expect(throws: duplicate) { try loader.parse(text: "label,activeCall,b,activeCall\n0,1,2,3\n", name: "t.csv") }
+        #expect(duplicate.description == "t.csv: the header names the feature 'activeCall' more than once (columns 2, 4)")
+        #expect(throws: DatasetError.noFeatures(path: "t.csv")) { try loader.parse(text: "label\n0\n1\n", name: "t.csv") }
+        #expect(DatasetError.noFeatures(path: "t.csv").description.hasPrefix("t.csv: "))
+        #expect(throws: DatasetError.empty(path: "t.csv")) { try loader.parse(text: "\u{FEFF}", name: "t.csv") }
+    }
+
+    @Test func sayWhenLinesEndInACarriageReturnAlone() {
+        let error = DatasetError.carriageReturnLineEnding(path: "mac.csv", line: 1)
+        #expect(throws: error) { try loader.parse(text: "label,a\r0,1\r1,2\r", name: "mac.csv") }
+        #expect(error.description.contains("CR-only line endings"))
+        // A stray one in a row.
+        #expect(throws: DatasetError.carriageReturnLineEnding(path: "t", line: 3)) {
+            try loader.parse(text: "label,a\n0,1\n1,2\r0,1\n", name: "t")
+        }
+    }
+
+    @Test func aMissingFileIsNamedWithTheSystemsReason() {
+        do {
+            _ = try loader.load(path: "/nonexistent/train.csv")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "cannot read /nonexistent/train.csv: No such file or directory")
+        }
+    }
+
+    /// `strtof` skips any whitespace, a line feed included, so a last field holding a tab read on into the next line.
+    @Test func whitespaceOtherThanSpacesNeverJoinsALineToTheNext() throws {
+        for whitespace in ["\t", "\u{0B}", "\u{0C}", "1\t", "\t1"] {
+            #expect(throws: DatasetError.disallowedWhitespace(path: "t", line: 3, column: "b"), "\(whitespace.utf8.map { $0 })") {
+                try loader.parse(text: "label,a,b\n0,1,1\n1,2,\(whitespace)\n0,1,1\n1,2,2\n", name: "t")
+            }
+        }
+        // Spaces around a value are what every reader tolerates; a field of spaces is missing.
+        let data = try loader.parse(text: "label,a,b\n0, 1 ,  \n1,2,2\n")
+        #expect(data.rowCount == 2)
+        #expect(data.values[0] == 1 && data.values[1].isNaN)
+    }
+
+    @Test func labelsAreTheDecimalsZeroAndOne() throws {
+        let data = try loader.parse(text: "label,a\n0.0,1\n1.0,2\n\"1\",3\n 0 ,4\n")
+        #expect(data.labels == [0, 1, 1, 0])
+        for label in ["0.99999999999", "0x1", "1e0", "+1", "-0", "2", "0.5", "nan", "", "1.01", "01"] {
+            #expect(throws: DatasetError.invalidLabel(path: "t", line: 3), "\(label)") {
+                try loader.parse(text: "label,a\n0,1\n\(label),2\n", name: "t")
+            }
+        }
+    }
+
+    @Test func aValueBeyondFloat32IsOutOfRangeNotInfinite() {
+        for value in ["1e39", "-3.5e38", "1e400"] {
+            let error = DatasetError.outsideFloat32Range(path: "t", line: 2, column: "a")
+            #expect(throws: error, "\(value)") { try loader.parse(text: "label,a\n1,\(value)\n", name: "t") }
+            #expect(error.description.contains("outside float32's range"))
+        }
+        #expect(throws: DatasetError.nonFiniteValue(path: "t", line: 2, column: "a")) {
+            try loader.parse(text: "label,a\n1,-Infinity\n", name: "t")
+        }
+    }
+
+    @Test func refusesHexadecimalFloats() {
+        #expect(throws: DatasetError.invalidNumber(path: "t", line: 2, column: "a")) {
+            try loader.parse(text: "label,a\n1,0x1p3\n", name: "t")
+        }
+    }
+
+    /// A blank line in a table of several columns is refused by `models score`; the trainer does not skip it either.
+    @Test func aBlankLineIsAnErrorNamingItsLine() {
+        #expect(throws: DatasetError.blankLine(path: "t", line: 3, expected: 2)) {
+            try loader.parse(text: "label,a\n0,1\n\n1,2\n", name: "t")
+        }
+        #expect(throws: DatasetError.blankLine(path: "t", line: 3, expected: 2)) {
+            try loader.parse(text: "label,a\r\n0,1\r\n\r\n", name: "t")
+        }
+    }
+
+    @Test func quotesFollowRFC4180() throws {
+        #expect(throws: DatasetError.badQuote(path: "t", line: 2)) { try loader.parse(text: "label,a\n1,\"1\"2\n", name: "t") }
+        #expect(throws: DatasetError.badQuote(path: "t", line: 2)) { try loader.parse(text: "label,a\n1,\"12\n", name: "t") }
+        #expect(throws: DatasetError.badQuote(path: "t", line: 2)) { try loader.parse(text: "label,a\n1,1\"2\n", name: "t") }
+        #expect(throws: DatasetError.badQuote(path: "t", line: 1)) { try loader.parse(text: "label,a\"b\"\n1,1\n", name: "t") }
+        // A quoted name may span lines: the lines after it are counted.
+        #expect(throws: DatasetError.invalidNumber(path: "t", line: 4, column: "a\nb")) {
+            try loader.parse(text: "label,\"a\nb\"\n1,2\n0,x\n", name: "t")
+        }
+    }
+
+    /// XGBoost, and `models score` for a float32 model, round a decimal to double and then to float32; a decimal
+    /// just past a float32 midpoint parses to the midpoint as a double, which rounds to even.
+    @Test func roundsThroughDoubleAsModelsScoreDoes() throws {
+        let text = "1.0000000596046447753906251"
+        #expect(Float(text)! == Float(1).nextUp)
+        #expect(try loader.parse(text: "label,a\n1,\(text)\n").values == [1])
     }
 }

@@ -83,8 +83,8 @@ import Testing
         let valid = SyntheticData.separable(rows: 300, seed: 12)
         var parameters = SyntheticData.smallParameters()
         parameters.minChildWeight = 1e6
-        let stumps = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
-        #expect(stumps.trees.allSatisfy { $0.nodes.count == 1 })
+        // No node is heavy enough to split: trees of one leaf each, which the trainer refuses to return.
+        #expect(throws: TrainingError.noSplits) { try GBDTTrainer(parameters: parameters).train(train: train, valid: valid) }
 
         parameters.minChildWeight = 8
         let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
@@ -147,6 +147,18 @@ import Testing
         #expect(throws: TrainingError.singleClass(set: "training")) {
             try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
         }
+    }
+
+    /// Features without signal give trees of one leaf each: one score for every row, and a `high` threshold equal to
+    /// it that flags every row. No model is better than that one.
+    @Test func refusesAModelWhoseTreesAreAllLeaves() {
+        let train = SyntheticData.noise(rows: 400, seed: 22)
+        let constant = try! Dataset(
+            featureNames: train.featureNames, values: [Float](repeating: 1, count: train.values.count), labels: train.labels)
+        #expect(throws: TrainingError.noSplits) {
+            try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: constant, valid: constant)
+        }
+        #expect(TrainingError.noSplits.description.hasPrefix("no feature separates the labels: every tree is a single leaf"))
     }
 
     @Test func rejectsInvalidParameters() {

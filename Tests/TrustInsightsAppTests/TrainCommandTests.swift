@@ -64,7 +64,53 @@ import Testing
     @Test func unreadableInputIsAFailureNamingTheFile() {
         let (status, output) = run(["train", "--train", "/nonexistent/t.csv", "--valid", "v.csv", "--out", "m.json"])
         #expect(status == 1)
-        #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv"))
+        #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv: No such file or directory"))
+    }
+
+    /// `models import`, the manifest and `models verify` refuse these; a model carrying them could never be
+    /// registered, so they are refused before any data is read (the training file here does not exist).
+    @Test func refusesMetadataTheRestOfTheToolRefusesBeforeReadingData() {
+        let base = ["train", "--train", "/nonexistent/t.csv", "--valid", "/nonexistent/v.csv", "--out", "m.json"]
+        let (versionStatus, versionOutput) = run(base + ["--version", "1.x"])
+        #expect(versionStatus == 1)
+        #expect(versionOutput.standardError.withLock { $0 }.contains("--version: '1.x' is not a model version"))
+        for (flag, value, expected) in [
+            ("--category", "nosuch", "payment, account, resourceUse, communication, other"),
+            ("--insight", "foo", "isLikelyBeingCoached"),
+        ] {
+            let (status, output) = run(base + [flag, value])
+            let errors = output.standardError.withLock { $0 }
+            #expect(status == 64, "\(flag)")
+            #expect(errors.contains("The value '\(value)' is invalid for '\(flag)'") && errors.contains(expected), "\(errors)")
+            #expect(!errors.contains("cannot read"))
+        }
+    }
+
+    @Test func refusesAFeatureNamedLabelNamingTheFileAndColumn() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        try Data("label,a,label\n0,1,0\n1,2,1\n".utf8).write(to: train)
+        let (status, output) = run([
+            "train", "--train", train.path, "--valid", train.path, "--out", directory.appendingPathComponent("m.json").path,
+        ])
+        #expect(status == 1)
+        #expect(
+            output.standardError.withLock { $0 }.contains(
+                "\(train.path): column 3 of the header is named 'label': a feature may not be named 'label'"))
+    }
+
+    /// One score for every row would put `high` at that score and flag every row: no model is written.
+    @Test func refusesToWriteAModelWhoseTreesAreAllLeaves() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let out = directory.appendingPathComponent("model.json")
+        try Data(("label,a,b\n" + (0..<200).map { "\($0 % 3 == 0 ? 1 : 0),1,1\n" }.joined()).utf8).write(to: train)
+        let (status, output) = run(["train", "--train", train.path, "--valid", train.path, "--out", out.path, "--trees", "20"])
+        #expect(status == 1)
+        #expect(output.standardError.withLock { $0 }.contains("no feature separates the labels: every tree is a single leaf"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     @Test func trainsAndWritesAModelDocument() throws {
@@ -84,9 +130,15 @@ import Testing
         #expect(text.contains("\"format\" : \"trust-insights.gbdt\""))
         #expect(text.contains("\"version\" : \"2026.11.1\""))
         #expect(text.contains("\"train-file\" : \"train.csv\""))
-        #expect(output.standardOutput.withLock { $0 }.contains("validation: AUC"))
+        // The summary goes to standard error, so `--out /dev/stdout` leaves standard output to the model alone.
+        #expect(output.standardOutput.withLock { $0 }.isEmpty)
+        let summary = output.standardError.withLock { $0 }
+        #expect(summary.hasPrefix("trained "))
+        #expect(summary.contains("counted from 0"))
+        #expect(summary.contains("\nvalidation: AUC"))
+        #expect(summary.hasSuffix("wrote \(out.path)\n"))
         // Not a terminal: no progress line.
-        #expect(output.standardError.withLock { $0 }.isEmpty)
+        #expect(!summary.contains("\r"))
     }
 
     @Test func drawsAProgressLineOnlyOnATerminal() throws {
@@ -105,5 +157,9 @@ import Testing
         let progress = output.standardError.withLock { $0 }
         #expect(progress.contains("\r[5/5] train log loss"))
         #expect(progress.contains("valid AUC"))
+        // The round counter counts from 1; the best iteration, in the progress line as in the summary and the model
+        // file (XGBoost's best_iteration), from 0. With early stopping off, the best of 5 rounds is iteration 4.
+        #expect(progress.contains("best iteration 4 "))
+        #expect(progress.contains("trained 5 trees (best iteration 4 of 5 rounds, counted from 0)"))
     }
 }

@@ -6,33 +6,37 @@
 /// A blank line is a record too, passed with no fields: in a one-column table it is a row whose only value is
 /// missing (what pandas writes for NaN), so skipping it would silently drop the row. The line break that ends the
 /// last record is not a record of its own.
-enum CSVRecords {
-    /// Calls `body` with each record's fields (none for a blank line) and the line it starts on (1-based).
-    static func forEach(
-        in text: String, _ body: (_ line: Int, _ fields: [String]) throws(FeatureTable.ReadError) -> Void
-    ) throws(FeatureTable.ReadError) {
+///
+/// `models score` reads whole tables with `forEach`; `train`, which reads its rows with a faster reader of its own,
+/// reads its header with `record(in:from:line:)` so that both agree on names.
+public enum CSVRecords {
+    /// Where the text starts: after a UTF-8 byte order mark, if there is one.
+    public static func contentStart(of bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    /// Reads the record that starts at `index` (which must be before the end) and leaves `index` after the line
+    /// break that ends it. `line` is the record's first line on entry and the next record's on return. A blank line
+    /// is a record of no fields.
+    public static func record(
+        in bytes: UnsafeBufferPointer<UInt8>, from index: inout Int, line: inout Int
+    ) throws(CSVRecordError) -> [String] {
         let quote = UInt8(ascii: "\""), comma = UInt8(ascii: ","), lineFeed = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
-        let bytes = Array(text.utf8)
-        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let recordLine = line
         var fields: [String] = []
         var field: [UInt8] = []
         var quoted = false
         var inQuotes = false
-        var line = 1
-        var recordLine = 1
 
         func endField() {
             fields.append(String(decoding: field, as: UTF8.self))
             field.removeAll(keepingCapacity: true)
             quoted = false
         }
-        func endRecord() throws(FeatureTable.ReadError) {
+        func endRecord() -> [String] {
             let blank = fields.isEmpty && field.isEmpty && !quoted
             if !blank { endField() }
-            try body(recordLine, fields)
-            fields.removeAll(keepingCapacity: true)
-            field.removeAll(keepingCapacity: true)
-            quoted = false
+            return fields
         }
 
         while index < bytes.count {
@@ -62,16 +66,45 @@ enum CSVRecords {
             case carriageReturn where index < bytes.count && bytes[index] == lineFeed:
                 continue
             case lineFeed:
-                try endRecord()
                 line += 1
-                recordLine = line
+                return endRecord()
             default:
                 guard !quoted else { throw .badQuote(line: line) }
                 field.append(byte)
             }
         }
         guard !inQuotes else { throw .badQuote(line: recordLine) }
-        // Only text after the last line break is a last record: the break itself ends the previous one.
-        if !fields.isEmpty || !field.isEmpty || quoted { try endRecord() }
+        return endRecord()
+    }
+
+    /// Calls `body` with each record's fields (none for a blank line) and the line it starts on (1-based).
+    static func forEach(
+        in text: String, _ body: (_ line: Int, _ fields: [String]) throws(FeatureTable.ReadError) -> Void
+    ) throws(FeatureTable.ReadError) {
+        var text = text
+        var failure: FeatureTable.ReadError?
+        text.withUTF8 { bytes in
+            var index = contentStart(of: bytes)
+            var line = 1
+            do throws(FeatureTable.ReadError) {
+                // Only text after the last line break is a last record: the break itself ends the previous one.
+                while index < bytes.count {
+                    let recordLine = line
+                    let fields: [String]
+                    do throws(CSVRecordError) {
+                        fields = try record(in: bytes, from: &index, line: &line)
+                    } catch {
+                        switch error {
+                        case .badQuote(let line): throw .badQuote(line: line)
+                        }
+                    }
+                    try body(recordLine, fields)
+                }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 }
+

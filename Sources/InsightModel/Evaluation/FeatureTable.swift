@@ -1,6 +1,7 @@
 /// A CSV of feature rows like the shared fixtures: a header of names, an optional `label` column (0/1), and a
 /// missing value written as an empty field, `NA` (R) or `nan`. Read as RFC 4180 (`CSVRecords`), so quoted names and
-/// values and Windows line endings read like plain ones.
+/// values and Windows line endings read like plain ones; each value is read by `CSVNumberField`, the rule `train`
+/// reads its data with (decimals only, spaces around a value ignored).
 ///
 /// Values are parsed the way the source libraries receive them: as a double (a caller's CSV or JSON parser makes
 /// doubles), then, for float32 models, rounded to float32 as XGBoost rounds its input. Rounding the text straight to
@@ -67,17 +68,23 @@ public struct FeatureTable: Sendable {
                 throw .wrongFieldCount(line: line, expected: header.count, found: fields.count)
             }
             for (column, field) in fields.enumerated() {
+                let reading = CSVNumberField.read(field)
                 if column == labelIndex {
                     // `Int(exactly:)`: a label of `nan` or `1e300` is refused, not a trap.
-                    guard let label = Int(field) ?? Double(field).flatMap({ Int(exactly: $0) }) else {
+                    guard case .number(let number) = reading, let label = Int(exactly: number) else {
                         throw .badField(line: line, column: Self.labelColumn)
                     }
                     labels.append(label)
-                } else if field.isEmpty || field == "NA" {
+                    continue
+                }
+                switch reading {
+                case .missing:
                     values.append(.nan)
-                } else if let value = Double(field) {
+                case .number(let value):
                     values.append(parseAsDouble ? value : Double(Float(value)))
-                } else {
+                case .infinity(let negative):
+                    values.append(negative ? -.infinity : .infinity)
+                case .invalid:
                     let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
                     if firstUnreadableLine[valueColumn] == nil { firstUnreadableLine[valueColumn] = line }
                     values.append(.nan)

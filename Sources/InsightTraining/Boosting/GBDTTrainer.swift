@@ -40,11 +40,15 @@ public struct GBDTTrainer: Sendable {
             }
         }
 
+        let trees = Array(result.trees[0...result.bestIteration])
+        // Trees of one leaf each give every row the same score: the `high` threshold would be that score and flag
+        // every row. Such a model is worse than none.
+        guard trees.contains(where: { !$0.nodes[0].isLeaf }) else { throw .noSplits }
         // The loop's validation margins are the reference walk's (same float32 sums, in order).
         let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
         return TrainedModel(
             featureNames: train.featureNames, baseMargin: baseMargin,
-            trees: Array(result.trees[0...result.bestIteration]), parameters: parameters,
+            trees: trees, parameters: parameters,
             bestIteration: result.bestIteration, roundsTrained: result.trees.count,
             validationLogLossHistory: result.validationLogLoss,
             trainingRows: train.rowCount, trainingPositives: trainPositives,

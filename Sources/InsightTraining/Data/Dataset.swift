@@ -9,29 +9,28 @@ public struct Dataset: Sendable {
     public let values: [Float]
     /// 0 or 1 per row.
     public let labels: [UInt8]
+    /// Where the rows came from (a file's path), for error messages.
+    public let source: String
 
     public var featureCount: Int { featureNames.count }
 
     public var positiveCount: Int { labels.reduce(0) { $0 + Int($1) } }
 
-    public init(featureNames: [String], values: [Float], labels: [UInt8]) throws(DatasetError) {
-        guard !featureNames.isEmpty else { throw .noFeatures }
-        guard Set(featureNames).count == featureNames.count else { throw .duplicateFeatureName }
+    public init(featureNames: [String], values: [Float], labels: [UInt8], source: String = "<memory>") throws(DatasetError) {
+        try Self.checkFeatureNames(featureNames, source: source)
         guard values.count == labels.count * featureNames.count else { throw .shapeMismatch }
         guard labels.allSatisfy({ $0 <= 1 }) else { throw .shapeMismatch }
         guard values.allSatisfy({ $0.isFinite || $0.isNaN }) else { throw .shapeMismatch }
-        self.featureNames = featureNames
-        self.rowCount = labels.count
-        self.values = values
-        self.labels = labels
+        self.init(checkedFeatureNames: featureNames, values: values, labels: labels, source: source)
     }
 
-    /// Internal: for loaders that already checked every value.
-    init(checkedFeatureNames featureNames: [String], values: [Float], labels: [UInt8]) {
+    /// Internal: for loaders that already checked every name and value.
+    init(checkedFeatureNames featureNames: [String], values: [Float], labels: [UInt8], source: String) {
         self.featureNames = featureNames
         self.rowCount = labels.count
         self.values = values
         self.labels = labels
+        self.source = source
     }
 }
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import InsightCore
 import InsightModel
 import InsightTraining
 
@@ -7,7 +8,8 @@ import Glibc
 #endif
 
 /// `trust-insights train`: fits a gradient-boosted model on a labelled CSV, picks the medium and high thresholds
-/// on the validation CSV, and writes the model document.
+/// on the validation CSV, and writes the model document. The summary goes to standard error, so that `--out
+/// /dev/stdout` leaves standard output to the model alone.
 enum TrainCommand {
     static var spec: CommandSpec {
         let defaults = TrainingParameters()
@@ -16,8 +18,9 @@ enum TrainCommand {
             name: "train",
             abstract: "Train a gradient-boosted model for binary log loss from labelled CSV files.",
             discussion: """
-                Input files have the header 'label,<feature names>', labels 0 or 1, and an empty field for a \
-                missing value. See docs/TRAINING.md for the algorithm and the threshold rule.
+                Input files have the header 'label,<feature names>', labels 0 or 1, and an empty field, NA or \
+                nan for a missing value; they are read as 'models score' reads a feature CSV. The summary goes to \
+                standard error. See docs/TRAINING.md for the algorithm and the threshold rule.
                 """,
             options: [
                 .value("train", "file", help: "Training CSV.", required: true),
@@ -39,9 +42,11 @@ enum TrainCommand {
                 .value("threads", "t", help: "Threads for histograms; the model does not depend on it.", default: "\(defaults.threads)"),
                 .value("high-precision", "p", help: "Validation precision the high threshold must reach.", default: "\(rule.highPrecision)"),
                 .value("medium-recall", "r", help: "Validation recall the medium threshold must reach.", default: "\(rule.mediumRecall)"),
-                .value("insight", "type", help: "Insight the model answers.", default: "isLikelyBeingCoached"),
-                .value("category", "name", help: "Operation category.", default: "payment"),
-                .value("version", "version", help: "Model version.", default: "0.0.0"),
+                .value("insight", "type", help: "Insight the model answers: isLikelyBeingCoached.", default: InsightType.isLikelyBeingCoached),
+                .value(
+                    "category", "name", help: "Operation category: payment, account, resourceUse, communication or other.",
+                    default: OperationCategory.payment.rawValue),
+                .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.11.1.", default: "0.0.0"),
                 .value("created-at", "time", help: "RFC 3339 creation time to record (for reproducible output).", default: "now"),
             ],
             body: { arguments, environment in try run(arguments, environment: environment) })
@@ -84,6 +89,7 @@ enum TrainCommand {
         let trainPath = try arguments.required("train")
         let validPath = try arguments.required("valid")
         let outPath = try arguments.required("out")
+        let metadata = try metadata(from: arguments)
         try OutputFile.requireFolder(of: outPath)
         let createdAt = try createdAt(arguments.value("created-at"))
 
@@ -117,9 +123,7 @@ enum TrainCommand {
 
         let document = model.modelDocument(
             ModelExportContext(
-                insightType: arguments.value("insight") ?? "isLikelyBeingCoached",
-                category: arguments.value("category") ?? "payment",
-                version: arguments.value("version") ?? "0.0.0",
+                insightType: metadata.insightType, category: metadata.category, version: metadata.version,
                 createdAt: createdAt,
                 trainingFileName: fileName(trainPath), validationFileName: fileName(validPath),
                 toolVersion: RootCommand.version))
@@ -137,25 +141,42 @@ enum TrainCommand {
         data.append(UInt8(ascii: "\n"))
         try OutputFile.write(Array(data), to: outPath)
         let metrics = model.validationMetrics
-        environment.print(
-            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds) "
-                + "in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
-        environment.print(
+        environment.printError(
+            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds, "
+                + "counted from 0) in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
+        environment.printError(
             "validation: AUC \(formatted(metrics.auc)), PR-AUC \(formatted(metrics.averagePrecision)), "
                 + "log loss \(formatted(metrics.logLoss)) on \(metrics.rows) rows")
         let thresholds = model.thresholds
-        environment.print(
+        environment.printError(
             "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
                 + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
                 + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
-        environment.print("wrote \(outPath)")
+        environment.printError("wrote \(outPath)")
         return 0
     }
 
     static func progressLine(_ progress: TrainingProgress) -> String {
         "\r[\(progress.iteration + 1)/\(progress.totalIterations)] train log loss \(formatted(progress.trainLogLoss)) "
             + "valid log loss \(formatted(progress.validationLogLoss)) valid AUC \(formatted(progress.validationAUC)) "
-            + "best \(progress.bestIteration + 1)   "
+            + "best iteration \(progress.bestIteration)   "
+    }
+
+    /// The model's insight, category and version, checked before any data is read by the rules `models import`,
+    /// the manifest and `models verify` apply: a model they would refuse is not worth training.
+    static func metadata(
+        from arguments: ParsedArguments
+    ) throws(CommandLineError) -> (insightType: String, category: String, version: String) {
+        let insightType = try arguments.choice("insight", from: [InsightType.isLikelyBeingCoached]) ?? InsightType.isLikelyBeingCoached
+        let category =
+            try arguments.choice("category", from: OperationCategory.allCases.map(\.rawValue)) ?? OperationCategory.payment.rawValue
+        let version = arguments.value("version") ?? "0.0.0"
+        do throws(InvalidModelVersion) {
+            try ModelVersionSyntax.check(version)
+        } catch {
+            throw .failure("--version: \(error)")
+        }
+        return (insightType, category, version)
     }
 
     /// CPU time of the whole process: on a shared machine a fairer clock than the wall for benchmarks.

@@ -1,0 +1,33 @@
+import InsightModel
+import Testing
+
+@testable import InsightTraining
+
+/// `train` and `models score` read one CSV the same way, so a model can always score the file it was trained on:
+/// the same names, labels and float32 values from every file either accepts.
+@Suite struct CSVReadingAgreementTests {
+    @Test(arguments: [
+        // R's write.csv: every name quoted, missing as NA.
+        "\"label\",\"a\",\"b\"\n1,1.5,NA\n0,-2,3\n",
+        // A quoted name holding a doubled quote and a comma; pandas' nan.
+        "label,\"a\"\"q\",\"x,y\"\n1,1.5,nan\n0,-2,3\n",
+        // Excel's "CSV UTF-8": a byte order mark, CRLF, quoted values.
+        "\u{FEFF}label,a,b\r\n\"1\",\"1.5\",\"\"\r\n\"0\",\"-2\",\"3\"\r\n",
+        // Padded columns, no final line break.
+        "label,a,b\n1, 1.5 ,\n0,-2 , 3",
+        // Digits and exponents both readers must round alike: past 19 digits, at float32 midpoints, subnormals.
+        "label,a,b\n1,1.0000000596046447753906251,1e-45\n0,0.1234567890123456789012,-7.006e-46\n",
+        "label,a,b\n1,3.4028235e38,NaN\n0,16777217,.5\n",
+    ])
+    func bothReadersGiveTheSameTable(csv: String) throws {
+        let dataset = try CSVDatasetLoader().parse(text: csv)
+        let table = try FeatureTable(csv: csv)
+        #expect(dataset.featureNames == table.columnNames)
+        #expect(table.labels == dataset.labels.map { Int($0) })
+        let scored = try table.matrix(for: dataset.featureNames).values
+        #expect(scored.count == dataset.values.count)
+        for (trained, scored) in zip(dataset.values, scored) {
+            #expect(trained.bitPattern == Float(scored).bitPattern || (trained.isNaN && scored.isNaN))
+        }
+    }
+}
