@@ -244,7 +244,7 @@ final class ServiceRuntime: Sendable {
         let velocity = velocity
         var replayed = 0
         var complete = true
-        try Self.reading(store.path) {
+        _ = try Self.reading(store.path) {
             try store.forEachRecentEvaluation(since: started - velocity.replayWindowMilliseconds) { row in
                 velocity.replay(.init(partition: row.partition, account: row.account, device: row.device,
                                       counterparty: row.counterparty, time: row.createdAt), wasHigh: row.wasHigh)
