@@ -35,9 +35,7 @@ public struct CSVDatasetLoader: Sendable {
             do throws(CSVRecordError) {
                 header = try CSVRecords.record(in: buffer, from: &index, line: &line)
             } catch {
-                switch error {
-                case .badQuote(let line): throw .badQuote(path: path, line: line)
-                }
+                throw DatasetError(error, path: path)
             }
             // CSVRecords reads a lone carriage return as text: in a header, it means the lines end in CR alone.
             if header.contains(where: { $0.utf8.contains(UInt8(ascii: "\r")) }) {

@@ -179,9 +179,7 @@ struct CSVRowReader {
         do throws(CSVRecordError) {
             fields = try CSVRecords.record(in: buffer, from: &index, line: &recordLine)
         } catch {
-            switch error {
-            case .badQuote(let line): return .badQuote(path: path, line: line)
-            }
+            return DatasetError(error, path: path)
         }
         if fields.count != featureNames.count + 1 {
             return .wrongFieldCount(path: path, line: rowLine, expected: featureNames.count + 1, found: fields.count)

@@ -1,0 +1,10 @@
+import InsightModel
+
+extension DatasetError {
+    /// A record the RFC 4180 reader could not read, in the file it came from.
+    init(_ error: CSVRecordError, path: String) {
+        switch error {
+        case .badQuote(let line): self = .badQuote(path: path, line: line)
+        }
+    }
+}
