@@ -22,6 +22,17 @@ import InsightCrypto
         #expect(SubjectKey(hex: "0123456789abcdeffedcba987654321") == nil)
         #expect(SubjectKey(hex: "0123456789abcdeffedcba98765432100") == nil)
         #expect(SubjectKey(hex: "0123456789abcdeffedcba987654321g") == nil)
+        #expect(SubjectKey(hex: "") == nil)
+        #expect(SubjectKey(hex: "0123456789abcdef fedcba987654321") == nil)
+    }
+
+    @Test func digitsReadInPlaceGiveTheKeyTheirTextGives() {
+        let key = SubjectKey(high: 0x0123_4567_89AB_CDEF, low: 0xFEDC_BA98_7654_3210)
+        let digits = Array(key.hex.utf8)
+        #expect(digits.withUnsafeBufferPointer { SubjectKey(hexDigits: $0) } == key)
+        #expect(SubjectKey(hexDigits: digits.dropLast()) == nil)
+        #expect(SubjectKey(hexDigits: digits + [UInt8(ascii: "0")]) == nil)
+        #expect(SubjectKey(hexDigits: UnsafeBufferPointer<UInt8>(start: nil, count: 0)) == nil)
     }
 }
 

@@ -23,6 +23,16 @@ import Testing
         statement.reset()
     }
 
+    @Test func columnTextIsLentByteForByteAndNullLendsNothing() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        let statement = try connection.statement("SELECT ?1, NULL, 42").bind(1, "caf\u{E9} nul\u{0}inside")
+        #expect(try statement.step())
+        #expect(statement.withUTF8(0) { Array($0) } == Array("caf\u{E9} nul\u{0}inside".utf8))
+        #expect(statement.withUTF8(1) { $0.count } == 0)
+        #expect(statement.withUTF8(2) { Array($0) } == Array("42".utf8))
+    }
+
     @Test func aStaticStatementIsPreparedOnceAndRebound() throws {
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))

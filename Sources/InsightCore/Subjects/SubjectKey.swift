@@ -40,17 +40,22 @@ public struct SubjectKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init?(hex: String) {
-        let utf8 = Array(hex.utf8)
-        guard utf8.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        var index = 0
-        while index < 32 {
-            guard let upper = Self.nibble(utf8[index]), let lower = Self.nibble(utf8[index + 1]) else { return nil }
-            bytes.append(upper << 4 | lower)
-            index += 2
+        self.init(hexDigits: hex.utf8)
+    }
+
+    /// Parses 32 lowercase hex digits given as UTF-8 bytes (a database column's text, read in place): no copy of
+    /// the digits is made, which the velocity replay at start-up does for millions of rows.
+    public init?(hexDigits: some Sequence<UInt8>) {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var count = 0
+        for digit in hexDigits {
+            guard count < 32, let value = Self.nibble(digit) else { return nil }
+            if count < 16 { high = high << 4 | UInt64(value) } else { low = low << 4 | UInt64(value) }
+            count += 1
         }
-        self.init(macBytes: bytes)
+        guard count == 32 else { return nil }
+        self.init(high: high, low: low)
     }
 
     private static func nibble(_ byte: UInt8) -> UInt8? {

@@ -16,13 +16,14 @@ struct PartitionedTable<State: VelocityEntry> {
 
     var count: Int { entries.count }
 
-    func contains(_ key: SubjectKey) -> Bool { entries[key] != nil }
+    /// By index, not `entries[key] != nil`, which copies the entry out (retaining and releasing each of its arrays).
+    func contains(_ key: SubjectKey) -> Bool { entries.index(forKey: key) != nil }
 
-    /// Runs `body` on an existing key's entry in place: copying an entry out and back would copy its times too,
-    /// since the table would still hold them.
+    /// Runs `body` on an existing key's entry in place, found with one lookup: copying an entry out and back would
+    /// copy its times too, since the table would still hold them.
     mutating func modify<Result>(_ key: SubjectKey, _ body: (inout State) -> Result) -> Result? {
-        guard entries[key] != nil else { return nil }
-        return body(&entries[key]!)
+        guard let index = entries.index(forKey: key) else { return nil }
+        return body(&entries.values[index])
     }
 
     /// Adds a new key, evicting first if the table is full. `isSandbox` tells a slot's environment.

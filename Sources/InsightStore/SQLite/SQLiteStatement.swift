@@ -104,6 +104,15 @@ public final class SQLiteStatement {
         return String(cString: text)
     }
 
+    /// The column's text as UTF-8 bytes, valid only inside `body`: for values parsed, not kept, without making a
+    /// `String` of them. Empty for NULL.
+    public func withUTF8<Result>(_ column: Int32, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        // `sqlite3_column_text` first: it may convert the value, and `sqlite3_column_bytes` then counts the text.
+        let text = sqlite3_column_text(handle, column)
+        let count = text == nil ? 0 : Int(sqlite3_column_bytes(handle, column))
+        return body(UnsafeBufferPointer(start: text, count: count))
+    }
+
     public func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
     public func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 

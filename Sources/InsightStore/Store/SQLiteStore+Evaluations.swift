@@ -66,14 +66,15 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                 """).bind(1, Identifier.lowerBound(forMilliseconds: since)).bind(2, since)
             var rows = 0
             while try statement.step() {
-                // Rows this build could not have written (a hand-edited database) are skipped, not fatal.
+                // Rows this build could not have written (a hand-edited database) are skipped, not fatal. The
+                // keys are parsed from the column text in place: a start-up replays millions of rows.
                 guard let tenant = TenantID(statement.string(0)),
                       let environment = DeploymentEnvironment(rawValue: statement.string(1)),
-                      let account = SubjectKey(hex: statement.string(2)) else { continue }
+                      let account = statement.withUTF8(2, SubjectKey.init(hexDigits:)) else { continue }
                 let row = VelocityReplayRow(
                     partition: VelocityPartition(tenant: tenant, environment: environment), account: account,
-                    device: statement.optionalString(3).flatMap(SubjectKey.init(hex:)),
-                    counterparty: statement.optionalString(4).flatMap(SubjectKey.init(hex:)),
+                    device: statement.isNull(3) ? nil : statement.withUTF8(3, SubjectKey.init(hexDigits:)),
+                    counterparty: statement.isNull(4) ? nil : statement.withUTF8(4, SubjectKey.init(hexDigits:)),
                     createdAt: statement.int64(5), wasHigh: statement.int(6) != 0)
                 rows += 1
                 guard body(row) else { break }
