@@ -59,7 +59,7 @@ extension LabelDraft {
             if band == nil { invalid("amountBand", "must be one of \(AmountBand.allCases.map(\.rawValue).joined(separator: ", "))") }
         }
         guard violations.isEmpty, let insightID, let verdict, let fraudType, let day, let occurredOn else {
-            return .failure(LabelRejection(violations))
+            return .failure(LabelRejection(violations, unlisted: unlistedViolations))
         }
         return .success(ValidLabel(
             insightID: insightID, content: LabelContent(verdict: verdict, fraudType: fraudType, occurredOn: occurredOn, amountBand: band),

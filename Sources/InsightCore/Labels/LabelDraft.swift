@@ -9,6 +9,9 @@ public struct LabelDraft: Sendable, Equatable {
     public var occurredOn: String?
     public var amountBand: String?
     public var violations: [ContextViolation]
+    /// Shape problems beyond `LabelRejection.maximumListed`, counted but not kept: an item of a million unknown
+    /// fields must not cost a million strings, nor an answer listing them all.
+    public var unlistedViolations = 0
 
     public init(
         pointer: String, insightID: String? = nil, label: String? = nil, fraudType: String? = nil,
@@ -21,5 +24,10 @@ public struct LabelDraft: Sendable, Equatable {
         self.occurredOn = occurredOn
         self.amountBand = amountBand
         self.violations = violations
+    }
+
+    /// Records a shape problem, or only counts it once `LabelRejection.maximumListed` are recorded.
+    public mutating func record(_ violation: ContextViolation) {
+        if violations.count < LabelRejection.maximumListed { violations.append(violation) } else { unlistedViolations += 1 }
     }
 }

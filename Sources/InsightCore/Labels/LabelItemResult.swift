@@ -14,13 +14,23 @@ public enum LabelItemOutcome: String, Sendable, CaseIterable {
 
 /// Why an item was rejected: the offending fields by JSON Pointer, with what was expected.
 public struct LabelRejection: Error, Sendable, Equatable {
+    /// The most shape problems an item's `reason` lists; the rest are counted. It bounds an answer (and the copy kept
+    /// for its Idempotency-Key) to about a kilobyte per item, whatever the item holds.
+    public static let maximumListed = 10
+
     public var violations: [ContextViolation]
+    /// Problems found beyond those listed.
+    public var unlisted: Int
 
-    public init(_ violations: [ContextViolation]) { self.violations = violations }
+    public init(_ violations: [ContextViolation], unlisted: Int = 0) {
+        self.violations = violations
+        self.unlisted = unlisted
+    }
 
-    /// One sentence per field, such as `/items/3/email is not a field of this request`.
+    /// One sentence per field, such as `/items/3/email is not a field of this request`, then how many more there were.
     public var reason: String {
-        violations.map { "\($0.pointer) \($0.detail)" }.joined(separator: "; ")
+        let listed = violations.map { "\($0.pointer) \($0.detail)" }.joined(separator: "; ")
+        return unlisted == 0 ? listed : listed + "; and \(unlisted) more not listed"
     }
 }
 

@@ -55,14 +55,14 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             return ProblemDetails(slug: "malformed-json", status: status, title: "Malformed JSON", detail: "The body is not valid JSON (at byte \(offset)).")
         case .invalidRequest(let violations):
             var problem = ProblemDetails(slug: "invalid-request", status: status, title: "Invalid request", detail: summary(violations))
-            problem.errors = violations.map { .init(pointer: $0.pointer, detail: $0.detail) }
+            problem.errors = listed(violations)
             return problem
         case .evaluation(let error):
             var problem: ProblemDetails
             switch error {
             case .contextInvalid(let violations):
                 problem = ProblemDetails(slug: "context-invalid", status: status, title: "Context invalid", detail: summary(violations))
-                problem.errors = violations.map { .init(pointer: $0.pointer, detail: $0.detail) }
+                problem.errors = listed(violations)
             case .denied:
                 problem = ProblemDetails(slug: "denied", status: status, title: "Denied", detail: "The person has turned this protection off for this app.")
             case .rateLimitExceeded(let rejection):
@@ -133,10 +133,20 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         return fields
     }
 
+    /// The most `errors` lists. A body of a thousand one-letter unknown fields would otherwise get an answer ten
+    /// times its size; `detail` still gives the whole count.
+    static let maximumListedErrors = 32
+
+    private func listed(_ violations: [ContextViolation]) -> [ProblemDetails.FieldError] {
+        violations.prefix(Self.maximumListedErrors).map { .init(pointer: $0.pointer, detail: $0.detail) }
+    }
+
     private func summary(_ violations: [ContextViolation]) -> String {
         guard let first = violations.first else { return "The request is invalid." }
         let location = first.pointer.isEmpty ? "the body" : first.pointer
-        return violations.count == 1 ? "\(location) \(first.detail)" : "\(location) \(first.detail) (and \(violations.count - 1) more)"
+        guard violations.count > 1 else { return "\(location) \(first.detail)" }
+        let more = "\(location) \(first.detail) (and \(violations.count - 1) more"
+        return violations.count > Self.maximumListedErrors ? more + "; errors lists the first \(Self.maximumListedErrors))" : more + ")"
     }
 }
 

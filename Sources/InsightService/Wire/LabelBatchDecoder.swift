@@ -52,7 +52,7 @@ enum LabelBatchDecoder {
         var draft = LabelDraft(pointer: pointer)
         let kind = try reader.peekKind()
         guard kind == .object else {
-            draft.violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
+            draft.record(Wire.wrongType(pointer, expected: "an object", received: kind))
             try reader.skipValue()
             return draft
         }
@@ -67,13 +67,13 @@ enum LabelBatchDecoder {
             case "occurredOn": bit = 8
             case "amountBand": bit = 16
             default:
-                draft.violations.append(Wire.unknownField(Wire.pointer(pointer, key)))
+                draft.record(Wire.unknownField(Wire.pointer(pointer, key)))
                 try reader.skipValue()
                 return
             }
             // Pointers are built only for problems: this loop runs for every field of up to 1000 items.
             guard seen & bit == 0 else {
-                draft.violations.append(Wire.duplicateField(pointer + "/" + key))
+                draft.record(Wire.duplicateField(pointer + "/" + key))
                 try reader.skipValue()
                 return
             }
@@ -83,7 +83,7 @@ enum LabelBatchDecoder {
             case .string:
                 let value = try reader.readString()
                 if value.isEmpty || !Wire.fits(value, maximumFieldLength) {
-                    draft.violations.append(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldLength) characters long"))
+                    draft.record(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldLength) characters long"))
                 } else {
                     text = value
                 }
@@ -91,7 +91,7 @@ enum LabelBatchDecoder {
                 try reader.readNull()
                 return
             case let kind:
-                draft.violations.append(Wire.wrongType(pointer + "/" + key, expected: "a string", received: kind))
+                draft.record(Wire.wrongType(pointer + "/" + key, expected: "a string", received: kind))
                 try reader.skipValue()
             }
             switch bit {
