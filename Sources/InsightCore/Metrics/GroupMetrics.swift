@@ -65,6 +65,21 @@ public struct GroupMetrics: Sendable, Equatable {
     public func value(of dimension: MetricsDimension) -> String? {
         dimensions.first { $0.dimension == dimension }?.value
     }
+
+    /// A group with no evaluation (every count zero, nothing to divide), for a page that shows every group, such as
+    /// the report's row per outcome. `outcome` limits `outcomes` to one, as when grouped by outcome.
+    public static func empty(_ dimensions: [(MetricsDimension, String)], outcome: RiskLevel? = nil, today: Int64) -> GroupMetrics {
+        GroupMetrics(
+            dimensions: dimensions.map { Dimension(dimension: $0.0, value: $0.1) }, mature: false, newestDay: today,
+            evaluations: 0, consumption: ConsumptionBucket.allCases.map { ConsumptionCount(bucket: $0, evaluations: 0) },
+            late: 0, confirmedFraud: 0, confirmedLegitimate: 0,
+            outcomes: (outcome.map { [$0] } ?? RiskLevel.allCases).map {
+                OutcomeFigures(outcome: $0, evaluations: 0, confirmedFraud: 0, confirmedLegitimate: 0, fraudRate: nil)
+            },
+            recallMediumOrAbove: nil, recallHigh: nil,
+            latency: LatencyFigures(medianDays: nil, p90Days: nil, histogram: LatencyBucket.all.map { ($0, 0) }), series: [],
+            suppressed: [])
+    }
 }
 
 /// A whole answer: what was asked, under which policy, and the groups.

@@ -18,16 +18,21 @@ enum ReportCommand {
             let now = Clock.nowMilliseconds()
             let request = try MetricsCommandSupport.request(arguments, now: now)
             let metrics = try MetricsCommandSupport.metrics(arguments, environment, tenant: request.query.tenant)
+            // Exact figures first: the page's three answers are suppressed together (ReportDisclosure), not one by one.
+            let exact = LabelMetrics(source: metrics.source, policy: MetricsPolicy(suppressionK: 0, maturityDays: metrics.policy.maturityDays))
             func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
                 var query = request.query
                 query.groupBy = groupBy
                 do {
-                    return try metrics.report(query, now: now)
+                    return try exact.report(query, now: now)
                 } catch {
                     throw CommandLineError.failure("cannot read the metrics aggregates")
                 }
             }
-            let page = MetricsReportPage(overall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]))
+            let disclosure = ReportDisclosure(
+                exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
+                policy: metrics.policy, today: MetricsQuery.day(ofMilliseconds: now))
+            let page = MetricsReportPage(overall: disclosure.overall, byOutcome: disclosure.byOutcome, byModelVersion: disclosure.byModelVersion)
             let output = try arguments.required("out")
             try MetricsCommandSupport.write(Array(page.html().utf8), to: output, environment)
             if output != "-" { environment.printError("report: wrote \(output)") }

@@ -1,8 +1,8 @@
 import InsightCore
 
 /// The analyst's HTML report: one self-contained file (inline CSS and SVG, no script, no external asset) with four
-/// charts, each followed by a short table. The figures are the published ones of three metrics queries over the
-/// same range (overall, by outcome, by model version), with the same suppression as the API.
+/// charts, each followed by a short table. The figures are those of three metrics queries over the same range
+/// (overall, by outcome, by model version), suppressed together by `ReportDisclosure` with the API's rules.
 struct MetricsReportPage {
     var overall: LabelMetricsReport
     var byOutcome: LabelMetricsReport
@@ -23,19 +23,25 @@ struct MetricsReportPage {
             <h1>Label metrics · \(HTMLText.escape(query.tenant.rawValue))</h1>
             <p class="meta">Evaluations from \(day(query.days.lowerBound)) to \(day(query.days.upperBound)) (UTC), \
             \(HTMLText.escape(environments)). Generated \(Timestamp.iso8601(milliseconds: overall.generatedAt)). \
-            Counts below \(overall.policy.suppressionK) are withheld (— in tables, hatched in charts), with further \
-            cells withheld so that none can be recomputed from the totals. Groups whose newest evaluation is younger \
+            \(suppressionNote) Groups whose newest evaluation is younger \
             than \(overall.policy.maturityDays) days are immature: labels may still arrive.</p>
             <p class="summary"><span>\(HTMLText.count(total?.evaluations)) evaluations</span>\
             <span>\(HTMLText.count(total?.confirmedFraud)) confirmed fraud</span>\
             <span>\(HTMLText.count(total?.confirmedLegitimate)) confirmed legitimate</span>\
-            <span>\(total.map { $0.mature ? "mature" : "immature" } ?? "no data")</span></p>
+            <span>\(total.map { $0.series.isEmpty ? "no data" : $0.mature ? "mature" : "immature" } ?? "no data")</span></p>
             """
         page += outcomeMixSection()
         page += modelVersionSection()
         page += consumptionSection(total)
         page += latencySection(total)
         return page + "</body></html>\n"
+    }
+
+    private var suppressionNote: String {
+        let k = overall.policy.suppressionK
+        guard k > 0 else { return "No count is withheld (suppression is off: metricsSuppressionK is 0)." }
+        return "Counts below \(k), zero included, are withheld (— in tables, hatched in charts), with further counts withheld "
+            + "so that none can be worked out from the totals or from the other tables on this page."
     }
 
     private func outcomeMixSection() -> String {

@@ -1,0 +1,157 @@
+import Testing
+import InsightCore
+@testable import TrustInsightsApp
+
+/// The report's three answers are suppressed as one table: no count the page withholds can be worked out from the
+/// page's other figures through the sums between them, and every published count is at least k.
+@Suite struct ReportDisclosureTests {
+    /// The aggregates given, and as the store keeps them, a latency count for every label (here all 3 days late).
+    struct Source: MetricsSource {
+        var aggregates: [MetricsAggregate]
+        func forEachAggregate(_ query: MetricsQuery, aggregate: (MetricsAggregate) -> Void, latency: (LatencyAggregate) -> Void) throws {
+            aggregates.forEach(aggregate)
+            for counts in aggregates where counts.confirmedFraud + counts.confirmedLegitimate > 0 {
+                latency(LatencyAggregate(key: counts.key, latencyDays: 3, labels: counts.confirmedFraud + counts.confirmedLegitimate))
+            }
+        }
+    }
+
+    static let today: Int64 = 20_500
+    let tenant = TenantID("acme")!
+
+    static func aggregate(
+        day: Int64 = today, version: String = "2026.11.1", _ outcome: RiskLevel, evaluations: Int, fraud: Int, legitimate: Int = 0,
+        consumption: ConsumptionBucket = .usedIncreasedFriction
+    ) -> MetricsAggregate {
+        MetricsAggregate(
+            key: .init(environment: .production, day: day, category: .payment, modelVersion: version, outcome: outcome, consumption: consumption),
+            evaluations: evaluations, confirmedFraud: fraud, confirmedLegitimate: legitimate)
+    }
+
+    func disclosure(_ aggregates: [MetricsAggregate], k: Int) throws -> ReportDisclosure {
+        let exact = LabelMetrics(source: Source(aggregates: aggregates), policy: MetricsPolicy(suppressionK: 0))
+        func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
+            try exact.report(
+                MetricsQuery(tenant: tenant, days: (Self.today - 89)...Self.today, groupBy: groupBy, environments: [.production]),
+                now: Self.today * 86_400_000)
+        }
+        return ReportDisclosure(
+            exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
+            policy: MetricsPolicy(suppressionK: k), today: Self.today)
+    }
+
+    /// One sum the page shows: published figures (nil when withheld) and the exact ones.
+    struct Sum {
+        var name: String
+        var total: (shown: Int?, exact: Int)
+        var parts: [(shown: Int?, exact: Int)]
+    }
+
+    func sums(_ shown: ReportDisclosure, _ exact: ReportDisclosure) -> [Sum] {
+        let (s, e) = (shown.overall.groups[0], exact.overall.groups[0])
+        var sums = [
+            Sum(name: "outcome evaluations", total: (s.evaluations, e.evaluations!),
+                parts: zip(shown.byOutcome.groups, exact.byOutcome.groups).map { ($0.evaluations, $1.evaluations!) }),
+            Sum(name: "outcome fraud", total: (s.confirmedFraud, e.confirmedFraud!),
+                parts: zip(shown.byOutcome.groups, exact.byOutcome.groups).map { ($0.confirmedFraud, $1.confirmedFraud!) }),
+            Sum(name: "version evaluations", total: (s.evaluations, e.evaluations!),
+                parts: zip(shown.byModelVersion.groups, exact.byModelVersion.groups).map { ($0.evaluations, $1.evaluations!) }),
+            Sum(name: "version fraud", total: (s.confirmedFraud, e.confirmedFraud!),
+                parts: zip(shown.byModelVersion.groups, exact.byModelVersion.groups).map { ($0.confirmedFraud, $1.confirmedFraud!) }),
+            Sum(name: "consumption", total: (s.evaluations, e.evaluations!),
+                parts: zip(s.consumption, e.consumption).map { ($0.evaluations, $1.evaluations!) }),
+        ]
+        for (group, exactGroup) in zip(shown.byOutcome.groups, exact.byOutcome.groups) {
+            sums.append(Sum(name: "days of \(group.value(of: .outcome) ?? "?")", total: (group.evaluations, exactGroup.evaluations!),
+                            parts: zip(group.series, exactGroup.series).map { ($0.evaluations, $1.evaluations!) }))
+        }
+        return sums
+    }
+
+    /// A withheld part of a shown total needs company holding k in all; a withheld total needs a withheld part.
+    func expectNothingRecomputable(_ shown: ReportDisclosure, _ exact: ReportDisclosure, k: Int) {
+        for sum in sums(shown, exact) {
+            let withheld = sum.parts.filter { $0.shown == nil }
+            if sum.total.shown != nil, !withheld.isEmpty {
+                #expect(withheld.count >= 2 && withheld.map(\.exact).reduce(0, +) >= k, "\(sum.name): a withheld count is the total minus the rest")
+            }
+            if sum.total.shown == nil, !sum.parts.isEmpty {
+                #expect(!withheld.isEmpty, "\(sum.name): a withheld total is the sum of its parts")
+            }
+            for part in sum.parts + [sum.total] where part.shown != nil {
+                #expect(part.shown == part.exact && part.exact >= k, "\(sum.name): a published count is exact and at least k")
+            }
+        }
+    }
+
+    @Test func aWithheldOutcomeRowCannotBeTheSummaryMinusTheOtherRows() throws {
+        // The outside review's case: 35 evaluations, 25 fraud; medium alone is below k = 10.
+        let data = [
+            Self.aggregate(.unknown, evaluations: 20, fraud: 11), Self.aggregate(.medium, evaluations: 3, fraud: 2),
+            Self.aggregate(.high, evaluations: 12, fraud: 12),
+        ]
+        let shown = try disclosure(data, k: 10)
+        let exact = try disclosure(data, k: 0)
+        let medium = shown.byOutcome.groups.first { $0.value(of: .outcome) == "medium" }
+        #expect(medium?.evaluations == nil && medium?.confirmedFraud == nil)
+        // Before, the page showed the summary (35, 25) beside unknown (20, 11) and high (12, 12).
+        let summary = shown.overall.groups[0]
+        let unknown = shown.byOutcome.groups.first { $0.value(of: .outcome) == "unknown" }
+        let high = shown.byOutcome.groups.first { $0.value(of: .outcome) == "high" }
+        #expect(summary.evaluations == nil || unknown?.evaluations == nil || high?.evaluations == nil)
+        expectNothingRecomputable(shown, exact, k: 10)
+    }
+
+    @Test(arguments: [3, 5, 10, 20])
+    func nothingWithheldCanBeWorkedOutOnALargerPage(k: Int) throws {
+        var data: [MetricsAggregate] = []
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((seed >> 33) % UInt64(bound))
+        }
+        for day in (Self.today - 20)...Self.today {
+            for version in ["2026.09.1", "2026.11.1"] {
+                for outcome in RiskLevel.allCases where next(3) > 0 {
+                    let evaluations = 1 + next(14)
+                    let fraud = next(evaluations + 1)
+                    data.append(Self.aggregate(
+                        day: day, version: version, outcome, evaluations: evaluations, fraud: fraud, legitimate: next(evaluations - fraud + 1),
+                        consumption: ConsumptionBucket.allCases[next(ConsumptionBucket.allCases.count)]))
+                }
+            }
+        }
+        expectNothingRecomputable(try disclosure(data, k: k), try disclosure(data, k: 0), k: k)
+    }
+
+    @Test func anEmptyRangeShowsWithheldZerosEverywhereOrZerosWithoutSuppression() throws {
+        let shown = try disclosure([], k: 10)
+        #expect(shown.overall.groups[0].evaluations == nil)
+        #expect(shown.byOutcome.groups.map(\.evaluations) == [nil, nil, nil])
+        let open = try disclosure([], k: 0)
+        #expect(open.overall.groups[0].evaluations == 0)
+        #expect(open.byOutcome.groups.map(\.evaluations) == [0, 0, 0])
+        let html = MetricsReportPage(overall: open.overall, byOutcome: open.byOutcome, byModelVersion: open.byModelVersion).html()
+        #expect(html.contains("0 evaluations") && html.contains("no data"))
+        #expect(html.contains("No count is withheld"))
+    }
+
+    @Test func ratiosAreShownOnlyWhenTheirCountsFollowFromThePage() throws {
+        let data = [
+            Self.aggregate(.unknown, evaluations: 40, fraud: 5, legitimate: 20), Self.aggregate(.medium, evaluations: 30, fraud: 12, legitimate: 12),
+            Self.aggregate(.high, evaluations: 30, fraud: 20, legitimate: 10),
+        ]
+        let shown = try disclosure(data, k: 10)
+        let high = try #require(shown.byOutcome.groups.first { $0.value(of: .outcome) == "high" })
+        #expect(high.outcomes.first?.fraudRate == 20.0 / 30.0)
+        let version = try #require(shown.byModelVersion.groups.first)
+        #expect(version.recallHigh == 20.0 / 37.0)
+        // Unknown's 5 fraud labels are withheld, and medium's 12 with them (else 37 - 12 - 20 gives the 5 away); so
+        // are the rates that would give either away.
+        let unknown = try #require(shown.byOutcome.groups.first { $0.value(of: .outcome) == "unknown" })
+        let medium = try #require(shown.byOutcome.groups.first { $0.value(of: .outcome) == "medium" })
+        #expect(unknown.confirmedFraud == nil && unknown.outcomes.first?.fraudRate == nil)
+        #expect(medium.confirmedFraud == nil && medium.outcomes.first?.fraudRate == nil)
+        #expect(version.recallMediumOrAbove == nil)
+    }
+}
