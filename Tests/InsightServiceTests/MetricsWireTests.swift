@@ -33,6 +33,9 @@ import InsightCore
         #expect(try decode([], key: .sandbox).query.environments == [.sandbox])
         #expect(try decode([], key: nil).query.environments == [.production])
         #expect(try decode([("environment", "all")], key: nil).query.environments == [.sandbox, .production])
+        // The default range starts no earlier than the earliest `from` accepted.
+        #expect(try decode([("to", "1970-01-05")]).query.days == 0...4)
+        #expect(try decode([("to", "1970-03-31")]).query.days == 0...89)
     }
 
     @Test func readsEveryParameter() throws {

@@ -16,7 +16,8 @@ public struct MetricsRequest: Sendable, Equatable {
 /// string or the command line. Every problem names its parameter; a value is never echoed.
 public enum MetricsRequestDecoder {
     public static let parameters = ["from", "to", "groupBy", "format", "environment"]
-    /// The days covered when `from` is not given: `to` and the 89 before it.
+    /// The days covered when `from` is not given: `to` and the 89 before it, none before 1970-01-01 (the earliest
+    /// `from` accepted).
     public static let defaultDays: Int64 = 90
 
     /// - Parameters:
@@ -36,7 +37,7 @@ public enum MetricsRequestDecoder {
             }
         }
         let to = try day(values["to"], name: "to") ?? today
-        let from = try day(values["from"], name: "from") ?? (to - defaultDays + 1)
+        let from = try day(values["from"], name: "from") ?? max(0, to - defaultDays + 1)
         guard from <= to else { throw .invalidParameter(name: "from", detail: "must not be after to") }
         guard to - from < MetricsQuery.maximumDays else {
             throw .invalidParameter(name: "from", detail: "makes a range of more than \(MetricsQuery.maximumDays) days (both ends count)")

@@ -12,7 +12,7 @@ enum MetricsCommandSupport {
 
     static let rangeOptions: [OptionSpec] = [
         .value("tenant", "tenant", help: "Tenant whose evaluations are measured.", required: true),
-        .value("from", "YYYY-MM-DD", help: "First UTC evaluation day (default: 89 days before --to)."),
+        .value("from", "YYYY-MM-DD", help: "First UTC evaluation day (default: 89 days before --to, not before 1970-01-01)."),
         .value("to", "YYYY-MM-DD", help: "Last UTC evaluation day (default: today)."),
         .value("environment", "environment", help: "production, sandbox or all.", default: "production"),
     ]
