@@ -184,6 +184,32 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         }
     }
 
+    /// A forced insight error has the shape production gives that error: a model version only for the errors that
+    /// come after a model was found (rate limit, failed evaluation), the newest version wherever production names it.
+    @Test func aForcedInsightErrorHasTheShapeOfTheRealOne() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.1)
+        func forced(_ code: InsightErrorCode) throws -> InsightResult {
+            try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(insightError: code), now: 0).insights[0]
+        }
+        let real = try evaluator.evaluate(paymentRequest(), principal: principal, now: 0).insights[0]
+        let unavailable = try forced(.insightUnavailable)
+        #expect(unavailable.modelVersion == nil && unavailable.newestModelVersion == nil && !unavailable.isUsingCurrentModel)
+        for code in [InsightErrorCode.insightVersionUnavailable, .insightVersionIncompatible] {
+            let result = try forced(code)
+            #expect(result.modelVersion == nil && result.newestModelVersion == real.newestModelVersion && !result.isUsingCurrentModel, "\(code)")
+        }
+        for code in [InsightErrorCode.rateLimitError, .insightEvaluationFailed] {
+            let result = try forced(code)
+            #expect(result.modelVersion == real.modelVersion && result.isUsingCurrentModel == real.isUsingCurrentModel, "\(code)")
+        }
+        // What production answers for a version it does not have, for comparison.
+        let missing = try evaluator.evaluate(
+            paymentRequest(insights: [InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: InsightType.supportedSchema, modelVersion: .specific("1999.01.1"))]),
+            principal: principal, now: 0).insights[0]
+        #expect(missing.outcome == .error(.insightVersionUnavailable))
+        #expect(missing.modelVersion == nil && missing.newestModelVersion == real.newestModelVersion && !missing.isUsingCurrentModel)
+    }
+
     /// A forced outcome changes the value only; reasons follow the rule production keeps (none for `unknown`), and
     /// insights the service cannot evaluate keep their real error.
     @Test func aForcedOutcomeKeepsTheRulesOfReasonsAndRealErrors() throws {

@@ -215,7 +215,14 @@ public final class Evaluator: Sendable {
             model = found
             current = currentVersion
         }
-        if let forced = overrides.insightError { return failure(forced, version: model.version, current: current) }
+        if let forced = overrides.insightError {
+            // The shape production gives the same error: no model was used for the three that find none.
+            switch forced {
+            case .insightUnavailable: return failure(forced)
+            case .insightVersionUnavailable, .insightVersionIncompatible: return failure(forced, current: current)
+            case .rateLimitError, .insightEvaluationFailed: return failure(forced, version: model.version, current: current)
+            }
+        }
         if let admission = dependencies.admission, !admission.admitInsight(request.serviceInsightType, tenant: principal.tenant, environment: principal.environment, now: now) {
             return failure(.rateLimitError, version: model.version, current: current)
         }
