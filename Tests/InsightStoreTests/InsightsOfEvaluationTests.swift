@@ -92,6 +92,40 @@ import InsightCrypto
         #expect(!plan.contains("SCAN insight"), "\(plan)")
     }
 
+    /// The consumption trigger (migration 11) finds the insights the same way: before, it looked them up by
+    /// `evaluation_id` with no index to use, so every report scanned every insight.
+    @Test func theConsumptionTriggerSeeksTheSameWayAndMovesEveryInsightOfTheEvaluation() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        let trigger = try store.read { try $0.text("SELECT sql FROM sqlite_schema WHERE name = 'metrics_move_consumption'") }
+        #expect(trigger.contains(MetricsSchema.insightsOfNewEvaluation))
+        #expect(!trigger.contains("WHERE i.evaluation_id = NEW.evaluation_id"))
+        let lookup = "SELECT i.insight_id FROM insight AS i WHERE i.insight_id IN ("
+            + MetricsSchema.insightsOfNewEvaluation.replacing("NEW.evaluation_id", with: "?1") + ") AND i.outcome IS NOT NULL"
+        let plan = try store.queryPlan(lookup)
+        #expect(plan.contains("USING PRIMARY KEY (insight_id>? AND insight_id<?)"), "\(plan)")
+        #expect(plan.contains("INDEX insight_by_evaluation_outside_its_time (evaluation_id=?)"), "\(plan)")
+        #expect(!plan.contains("SCAN"), "\(plan)")
+
+        // Insights of the evaluation's millisecond, of another one, and of version 4: a report moves all three.
+        let time: Int64 = 1_795_000_000_000
+        let evaluation = Identifier.make(at: time, random: random)
+        try store.recordAndWait(record(evaluation, insights: [
+            Identifier.make(at: time, random: random), Identifier.make(at: time - 1, random: random), "3f1c2a9e-5b7d-4c1e-9a2b-6d8e0f1a2b3c",
+        ]))
+        let neighbour = Identifier.make(at: time, random: random)
+        try store.recordAndWait(record(neighbour, insights: [Identifier.make(at: time, random: random)]))
+        _ = try store.recordConsumptionAndWait(ConsumptionRecord(
+            evaluationID: evaluation, tenant: tenant, report: ConsumptionReport(status: .usedIncreasedFriction, insightIDsUsed: []),
+            receivedAt: time + 5, late: false))
+        let moved = try store.read {
+            try $0.integer("SELECT coalesce(sum(evaluations), 0) FROM metrics_daily WHERE consumption = 'usedIncreasedFriction'")
+        }
+        #expect(moved == 3)
+        #expect(try store.read { try $0.integer("SELECT sum(evaluations) FROM metrics_daily WHERE consumption = 'missing'") } == 1)
+        #expect(try store.aggregateRowsDifferingFromRecomputation() == 0)
+    }
+
     /// Rows in the partial index, counted through it (the plan check above shows that the condition selects it).
     private func entriesInPartialIndex(_ store: SQLiteStore) throws -> Int {
         try store.read { connection in

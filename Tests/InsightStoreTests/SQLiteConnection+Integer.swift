@@ -9,4 +9,12 @@ extension SQLiteConnection {
         _ = try statement.step()
         return statement.int(0)
     }
+
+    /// The first column of the first row of a one-text query, the same way.
+    func text(_ sql: String) throws -> String {
+        let statement = try self.statement(sql)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return statement.string(0)
+    }
 }

@@ -18,6 +18,73 @@
 /// evaluation's insights from `missing` to its status one row at a time (an upsert of -1 and one of +1): no
 /// GROUP BY, so no temporary b-tree, which SQLite would otherwise open as a temporary file on every report.
 enum MetricsSchema {
+    /// Moves a reported evaluation's insights from `missing` to the report's status (schema migration 4). Its
+    /// insights are found by `evaluation_id`, which since migration 10 has no index but a partial one: migration 11
+    /// replaces this text with `movingConsumptionByTimeRange`.
+    static let moveConsumptionTrigger = """
+        CREATE TRIGGER metrics_move_consumption AFTER INSERT ON consumption BEGIN
+            INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
+                evaluations, late, fraud, legitimate)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, 'missing', -1, 0, -coalesce(v.label = 'confirmedFraud', 0),
+                -coalesce(v.label = 'confirmedLegitimate', 0)
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
+                fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
+            INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
+                evaluations, late, fraud, legitimate)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, NEW.status, 1, NEW.late, coalesce(v.label = 'confirmedFraud', 0),
+                coalesce(v.label = 'confirmedLegitimate', 0)
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
+                fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
+            INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
+                latency_days, labels)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, 'missing', max(0, (f.received_at - e.created_at) / 86400000), -1
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
+            INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
+                latency_days, labels)
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
+                i.outcome, NEW.status, max(0, (f.received_at - e.created_at) / 86400000), 1
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
+            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
+            ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
+            DELETE FROM metrics_daily WHERE evaluations = 0 AND consumption = 'missing'
+                AND (tenant_id, environment, day, category) =
+                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
+            DELETE FROM metrics_latency WHERE labels = 0 AND consumption = 'missing'
+                AND (tenant_id, environment, day, category) =
+                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
+        END;
+        """
+
+    /// The trigger as migration 11 makes it: the insights of `NEW.evaluation_id` found as the consumption route finds
+    /// them (SQLiteStore.insightsOfEvaluation), a range of the primary key plus the partial index, instead of a scan
+    /// of every insight, which made each report cost more as the database grew.
+    static let movingConsumptionByTimeRange = moveConsumptionTrigger.replacing(
+        "WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL",
+        with: "WHERE i.insight_id IN (\(insightsOfNewEvaluation)) AND i.outcome IS NOT NULL")
+
+    /// The identifiers of `NEW.evaluation_id`'s insights: those of its millisecond (version-7 identifiers sharing its
+    /// first 13 characters; '~' sorts after every character of an identifier), then any others, through the partial
+    /// index whose condition this repeats word for word.
+    static let insightsOfNewEvaluation = """
+        SELECT insight_id FROM insight WHERE insight_id >= substr(NEW.evaluation_id, 1, 13) \
+        AND insight_id < substr(NEW.evaluation_id, 1, 13) || '~' AND evaluation_id = NEW.evaluation_id \
+        UNION ALL SELECT insight_id FROM insight WHERE evaluation_id = NEW.evaluation_id \
+        AND (substr(insight_id, 1, 13) <> substr(evaluation_id, 1, 13) OR substr(insight_id, 15, 1) <> '7')
+        """
+
     static let aggregates = """
         CREATE TABLE metrics_daily (
             tenant_id TEXT NOT NULL,
@@ -81,50 +148,7 @@ enum MetricsSchema {
             ON CONFLICT DO UPDATE SET evaluations = evaluations + 1;
         END;
 
-        CREATE TRIGGER metrics_move_consumption AFTER INSERT ON consumption BEGIN
-            INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
-                evaluations, late, fraud, legitimate)
-            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, 'missing', -1, 0, -coalesce(v.label = 'confirmedFraud', 0),
-                -coalesce(v.label = 'confirmedLegitimate', 0)
-            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
-            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
-                fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
-            INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
-                evaluations, late, fraud, legitimate)
-            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, NEW.status, 1, NEW.late, coalesce(v.label = 'confirmedFraud', 0),
-                coalesce(v.label = 'confirmedLegitimate', 0)
-            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            LEFT JOIN label AS v ON v.label_id = (SELECT max(label_id) FROM label WHERE insight_id = i.insight_id)
-            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            ON CONFLICT DO UPDATE SET evaluations = evaluations + excluded.evaluations, late = late + excluded.late,
-                fraud = fraud + excluded.fraud, legitimate = legitimate + excluded.legitimate;
-            INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
-                latency_days, labels)
-            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, 'missing', max(0, (f.received_at - e.created_at) / 86400000), -1
-            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
-            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
-            INSERT INTO metrics_latency (tenant_id, environment, day, category, model_version, outcome, consumption,
-                latency_days, labels)
-            SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''),
-                i.outcome, NEW.status, max(0, (f.received_at - e.created_at) / 86400000), 1
-            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            JOIN label AS f ON f.label_id = (SELECT min(label_id) FROM label WHERE insight_id = i.insight_id)
-            WHERE i.evaluation_id = NEW.evaluation_id AND i.outcome IS NOT NULL
-            ON CONFLICT DO UPDATE SET labels = labels + excluded.labels;
-            DELETE FROM metrics_daily WHERE evaluations = 0 AND consumption = 'missing'
-                AND (tenant_id, environment, day, category) =
-                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
-            DELETE FROM metrics_latency WHERE labels = 0 AND consumption = 'missing'
-                AND (tenant_id, environment, day, category) =
-                    (SELECT tenant_id, environment, created_at / 86400000, category FROM evaluation WHERE evaluation_id = NEW.evaluation_id);
-        END;
+        \(moveConsumptionTrigger)
 
         CREATE TRIGGER metrics_count_label AFTER INSERT ON label BEGIN
             INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
