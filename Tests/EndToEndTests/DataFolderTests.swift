@@ -45,6 +45,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/" + SQLiteStore.fileName), "no empty database was made")
     }
 
+    /// The likelier loss, since the WAL files are kept on purpose: the database file alone. Opening would make a new
+    /// database and reset the WAL over the committed pages it still held (an outside review saw exactly that).
+    @Test func aLostDatabaseBesideItsWALStopsStartUpAndKeyCreationAndLeavesTheWALAlone() throws {
+        let dataDir = Self.temporaryFolder("lost-database-wal")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        do {
+            let first = try LiveService { $0.dataDir = dataDir }
+            first.removesDataFolder = false
+            _ = try first.evaluate(key: try first.key())
+        }
+        let database = dataDir + "/" + SQLiteStore.fileName
+        try FileManager.default.removeItem(atPath: database)
+        if (try? FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int) ?? 0 == 0 {
+            try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: database + "-wal"))
+        }
+        let wal = try Data(contentsOf: URL(fileURLWithPath: database + "-wal"))
+        let expected = "holds \(database)-wal but no database"
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains(expected) && message.contains("restore the database from a backup")
+        }
+        let keys = CommandLineTool(root: RootCommand.spec).run(
+            ["keys", "create", "--tenant", "acme", "--role", "client", "--env", "sandbox", "--data-dir", dataDir],
+            environment: CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false))
+        #expect(keys != 0)
+        #expect(!FileManager.default.fileExists(atPath: database), "no new database was made")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database + "-wal")) == wal, "the WAL is as it was")
+    }
+
     @Test func lostSigningKeysStopStartUpOnceEvaluationsWereSignedButNotBefore() throws {
         let dataDir = Self.temporaryFolder("lost-keys")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

@@ -14,11 +14,12 @@ import Glibc
 /// `GroupCommitter.walFrameLimit` frames and synced them twice while every answer waited for it: that pause, every
 /// tenth of a second at 64 connections, was the evaluation route's 99th percentile.
 final class Checkpointer: @unchecked Sendable {
-    // `stopping` and `nudged` are read and written only under `signal`'s lock; `connection` only by the checkpoint
+    // `stopping`, `nudged` and `thread` are read and written only under `signal`'s lock; `connection` only by the checkpoint
     // thread.
     private let signal = Condition()
     private var stopping = false
     private var nudged = false
+    private var thread: DetachedThread.Handle?
     private let connection: SQLiteConnection
     private let intervalMilliseconds: Int
     private let spacingMicroseconds: Int
@@ -34,14 +35,19 @@ final class Checkpointer: @unchecked Sendable {
     }
 
     func start() {
-        DetachedThread.spawn(name: "checkpointer") { [self] in run() }
+        let thread = DetachedThread.spawn(name: "checkpointer") { [self] in run() }
+        signal.locked { self.thread = thread }
     }
 
+    /// Stops the thread and waits (at most `GroupCommitter.stopWaitMilliseconds`) for it to leave its checkpoint:
+    /// a process must not exit under it.
     func stop() {
-        signal.locked {
+        let thread = signal.locked {
             stopping = true
             signal.broadcastLocked()
+            return self.thread
         }
+        thread?.waitUntilFinished(milliseconds: GroupCommitter.stopWaitMilliseconds)
     }
 
     /// Asks for a checkpoint now, or once the spacing since the last one has passed. Cheap enough to call after

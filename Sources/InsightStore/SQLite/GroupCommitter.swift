@@ -40,6 +40,7 @@ public final class GroupCommitter: Sendable {
     }
 
     private let engine: Engine
+    private let thread: DetachedThread.Handle
     public var maximumBatch: Int { engine.maximumBatch }
 
     /// `precondition` runs before each batch; an error it returns fails the whole batch without touching the
@@ -87,13 +88,18 @@ public final class GroupCommitter: Sendable {
             maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), hooks: hooks, walGrowing: walGrowing,
             precondition: precondition)
         let engine = self.engine
-        DetachedThread.spawn(name: "store-writer") { engine.run() }
+        thread = DetachedThread.spawn(name: "store-writer") { engine.run() }
     }
 
     deinit {
-        // The thread holds only the engine; it commits what is queued, then exits.
+        // The thread holds only the engine; it commits what is queued, then exits, and the owner waits for that
+        // (a process exiting under it crashed), for at most `stopWaitMilliseconds`.
         engine.stop()
+        thread.waitUntilFinished(milliseconds: Self.stopWaitMilliseconds)
     }
+
+    /// How long releasing the committer waits for its thread to commit what is queued and close.
+    static let stopWaitMilliseconds = 30_000
 
     /// Queues `write` for the next group transaction; `completion` runs on the writer thread once it is committed
     /// or has failed. Keep completions short: the next batch waits for them. `written` runs on the writer thread

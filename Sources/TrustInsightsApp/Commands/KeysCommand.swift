@@ -29,6 +29,8 @@ enum KeysCommand {
             throw CommandLineError.failure(
                 "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); the service creates it on its first start")
         }
+        // A folder that lost its database is not one to create a new database in.
+        if !exists { try folder.checkDatabaseBeforeOpening() }
         do {
             let store = try SQLiteStore(directory: configuration.dataDir)
             if !exists { environment.printError("Created a new database at \(folder.databasePath).") }

@@ -12,13 +12,27 @@ struct DataFolderState {
     private var signingKeys: SigningKeyFiles { SigningKeyFiles(directory: dataDir + "/signing-keys") }
 
     /// True when the folder holds a database: what every command but `serve` and `keys create` requires, since
-    /// opening one creates it. SQLite recovers committed data from the WAL even when the main file is empty.
+    /// opening one creates it. A database in WAL mode is never an empty file: SQLite writes its first page, which
+    /// records the mode, before any WAL frame.
     var holdsDatabase: Bool {
-        [databasePath, databasePath + "-wal"].contains { (FileSystem.fileSize(atPath: $0) ?? 0) > 0 }
+        (FileSystem.fileSize(atPath: databasePath) ?? 0) > 0
     }
 
-    /// Before the database is opened (opening creates it): signing keys without a database mean the database went.
+    /// A WAL with frames but no database beside it: the database file went, and the WAL holds only the pages
+    /// written since the last checkpoint, so opening would start a new database and reset the WAL over them.
+    private var holdsOrphanedWAL: Bool {
+        !holdsDatabase && (FileSystem.fileSize(atPath: databasePath + "-wal") ?? 0) > 0
+    }
+
+    /// Before the database is opened (opening creates it): a WAL or signing keys without a database mean the
+    /// database went.
     func checkDatabaseBeforeOpening() throws(CommandLineError) {
+        guard !holdsOrphanedWAL else {
+            throw .failure(
+                "the data folder \(dataDir) holds \(databasePath)-wal but no database (\(databasePath) is missing or "
+                    + "empty): the database file was lost, and its WAL alone cannot rebuild it; restore the database from a "
+                    + "backup and leave the WAL beside it; to start afresh on purpose, move the whole folder away first")
+        }
         guard !holdsDatabase, signingKeys.containsKeyFiles() else { return }
         throw .failure(
             "the data folder \(dataDir) holds signing keys but no database (\(databasePath) is missing or empty): "
