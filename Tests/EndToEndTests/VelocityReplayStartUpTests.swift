@@ -31,6 +31,7 @@ import Testing
         #expect(readinessDuring.status == 503)
 
         try #require(start.waitUntilStarted(), "start-up failed")
+        #expect(start.listeningBeforeTheReplayEnded.withLock { $0 } == true, "serve prints its port before the replay")
         let restored = start.logs.lines.first { $0.contains("velocity restored") }
         #expect(restored?.contains("\(Self.historyRows)") == true, "logged: \(restored ?? "nothing")")
         #expect(try client.request("POST", "/v1/evaluations", headers: headers, body: Requests.payment()).status == 200)
@@ -89,6 +90,8 @@ private final class StartingService: Sendable {
     let runtime: ServiceRuntime
     let logs = CollectingLogSink()
     private let outcome = Mutex<Bool?>(nil)
+    /// Whether `start` said it was listening before the replay ended (nil until it said so).
+    let listeningBeforeTheReplayEnded = Mutex<Bool?>(nil)
 
     init(dataDir: String) throws {
         var configuration = ServiceConfiguration()
@@ -100,7 +103,11 @@ private final class StartingService: Sendable {
         let quiet = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
         runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: quiet)
         Thread { [self] in
-            let started = (try? runtime.start()) != nil
+            let started = (try? runtime.start {
+                // What `serve` prints its "listening on" line from: the replay must not have ended yet.
+                let restored = logs.lines.contains { $0.contains("velocity restored") }
+                listeningBeforeTheReplayEnded.withLock { $0 = !restored }
+            }) != nil
             outcome.withLock { $0 = started }
         }.start()
     }

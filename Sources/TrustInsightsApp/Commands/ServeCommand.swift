@@ -41,17 +41,19 @@ enum ServeCommand {
                 }
             }
             do {
-                try runtime.start()
+                // Printed once the port is bound, before the velocity replay: scripts read the port from this line.
+                try runtime.start {
+                    environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
+                    if let client = runtime.demoClientSecret {
+                        FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
+                    }
+                }
             } catch {
                 // The demo keys were printed once and will not be again: say they still hold.
                 if runtime.demoClientSecret != nil {
                     environment.print("The service did not start; the demo keys above stay valid for the next start (--port chooses another port).")
                 }
                 throw error
-            }
-            environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
-            if let client = runtime.demoClientSecret {
-                FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
             }
             stopRequested.wait()
             return runtime.stop() ? 0 : 1

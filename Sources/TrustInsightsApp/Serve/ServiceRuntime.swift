@@ -221,7 +221,9 @@ final class ServiceRuntime: Sendable {
     /// Binds and starts serving, then restores the velocity state from the stored evaluations of its longest
     /// window. Meanwhile `/healthz` answers, `/readyz` says starting, and evaluations answer `notAvailable` (503,
     /// `Retry-After`); every other route serves. Readiness turns ready once the state is whole.
-    func start() throws {
+    /// Listens, calls `listening` (the port is bound and `/healthz` answers), then replays the velocity state, which
+    /// on a large folder takes minutes: whatever waits for the port must not wait for that too.
+    func start(listening: () -> Void = {}) throws {
         do {
             try server.start()
         } catch {
@@ -234,6 +236,7 @@ final class ServiceRuntime: Sendable {
             ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
         ])
+        listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)
     }
