@@ -301,7 +301,9 @@ final class ServiceRuntime: Sendable {
         if drained {
             log.info("stopped", [("drained", true)])
         } else {
-            log.warning("stopped with requests cut off", [("drained", false), ("shutdownGraceSeconds", "\(configuration.shutdownGraceSeconds)")])
+            log.warning("stopped with requests cut off", [
+                ("drained", false), ("shutdownGraceMilliseconds", .number(Int((configuration.shutdownGraceSeconds * 1000).rounded()))),
+            ])
         }
         return drained
     }
