@@ -29,6 +29,27 @@ import Testing
         for _ in 0..<200 where !condition() { usleep(5_000) }
     }
 
+    @Test func theOperatorIsToldOfEachChangeOfStorageNotOfEachCheck() {
+        let storage = FakeStorage()
+        let changes = Mutex<[Bool]>([])
+        let readiness = Readiness(
+            storageCheck: { storage.check() }, clock: { storage.time.load(ordering: .relaxed) },
+            storageChanged: { writable in changes.withLock { $0.append(writable) } })
+        #expect(readiness.isStorageWritable(now: 10_000))
+        readiness.noteStorageWrite(succeeded: false, now: 10_001)
+        readiness.noteStorageWrite(succeeded: false, now: 10_002)
+        readiness.noteStorageWrite(succeeded: true, now: 10_003)
+        readiness.noteStorageWrite(succeeded: true, now: 10_004)
+        #expect(changes.withLock { $0 } == [false, true])
+        // A start on an unwritable store says so too: the start counts as writable.
+        let full = FakeStorage()
+        full.writable.store(false, ordering: .relaxed)
+        let told = Mutex<[Bool]>([])
+        let starting = Readiness(storageCheck: { full.check() }, storageChanged: { writable in told.withLock { $0.append(writable) } })
+        #expect(!starting.isStorageWritable(now: 10_000))
+        #expect(told.withLock { $0 } == [false])
+    }
+
     @Test func firstAnswerChecksInPlace() {
         let storage = FakeStorage()
         storage.writable.store(false, ordering: .relaxed)

@@ -27,9 +27,28 @@ public final class Readiness: Sendable {
     private let clock: @Sendable () -> Int64
     private let storage = Mutex(StorageState())
 
-    public init(storageCheck: @escaping @Sendable () -> Bool, clock: @escaping @Sendable () -> Int64 = Clock.nowMilliseconds) {
+    private let storageChanged: @Sendable (_ writable: Bool) -> Void
+
+    /// `storageChanged` is told each time storage turns unwritable or writable again (not on every check), so an
+    /// operator's log says when and why the service began refusing writes, and when it stopped.
+    public init(
+        storageCheck: @escaping @Sendable () -> Bool, clock: @escaping @Sendable () -> Int64 = Clock.nowMilliseconds,
+        storageChanged: @escaping @Sendable (_ writable: Bool) -> Void = { _ in }
+    ) {
         self.storageCheck = storageCheck
         self.clock = clock
+        self.storageChanged = storageChanged
+    }
+
+    /// Stores a check's outcome and tells `storageChanged` when it differs from the last one (the start counts as
+    /// writable, so a service that starts on a full disk says so).
+    private func record(writable: Bool, at time: Int64) {
+        let changed = storage.withLock { state -> Bool in
+            let changed = state.writable != writable
+            state = StorageState(checkedAt: time, writable: writable, checking: false)
+            return changed
+        }
+        if changed { storageChanged(writable) }
     }
 
     public var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring)) ?? .starting }
@@ -40,15 +59,20 @@ public final class Readiness: Sendable {
     /// time is when the write ended (it may have waited seconds for a lock), not when its request began.
     public func noteStorageWrite(succeeded: Bool, now: Int64) {
         let ended = max(now, clock())
-        storage.withLock { $0.checkedAt = ended; $0.writable = succeeded }
+        let changed = storage.withLock { state -> Bool in
+            let changed = state.writable != succeeded
+            state.checkedAt = ended
+            state.writable = succeeded
+            return changed
+        }
+        if changed { storageChanged(succeeded) }
     }
 
     public func isStorageWritable(now: Int64) -> Bool {
         // The very first answer (at start-up) has nothing to fall back on: check in place.
         if storage.withLock({ $0.checkedAt == nil }) {
             let result = storageCheck()
-            let at = clock()
-            storage.withLock { $0.checkedAt = at; $0.writable = result }
+            record(writable: result, at: clock())
             return result
         }
         let (writable, recheck) = storage.withLock { state -> (Bool, Bool) in
@@ -61,9 +85,7 @@ public final class Readiness: Sendable {
             // A thread of its own, not Dispatch's pool: the pool is small (one thread per core) and other blocked
             // work could hold the re-check back for longer than the lock it is waiting out.
             DetachedThread.spawn(name: "storage-check") {
-                let result = self.storageCheck()
-                let at = self.clock()
-                self.storage.withLock { $0 = StorageState(checkedAt: at, writable: result, checking: false) }
+                self.record(writable: self.storageCheck(), at: self.clock())
             }
         }
         return writable

@@ -112,7 +112,18 @@ final class ServiceRuntime: Sendable {
 
         let metrics = MetricsRegistry()
         self.metrics = metrics
-        let readiness = Readiness(storageCheck: { store.isWritable() })
+        let storageLog = log
+        let dataDir = configuration.dataDir
+        let readiness = Readiness(storageCheck: { store.isWritable() }, storageChanged: { writable in
+            if writable {
+                storageLog.info("storage writable again", [("dataDir", .text(dataDir))])
+            } else {
+                storageLog.error("storage not writable", [
+                    ("dataDir", .text(dataDir)), ("freeBytes", store.availableBytes().map { .number(Int(clamping: $0)) } ?? "unknown"),
+                    ("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, and whether another process holds the database"),
+                ])
+            }
+        })
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {

@@ -30,6 +30,10 @@ import Testing
             let ready = try service.client().request("GET", "/readyz")
             #expect(ready.status == 503)
             #expect(ready.text.contains("\"storageWritable\":false"))
+            // The operator's log says so once, with the free space and what to check.
+            let refusals = service.logs.lines.filter { $0.contains("\"storage not writable\"") }
+            #expect(refusals.count == 1)
+            #expect(refusals.first?.contains("\"freeBytes\":") == true && refusals.first?.contains("\"level\":\"error\"") == true)
             // Still not ready once the noted failure is older than the re-check interval: the probe itself must
             // not pass on a full disk just because its one page fits into WAL space already allocated.
             usleep(1_200_000)
@@ -54,6 +58,7 @@ import Testing
             // Space comes back: readiness re-checks by itself (at most once a second) and writes succeed again.
             try FileManager.default.removeItem(atPath: filler)
             #expect(try Self.poll(seconds: 5) { try service.client().request("GET", "/readyz").status == 200 })
+            #expect(service.logs.lines.contains { $0.contains("\"storage writable again\"") })
             #expect(try service.evaluate(key: client, account: "acct-after").insightIDs.count == 2)
             let late = try service.post(
                 "/v1/evaluations/\(before.evaluationID)/consumption", key: client,
