@@ -3,6 +3,9 @@
 #
 #   scripts/soak.sh [minutes]          # default 10
 #   CONNECTIONS=16 LOAD=0.7 CAPACITY=<requests/s> KEEP=1 scripts/soak.sh 10
+#   BIN=<a built trust-insights> scripts/soak.sh 10   # no build (a folder with config/ and models/ but no sources)
+#
+# At least 2 minutes: the first is the warm-up, and the verdict judges the minutes after it.
 #
 # 1. Traffic from the simulator: `trust-insights simulate` rows of all five categories (payment 40%, account 20%,
 #    resourceUse 15%, communication 15%, other 10%) become evaluation bodies (scripts/soak/bodies.py).
@@ -16,6 +19,7 @@
 #    under 10% after the first minute, no minute's p99 above twice the median). Exit status 1 on FAIL.
 set -euo pipefail
 minutes=${1:-10}
+[ "$minutes" -ge 2 ] 2>/dev/null || { echo "soak: give at least 2 minutes (the first is the warm-up the verdict leaves out)" >&2; exit 64; }
 connections=${CONNECTIONS:-16}
 load=${LOAD:-0.7}
 cd "$(dirname "$0")/.."
@@ -23,8 +27,12 @@ root=$(pwd)
 export PATH="/opt/swift/usr/bin:$PATH"
 command -v wrk >/dev/null || { echo "soak: wrk is missing (apt-get install -y wrk)" >&2; exit 1; }
 
-swift build -c release --product trust-insights >&2
-bin="$(swift build -c release --show-bin-path)/trust-insights"
+if [ -n "${BIN:-}" ]; then
+  bin=$BIN
+else
+  swift build -c release --product trust-insights >&2
+  bin="$(swift build -c release --show-bin-path)/trust-insights"
+fi
 work=$(mktemp -d /tmp/trust-insights-soak.XXXXXX)
 data=$work/data
 server=""
