@@ -21,56 +21,32 @@ public enum DetachedThread {
     /// runs the libraries' destructors under it: a `keys create` once crashed so, its store's writer still closing
     /// its connection), so an owner that stops its thread waits for it here.
     public final class Handle: @unchecked Sendable {
-        // `finished` and `thread` are read and written only under `mutex`.
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        // `finished` and `thread` are read and written only under `signal`'s lock.
+        private let signal = Condition()
         private var finished = false
         private var thread: pthread_t?
 
-        init() {
-            pthread_mutex_init(mutex, nil)
-            var attributes = pthread_condattr_t()
-            pthread_condattr_init(&attributes)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-            pthread_cond_init(condition, &attributes)
-            pthread_condattr_destroy(&attributes)
-        }
-
-        deinit {
-            pthread_cond_destroy(condition)
-            pthread_mutex_destroy(mutex)
-            condition.deallocate()
-            mutex.deallocate()
-        }
-
         fileprivate func started() {
-            pthread_mutex_lock(mutex)
-            thread = pthread_self()
-            pthread_mutex_unlock(mutex)
+            signal.locked { thread = pthread_self() }
         }
 
         fileprivate func ended() {
-            pthread_mutex_lock(mutex)
-            finished = true
-            pthread_cond_broadcast(condition)
-            pthread_mutex_unlock(mutex)
+            signal.locked {
+                finished = true
+                signal.broadcastLocked()
+            }
         }
 
         /// Waits at most `milliseconds` for the body to return; true once it has. Called on the thread itself (its
         /// owner released from inside it), it cannot wait and returns false at once.
         @discardableResult
         public func waitUntilFinished(milliseconds: Int) -> Bool {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
-            if let thread, pthread_equal(thread, pthread_self()) != 0 { return finished }
-            var now = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &now)
-            let nanoseconds = Int(now.tv_nsec) + milliseconds * 1_000_000
-            var deadline = timespec(tv_sec: now.tv_sec + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-            while !finished {
-                if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT { break }
+            signal.locked {
+                if let thread, pthread_equal(thread, pthread_self()) != 0 { return finished }
+                let deadline = Condition.deadline(microsecondsFromNow: milliseconds * 1000)
+                while !finished, signal.waitLocked(until: deadline) {}
+                return finished
             }
-            return finished
         }
     }
 
