@@ -70,7 +70,7 @@ import Testing
         }
         let keys = CommandLineTool(root: RootCommand.spec).run(
             ["keys", "create", "--tenant", "acme", "--role", "client", "--env", "sandbox", "--data-dir", dataDir],
-            environment: CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false))
+            environment: LiveService.quietEnvironment)
         #expect(keys != 0)
         #expect(!FileManager.default.fileExists(atPath: database), "no new database was made")
         #expect(try Data(contentsOf: URL(fileURLWithPath: database + "-wal")) == wal, "the WAL is as it was")

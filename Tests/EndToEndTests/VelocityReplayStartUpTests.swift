@@ -94,14 +94,9 @@ private final class StartingService: Sendable {
     let listeningBeforeTheReplayEnded = Mutex<Bool?>(nil)
 
     init(dataDir: String) throws {
-        var configuration = ServiceConfiguration()
-        configuration.port = 0
-        configuration.eventLoops = 2
+        var configuration = LiveService.configuration()
         configuration.dataDir = dataDir
-        configuration.configDir = LiveService.repositoryRoot + "/config"
-        configuration.modelsDir = LiveService.repositoryRoot + "/models"
-        let quiet = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
-        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: quiet)
+        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: LiveService.quietEnvironment)
         Thread { [self] in
             let started = (try? runtime.start {
                 // What `serve` prints its "listening on" line from: the replay must not have ended yet.

@@ -19,9 +19,9 @@ struct ReportDisclosure {
         self.overall = overall
         self.byOutcome = byOutcome
         self.byModelVersion = byModelVersion
-        for keyPath in [\Self.overall, \Self.byOutcome, \Self.byModelVersion] as [WritableKeyPath<Self, LabelMetricsReport>] {
-            self[keyPath: keyPath].policy = policy
-        }
+        self.overall.policy = policy
+        self.byOutcome.policy = policy
+        self.byModelVersion.policy = policy
         if self.overall.groups.isEmpty { self.overall.groups = [.empty([], today: today)] }
         // Every outcome has a row, zero included: a zero is a count below k like any other.
         self.byOutcome.groups = RiskLevel.allCases.map { level in

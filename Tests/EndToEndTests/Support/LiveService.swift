@@ -16,18 +16,25 @@ final class LiveService: @unchecked Sendable {
     var removesDataFolder = true
     var port: Int { runtime.server.boundPort }
 
-    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    /// Port 0, two event loops, a fresh data folder, the repository's config and models.
+    static func configuration() -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         configuration.port = 0
         configuration.eventLoops = 2
         configuration.dataDir = NSTemporaryDirectory() + "trust-insights-e2e-" + UUID().uuidString
         configuration.configDir = Self.repositoryRoot + "/config"
         configuration.modelsDir = Self.repositoryRoot + "/models"
+        return configuration
+    }
+
+    static let quietEnvironment = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
+
+    init(configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        var configuration = Self.configuration()
         configure(&configuration)
         // A test may put the data folder elsewhere (a small disk); the helpers below look where the service writes.
         dataDirectory = configuration.dataDir
-        let quiet = CommandEnvironment(standardOutput: { _ in }, standardError: { _ in }, variables: [:], isInteractive: false)
-        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: quiet)
+        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: Self.quietEnvironment)
         try runtime.start()
     }
 
