@@ -3,15 +3,12 @@ import Testing
 import InsightCrypto
 @testable import TrustInsightsApp
 
-@Suite(.serialized) struct EvaluationAPITests {
+@Suite(.serialized, .sharedLiveService) struct EvaluationAPITests {
     let service: LiveService
     let clientKey: String
 
-    /// One service for the suite: loading the shipped models dominates a debug build's start-up.
-    static let shared = Result { try LiveService() }
-
     init() throws {
-        service = try Self.shared.get()
+        service = try SharedLiveService.service()
         clientKey = try service.key()
     }
 

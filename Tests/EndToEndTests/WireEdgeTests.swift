@@ -4,14 +4,12 @@ import Testing
 
 /// Answers at the edges of the wire contract, from an outside review against API.md and RFCs 8259, 9110 and
 /// 9562: each names what was sent and what the document promises.
-@Suite(.serialized) struct WireEdgeTests {
+@Suite(.serialized, .sharedLiveService) struct WireEdgeTests {
     let service: LiveService
     let clientKey: String
 
-    static let shared = Result { try LiveService() }
-
     init() throws {
-        service = try Self.shared.get()
+        service = try SharedLiveService.service()
         clientKey = try service.key()
     }
 

@@ -45,6 +45,7 @@ struct CatalogueLoadingTests {
     @Test func missingFileIsNamed() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(throws: CatalogueError.missingFile(file: directory + "/payment.json")) {
             try FeatureCatalogue.load(from: directory)
         }
@@ -52,6 +53,7 @@ struct CatalogueLoadingTests {
 
     @Test func malformedJSONNamesTheFile() throws {
         let directory = try CatalogueTestSupport.directory(replacing: [.account: "{\"schemaVersion\": 1,"])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
             _ = try FeatureCatalogue.load(from: directory)
             Issue.record("expected an error")

@@ -34,7 +34,15 @@ final class LiveService: @unchecked Sendable {
         configure(&configuration)
         // A test may put the data folder elsewhere (a small disk); the helpers below look where the service writes.
         dataDirectory = configuration.dataDir
-        runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: Self.quietEnvironment)
+        // A runtime that fails to open runs no deinit of ours: remove the folder it made, never one that was there
+        // before. Once `runtime` is set, a failed start runs deinit, which stops it and removes the folder.
+        let folderWasThere = FileManager.default.fileExists(atPath: dataDirectory)
+        do {
+            runtime = try ServiceRuntime(configuration: configuration, logSink: logs, environment: Self.quietEnvironment)
+        } catch {
+            if !folderWasThere { try? FileManager.default.removeItem(atPath: dataDirectory) }
+            throw error
+        }
         try runtime.start()
     }
 
