@@ -33,6 +33,7 @@ struct CatalogueValidationTests {
         }
         let two = reasons(catalogue.validate([("activeCall", .number(2)), ("timeOfDayBand", .number(0))]))
         #expect(two["/features/activeCall"] == .outOfRange(minimum: 0, maximum: 1, unit: "boolean"))
+        #expect(two["/features/activeCall"]?.message == "must be true, false, 0 or 1")
     }
 
     @Test func reportsEveryReasonAtOnce() throws {

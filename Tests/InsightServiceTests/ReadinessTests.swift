@@ -38,7 +38,9 @@ import Testing
         #expect(readiness.isStorageWritable(now: 10_000))
         readiness.noteStorageWrite(succeeded: false, now: 10_001)
         readiness.noteStorageWrite(succeeded: false, now: 10_002)
+        #expect(!readiness.lastKnownStorageWritable)
         readiness.noteStorageWrite(succeeded: true, now: 10_003)
+        #expect(readiness.lastKnownStorageWritable)
         readiness.noteStorageWrite(succeeded: true, now: 10_004)
         #expect(changes.withLock { $0 } == [false, true])
         // A start on an unwritable store says so too: the start counts as writable.

@@ -53,6 +53,9 @@ public enum FeatureViolationReason: Sendable, Hashable {
             case .band: wanted = "an integer band code"
             }
             return "expected \(wanted), received \(received == "null" ? "null" : "a value of type \(received)")"
+        case .outOfRange(0, 1, "boolean"):
+            // A flag's range is its two values; "between 0 and 1" would invite 0.5.
+            return "must be true, false, 0 or 1"
         case .outOfRange(let minimum, let maximum, let unit):
             let suffix = unit.isEmpty || unit == "boolean" || unit == "count" ? "" : " \(unit)"
             return "must be between \(NumberText.render(minimum)) and \(NumberText.render(maximum))\(suffix)"

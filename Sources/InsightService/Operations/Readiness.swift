@@ -68,6 +68,10 @@ public final class Readiness: Sendable {
         if changed { storageChanged(succeeded) }
     }
 
+    /// The outcome of the last write or check, without starting one: what a metrics scrape may read (a scrape must
+    /// not write to the store).
+    public var lastKnownStorageWritable: Bool { storage.withLock { $0.writable } }
+
     public func isStorageWritable(now: Int64) -> Bool {
         // The very first answer (at start-up) has nothing to fall back on: check in place.
         if storage.withLock({ $0.checkedAt == nil }) {

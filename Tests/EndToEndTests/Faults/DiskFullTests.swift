@@ -34,6 +34,7 @@ import Testing
             let refusals = service.logs.lines.filter { $0.contains("\"storage not writable\"") }
             #expect(refusals.count == 1)
             #expect(refusals.first?.contains("\"freeBytes\":") == true && refusals.first?.contains("\"level\":\"error\"") == true)
+            #expect(try service.client().request("GET", "/metrics").text.contains("\ntrust_insights_storage_writable 0\n"))
             // Still not ready once the noted failure is older than the re-check interval: the probe itself must
             // not pass on a full disk just because its one page fits into WAL space already allocated.
             usleep(1_200_000)
@@ -59,6 +60,7 @@ import Testing
             try FileManager.default.removeItem(atPath: filler)
             #expect(try Self.poll(seconds: 5) { try service.client().request("GET", "/readyz").status == 200 })
             #expect(service.logs.lines.contains { $0.contains("\"storage writable again\"") })
+            #expect(try service.client().request("GET", "/metrics").text.contains("\ntrust_insights_storage_writable 1\n"))
             #expect(try service.evaluate(key: client, account: "acct-after").insightIDs.count == 2)
             let late = try service.post(
                 "/v1/evaluations/\(before.evaluationID)/consumption", key: client,
