@@ -228,6 +228,34 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         #expect(kept.insights[0].outcome == .error(.insightVersionIncompatible))
     }
 
+    /// The velocity count of `high` outcomes follows the evaluation, not the override: testing an app's `high`
+    /// screen three times must not leave the test account answering `high` (`repeatedHighOutcomes`) for a week,
+    /// and a real `high` answered as a forced `unknown` still counts, as it would in production.
+    @Test func aForcedOutcomeDoesNotChangeWhatVelocityCountsAsHigh() throws {
+        let (low, _) = try makeEvaluator(probability: 0.1)
+        for time in Int64(0)..<4 {
+            _ = try low.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(outcome: .high), now: time * 1_000)
+        }
+        let after = try low.evaluate(paymentRequest(), principal: principal, now: 10_000)
+        #expect(after.insights[0].outcome == .value(.unknown))
+        #expect(!after.insights[0].reasonCodes.contains("repeatedHighOutcomes"))
+        #expect(recorder.records.withLock { $0.allSatisfy { !$0.countsAsHighOutcome } }, "what start-up replays")
+
+        let highRecorder = MemoryRecorder()
+        let tracker = VelocityTracker(configuration: .standard)
+        let evaluator = Evaluator(.init(
+            catalogue: try shippedCatalogue(), models: FakeModels(current: FixedModel(version: "2026.11.1", probabilityValue: 0.9)),
+            velocity: tracker, hasher: SubjectHasher(source: highRecorder),
+            authorizations: try AuthorizationRegistry(store: highRecorder, cooldownMilliseconds: 0), recorder: highRecorder))
+        for time in Int64(0)..<3 {
+            let hidden = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(outcome: .unknown), now: time * 1_000)
+            #expect(hidden.insights[0].outcome == .value(.unknown))
+        }
+        #expect(highRecorder.records.withLock { $0.count == 3 && $0.allSatisfy(\.countsAsHighOutcome) })
+        let next = try evaluator.evaluate(paymentRequest(), principal: principal, now: 10_000)
+        #expect(next.insights[0].reasonCodes.contains("repeatedHighOutcomes"))
+    }
+
     /// While start-up replays stored evaluations, counts would be too low and rules would not fire: no answer
     /// (notAvailable, which clients retry) rather than a wrong one, and nothing recorded. Bad input still hears
     /// what is wrong with it.

@@ -94,14 +94,19 @@ public struct EvaluationRecord: Sendable, Equatable {
     public var device: SubjectKey?
     public var counterparty: SubjectKey?
     public var insights: [Insight]
+    /// Whether the evaluation itself (model and velocity rules) found `high` for an insight: what the account's
+    /// `highOutcomesPerAccount7d` counts, now and when replayed at start-up. A sandbox override changes the answer
+    /// only, so a forced `high` does not count and a real `high` answered as a forced `unknown` does.
+    public var countsAsHighOutcome: Bool
 
-    public var hasHighOutcome: Bool { insights.contains { $0.outcome == .high } }
-
+    /// `countsAsHighOutcome` defaults to what the insights' outcomes say, which is right for any record without
+    /// sandbox overrides.
     public init(
         evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment, keyID: String,
         category: OperationCategory, createdAt: Int64, account: SubjectKey?, device: SubjectKey?,
-        counterparty: SubjectKey?, insights: [Insight]
+        counterparty: SubjectKey?, insights: [Insight], countsAsHighOutcome: Bool? = nil
     ) {
+        self.countsAsHighOutcome = countsAsHighOutcome ?? insights.contains { $0.outcome == .high }
         self.evaluationID = evaluationID
         self.tenant = tenant
         self.environment = environment

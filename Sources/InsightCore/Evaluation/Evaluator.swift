@@ -154,12 +154,13 @@ public final class Evaluator: Sendable {
         let snapshot = dependencies.models.currentSnapshot()
         var insights: [InsightResult] = []
         var records: [EvaluationRecord.Insight] = []
+        var evaluatedHigh = false
         insights.reserveCapacity(request.insights.count)
         records.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
                 insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules,
-                overrides: overrides, principal: principal, now: now)
+                overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
             insights.append(result)
             var outcome: RiskLevel?
             var error: InsightErrorCode?
@@ -176,11 +177,11 @@ public final class Evaluator: Sendable {
         let record = EvaluationRecord(
             evaluationID: Identifier.make(at: now, random: dependencies.random), tenant: principal.tenant, environment: principal.environment,
             keyID: principal.keyID, category: request.category, createdAt: now, account: account, device: device,
-            counterparty: counterparty, insights: records)
+            counterparty: counterparty, insights: records, countsAsHighOutcome: evaluatedHigh)
         let durability = dependencies.recorder.record(record)
         // Counted now rather than once durable, like the velocity observation above: a failed write then errs
         // towards caution for this account's next evaluations.
-        if let account, record.hasHighOutcome {
+        if let account, record.countsAsHighOutcome {
             dependencies.velocity.recordHighOutcome(account: account, at: now)
         }
         let result = EvaluationResult(
@@ -192,7 +193,7 @@ public final class Evaluator: Sendable {
 
     private func evaluateInsight(
         _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
-        firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64
+        firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
         // The same clock reading as the evaluation's identifier: the store finds an evaluation's insights as the
         // identifiers of its millisecond (schema migration 10), and indexes any other separately.
@@ -235,6 +236,7 @@ public final class Evaluator: Sendable {
         guard probability.isFinite else { return failure(.insightEvaluationFailed, version: model.version, current: current) }
         let scored: RiskLevel = probability >= model.highThreshold ? .high : (probability >= model.mediumThreshold ? .medium : .unknown)
         var level = max(scored, floor)
+        if level == .high { evaluatedHigh = true }
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
         // `unknown` never carries reasons, forced or not, so app logic tested in the sandbox sees what production
