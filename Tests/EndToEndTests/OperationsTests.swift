@@ -83,6 +83,17 @@ import Testing
     }
 
     /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.
+    /// A cooldown under an hour is allowed (tests and demos), but it gives up the protection against a person
+    /// coached into opting out: the start-up log says so, once, and a default start says nothing.
+    @Test func aShortAuthorizationCooldownIsNamedAtStartUp() throws {
+        let short = try LiveService { $0.authorizationCooldownSeconds = 0 }
+        let warnings = short.logs.lines.filter { $0.contains("\"authorization cooldown is short\"") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"level\":\"warning\"") == true && warnings.first?.contains("\"authorizationCooldownSeconds\":0") == true)
+        let usual = try LiveService()
+        #expect(!usual.logs.lines.contains { $0.contains("authorization cooldown") })
+    }
+
     @Test func aMissingConfigOrModelsFolderStopsStartUpNamingTheSetting() {
         for key in ["configDir", "modelsDir"] {
             let nowhere = NSTemporaryDirectory() + "trust-insights-nowhere-" + UUID().uuidString

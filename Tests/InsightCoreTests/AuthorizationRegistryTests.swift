@@ -36,6 +36,23 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
 
     /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
     /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
+    /// What docs/API.md promises of repeated and changed opt-outs: nothing shortens a cooldown.
+    @Test func nothingShortensACooldown() throws {
+        let registry = try AuthorizationRegistry(store: InterleavingAuthorizationStore(), cooldownMilliseconds: 10_000)
+        let first = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 1_000)
+        #expect(first.pendingStatus == .denied && first.pendingEffectiveAt == 11_000)
+        // Asking again keeps the effective time.
+        #expect(try registry.change(tenant: tenant, subject: subject, to: .denied, now: 5_000).pendingEffectiveAt == 11_000)
+        // Switching the pending opt-out starts the cooldown again.
+        let switched = try registry.change(tenant: tenant, subject: subject, to: .deniedRequestable, now: 6_000)
+        #expect(switched.pendingStatus == .deniedRequestable && switched.pendingEffectiveAt == 16_000)
+        #expect(registry.state(tenant: tenant, subject: subject, now: 15_999).status == .notDetermined)
+        #expect(registry.state(tenant: tenant, subject: subject, now: 16_000).status == .deniedRequestable)
+        // Once in force, switching between the two kinds of off is immediate.
+        let other = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 17_000)
+        #expect(other.status == .denied && other.pendingStatus == nil)
+    }
+
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {
         let store = InterleavingAuthorizationStore()
         let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 86_400_000)

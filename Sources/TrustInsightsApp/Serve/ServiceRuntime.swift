@@ -129,6 +129,13 @@ final class ServiceRuntime: Sendable {
         let authorizations = try Self.reading(databasePath) {
             try AuthorizationRegistry(store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
         }
+        if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
+            // Allowed (tests and demos want it), but the operator should know what it gives up.
+            log.warning("authorization cooldown is short", [
+                ("authorizationCooldownSeconds", .number(Int(configuration.authorizationCooldownSeconds.rounded(.up)))),
+                ("effect", "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
+            ])
+        }
         let authenticator = try Self.reading(databasePath) { try Authenticator(store: store) }
         let deadline = Int64(configuration.consumptionDeadlineSeconds * 1000)
         let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
@@ -197,6 +204,9 @@ final class ServiceRuntime: Sendable {
             storageWritable.set(readiness.lastKnownStorageWritable ? 1 : 0)
         }
     }
+
+    /// Below this an opt-out protects too little to go unremarked at start-up.
+    static let shortCooldownSeconds = 3600.0
 
     /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
     private static func reading<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
