@@ -4,6 +4,8 @@
 #   scripts/soak.sh [minutes]          # default 10
 #   CONNECTIONS=16 LOAD=0.7 CAPACITY=<requests/s> KEEP=1 scripts/soak.sh 10
 #   BIN=<a built trust-insights> scripts/soak.sh 10   # no build (a folder with config/ and models/ but no sources)
+#   SOAK_ACCOUNTS=100 SOAK_PAYEES=100 scripts/soak.sh 10   # a leak check: velocity state full within the warm-up
+#   SERVE_ARGS="--commit-window-microseconds 200" scripts/soak.sh 10   # extra flags for `serve`
 #
 # At least 2 minutes: the first is the warm-up, and the verdict judges the minutes after it.
 #
@@ -61,7 +63,8 @@ key() {
   "$bin" keys create --tenant soak --role "$@" --env production --data-dir "$data" | tail -1
 }
 export TI_CLIENT_KEY=$(key client) TI_PARTNER_KEY=$(key partner) TI_ANALYST_KEY=$(key analyst)
-"$bin" serve --port 0 --data-dir "$data" --access-log false >"$work/server.out" 2>"$work/server.err" &
+# shellcheck disable=SC2086 # SERVE_ARGS is a list of flags
+"$bin" serve --port 0 --data-dir "$data" --access-log false ${SERVE_ARGS:-} >"$work/server.out" 2>"$work/server.err" &
 server=$!
 for _ in $(seq 150); do grep -q listening "$work/server.out" && break; sleep 0.2; done
 port=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$work/server.out")

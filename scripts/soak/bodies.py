@@ -7,6 +7,10 @@ Each row becomes one request of its category: the client features of the row (co
 empty fields left out, as an app would), subject refs drawn from pools (so velocity state grows as in real
 traffic: some accounts and payees recur), and for payment half of the requests also ask for the prior model
 version. Rows of the categories are interleaved by weight, deterministically.
+
+SOAK_ACCOUNTS (default 20000) and SOAK_PAYEES (default 3000) size the account and payee pools. A few hundred
+accounts fill every velocity ring to its cap within the warm-up, so that memory growth after it is not velocity
+state (a leak check; the shipped 24 h windows otherwise keep growing for hours under soak traffic).
 """
 import csv
 import json
@@ -18,6 +22,8 @@ import sys
 def main():
     config_dir, out, specs = sys.argv[1], sys.argv[2], sys.argv[3:]
     rng = random.Random(20261121)
+    accounts = int(os.environ.get("SOAK_ACCOUNTS", "20000"))
+    payees = int(os.environ.get("SOAK_PAYEES", "3000"))
     streams = []
     for spec in specs:
         category, _, rest = spec.partition("=")
@@ -50,7 +56,7 @@ def main():
                     value = float(text)
                     features[name] = int(value) if value.is_integer() else value
             refs = {}
-            pools = {"accountRef": ("acct", 20000), "deviceRef": ("dev", 26000), "counterpartyRef": ("payee", 3000)}
+            pools = {"accountRef": ("acct", accounts), "deviceRef": ("dev", 26000), "counterpartyRef": ("payee", payees)}
             for kind in subject["required"] + [k for k in subject.get("optional", []) if rng.random() < 0.5]:
                 prefix, size = pools[kind]
                 refs[kind] = "%s-%d" % (prefix, rng.randrange(size))
