@@ -82,7 +82,6 @@ import Testing
         #expect(!service.logs.lines.contains { $0.contains(secret) || $0.contains(wrongPart) })
     }
 
-    /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.
     /// A cooldown under an hour is allowed (tests and demos), but it gives up the protection against a person
     /// coached into opting out: the start-up log says so, once, and a default start says nothing.
     @Test func aShortAuthorizationCooldownIsNamedAtStartUp() throws {
@@ -94,6 +93,7 @@ import Testing
         #expect(!usual.logs.lines.contains { $0.contains("authorization cooldown") })
     }
 
+    /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.
     @Test func aMissingConfigOrModelsFolderStopsStartUpNamingTheSetting() {
         for key in ["configDir", "modelsDir"] {
             let nowhere = NSTemporaryDirectory() + "trust-insights-nowhere-" + UUID().uuidString

@@ -34,8 +34,6 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         #expect(try AuthorizationRegistry(store: store, cooldownMilliseconds: 0).cooldownSeconds == 0)
     }
 
-    /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
-    /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
     /// What docs/API.md promises of repeated and changed opt-outs: nothing shortens a cooldown.
     @Test func nothingShortensACooldown() throws {
         let registry = try AuthorizationRegistry(store: InterleavingAuthorizationStore(), cooldownMilliseconds: 10_000)
@@ -53,6 +51,8 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         #expect(other.status == .denied && other.pendingStatus == nil)
     }
 
+    /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
+    /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {
         let store = InterleavingAuthorizationStore()
         let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 86_400_000)
