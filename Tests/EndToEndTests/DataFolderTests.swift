@@ -11,6 +11,13 @@ import Testing
         NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
     }
 
+    /// Starts a service on `dataDir`, stores one signed evaluation, and stops it, keeping the folder.
+    private static func storeOneEvaluation(in dataDir: String) throws {
+        let service = try LiveService { $0.dataDir = dataDir }
+        service.removesDataFolder = false
+        _ = try service.evaluate(key: try service.key())
+    }
+
     @Test func oneServerPerDataFolderAndTheFolderIsFreeOnceItStops() throws {
         let dataDir = Self.temporaryFolder("locked")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
@@ -30,11 +37,7 @@ import Testing
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        do {
-            let first = try LiveService { $0.dataDir = dataDir }
-            first.removesDataFolder = false
-            _ = try first.evaluate(key: try first.key())
-        }
+        try Self.storeOneEvaluation(in: dataDir)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dataDir + "/" + SQLiteStore.fileName + suffix) }
         #expect {
             _ = try LiveService { $0.dataDir = dataDir }
@@ -50,11 +53,7 @@ import Testing
     @Test func aLostDatabaseBesideItsWALStopsStartUpAndKeyCreationAndLeavesTheWALAlone() throws {
         let dataDir = Self.temporaryFolder("lost-database-wal")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        do {
-            let first = try LiveService { $0.dataDir = dataDir }
-            first.removesDataFolder = false
-            _ = try first.evaluate(key: try first.key())
-        }
+        try Self.storeOneEvaluation(in: dataDir)
         let database = dataDir + "/" + SQLiteStore.fileName
         try FileManager.default.removeItem(atPath: database)
         if (try? FileManager.default.attributesOfItem(atPath: database + "-wal")[.size] as? Int) ?? 0 == 0 {
@@ -85,11 +84,7 @@ import Testing
             unused.removesDataFolder = false
         }
         try FileManager.default.removeItem(atPath: dataDir + "/signing-keys")
-        do {
-            let first = try LiveService { $0.dataDir = dataDir }
-            first.removesDataFolder = false
-            _ = try first.evaluate(key: try first.key())
-        }
+        try Self.storeOneEvaluation(in: dataDir)
         try FileManager.default.removeItem(atPath: dataDir + "/signing-keys")
         #expect {
             _ = try LiveService { $0.dataDir = dataDir }
