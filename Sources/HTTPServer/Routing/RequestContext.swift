@@ -9,15 +9,18 @@ public struct RequestContext: Sendable {
     public var receivedAt: UInt64
     /// The peer's address, for rate limiting only: never log or store it.
     public var remoteAddress: String
+    /// The event loop's end-of-pass queue (`LoopTasks`); nil when the handler runs outside a server.
+    public var loopTasks: LoopTasks?
 
     public init(
         requestID: String, routeTemplate: String = "-", parameters: [String: String] = [:], receivedAt: UInt64 = 0,
-        remoteAddress: String = ""
+        remoteAddress: String = "", loopTasks: LoopTasks? = nil
     ) {
         self.requestID = requestID
         self.routeTemplate = routeTemplate
         self.parameters = parameters
         self.receivedAt = receivedAt
         self.remoteAddress = remoteAddress
+        self.loopTasks = loopTasks
     }
 }

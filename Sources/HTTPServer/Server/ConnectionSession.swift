@@ -221,7 +221,7 @@ struct ConnectionSession {
                     version: head.version, headers: head.headers, body: body)
                 let context = RequestContext(
                     requestID: pending.requestID, routeTemplate: pending.routeTemplate, parameters: parameters,
-                    receivedAt: pending.receivedAt, remoteAddress: remoteAddress)
+                    receivedAt: pending.receivedAt, remoteAddress: remoteAddress, loopTasks: services.tasks)
                 response = respond(to: request, context: context, handler: route.handler)
                 if head.method == .get || head.method == .head, (200..<300).contains(response.status.code),
                     response.gate == nil, Preconditions.applies(to: head.headers)

@@ -77,6 +77,10 @@ final class EventLoop {
                 }
             }
             if count > 0 { shared.afterEachPass?() }
+            if !services.tasks.isEmpty {
+                services.tasks.runAll()
+                if mailbox.hasPosts { releaseSettledResponses() }
+            }
             if now >= nextTimerCheck {
                 nextTimerCheck = now + 50_000_000
                 checkTimers()
@@ -89,6 +93,8 @@ final class EventLoop {
                 }
             }
         }
+        // Nothing a handler left is dropped, even when the loop stops after the pass that queued it.
+        services.tasks.runAll()
         if listenFD >= 0 {
             close(listenFD)
             listenFD = -1

@@ -16,7 +16,8 @@ public final class HTTPServer: Sendable {
 
     /// `afterEachPass` runs on an event loop's thread each time it has handled a batch of ready events, before it waits
     /// for more. Work that handlers put off so that a burst can share it (the store commits the evaluations of one
-    /// pass together) is started there. Keep it short: the loop's connections wait for it.
+    /// pass together) is started there. Keep it short: the loop's connections wait for it. The handlers' own
+    /// end-of-pass work (`LoopTasks`) runs right after it, so it overlaps whatever `afterEachPass` started.
     ///
     /// `accessLogIdentity` adds who each request says it comes from to its access-log line (see `AccessLogIdentity`).
     public init(

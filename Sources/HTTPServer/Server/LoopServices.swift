@@ -18,6 +18,8 @@ final class LoopServices {
     let accessLog: Bool
     /// `Cache-Control: <default>\r\n`, written once.
     let defaultCacheControlLine: [UInt8]?
+    /// Handlers' work for the end of the pass (`LoopTasks`).
+    let tasks = LoopTasks()
     var requestIDs = RequestIDGenerator()
     var date = DateCache()
     private var routes: [String: RouteSeries] = [:]

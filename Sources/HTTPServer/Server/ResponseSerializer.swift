@@ -16,7 +16,7 @@ enum ResponseSerializer {
     /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
     /// Bodies up to this size are copied behind the head, so the response leaves in one plain send; larger ones
     /// stay a separate segment of the same gather write, uncopied.
-    static let inlineBodyLimit = 4096
+    static let inlineBodyLimit = 640
 
     static func head(
         for response: HTTPResponse, framing: Framing, dateLine: [UInt8], includingBody: Bool = false

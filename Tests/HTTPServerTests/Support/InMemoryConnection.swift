@@ -26,6 +26,13 @@ final class InMemoryConnection {
         return drain()
     }
 
+    /// Runs the handlers' end-of-pass work, as the event loop does after each pass, and releases what it settled.
+    func endPass(now: UInt64 = 0) -> [ParsedResponse] {
+        session.services.tasks.runAll()
+        session.releaseHeld(now: now)
+        return drain()
+    }
+
     func drain() -> [ParsedResponse] {
         let bytes = session.output.takeAll()
         rawOutput += bytes
