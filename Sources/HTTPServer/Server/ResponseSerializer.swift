@@ -15,7 +15,9 @@ enum ResponseSerializer {
 
     /// Writes the head in one pass into an exactly sized buffer: this runs once per response.
     /// Bodies up to this size are copied behind the head, so the response leaves in one plain send; larger ones
-    /// stay a separate segment of the same gather write, uncopied.
+    /// stay a separate segment of the same gather write, uncopied. Small enough that head and body together stay
+    /// within glibc's per-thread cache of freed chunks (up to 1,032 bytes): a larger buffer per response takes
+    /// malloc's slow path, which showed in the evaluation route's profile (docs/BENCHMARKS.md).
     static let inlineBodyLimit = 640
 
     static func head(
