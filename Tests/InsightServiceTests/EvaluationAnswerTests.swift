@@ -16,14 +16,19 @@ import Testing
     static let signed = HTTPResponse(status: .ok, body: Array("signed".utf8))
     static let failure = HTTPResponse(status: .serviceUnavailable, body: Array("failed".utf8))
 
+    /// Set once, before the answer is shared; weak, so the answer and its hook do not keep each other alive.
+    final class WeakAnswer: @unchecked Sendable {
+        weak var answer: EvaluationAnswer?
+    }
+
     private func make(_ notes: Notes) -> EvaluationAnswer {
         // The hook looks at the gate: it must run before the answer may go.
-        let box = Mutex<EvaluationAnswer?>(nil)
+        let box = WeakAnswer()
         let answer = EvaluationAnswer(beforeSending: {
-            let settled = box.withLock { $0?.placeholder.gate?.settlement != nil }
+            let settled = box.answer?.placeholder.gate?.settlement != nil
             notes.note(settled ? "counted after settling" : "counted")
         })
-        box.withLock { $0 = answer }
+        box.answer = answer
         return answer
     }
 
