@@ -32,7 +32,7 @@ struct EvaluationRoutes: Sendable {
 
     /// With `loopTasks`, the answer is signed and encoded at the end of the event loop's pass, together with the
     /// other answers of that pass: back to back, the signatures cost less (docs/BENCHMARKS.md). Without, at once.
-    func evaluate(_ request: HTTPRequest, loopTasks: LoopTasks? = nil) throws -> HTTPResponse {
+    func evaluate(_ request: HTTPRequest, loopTasks: LoopTasks?) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
         try NoQueryParameters.check(request)
