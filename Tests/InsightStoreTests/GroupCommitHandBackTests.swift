@@ -51,7 +51,8 @@ import Testing
         let committer = try makeCommitter(directory, holdMicroseconds: 30_000_000)
         let insert = ItemInsert()
         let (place, committed) = submitHeld(to: committer, insert: insert)
-        committer.releaseHeldWrites()
+        // A write that is not held takes the held one with it, without a release that could take it back at once.
+        try committer.perform { try insert($0) }
         #expect(committed.wait(timeout: .now() + 10) == .success)
         // The writer hands the ticket back just after its completion: wait for that, then take it back.
         for _ in 0..<1000 where committer.finishedAwaitingSubmitters == 0 { usleep(1000) }
@@ -69,6 +70,7 @@ import Testing
         let (mine, myCommit) = submitHeld(to: committer, insert: insert)
         let other = DispatchSemaphore(value: 0)
         let otherPlace = Mutex<ReleasePlace?>(nil)
+        // The other thread submits and never releases: this thread's release commits both writes.
         let otherThread = DetachedThread.spawn(name: "other-loop") {
             let (place, committed) = submitHeld(to: committer, insert: insert)
             otherPlace.withLock { $0 = place }
@@ -79,9 +81,10 @@ import Testing
         committer.releaseHeldWrites()
         #expect(myCommit.wait(timeout: .now() + 10) == .success)
         #expect(otherThread.waitUntilFinished(milliseconds: 10_000))
-        for _ in 0..<1000 where committer.finishedAwaitingSubmitters < 2 { usleep(1000) }
+        // That release may already have taken this thread's write back, if the commit beat it.
+        for _ in 0..<1000 where committer.finishedAwaitingSubmitters < (mine.releasedOn == nil ? 2 : 1) { usleep(1000) }
         committer.releaseHeldWrites()
-        #expect(mine.releasedOn != nil)
+        #expect(mine.releasedOn.map { pthread_equal($0, pthread_self()) != 0 } == true)
         #expect(otherPlace.withLock { $0 }?.releasedOn == nil)
         #expect(committer.finishedAwaitingSubmitters == 1)
     }
@@ -91,16 +94,23 @@ import Testing
         let committer = try makeCommitter(directory, holdMicroseconds: 30_000_000)
         let insert = ItemInsert()
         let place = ReleasePlace()
-        do {
-            let capture = Capture(place)
-            try committer.perform { connection in
-                _ = capture
-                try insert(connection)
-            }
-        }
+        let mayWrite = DispatchSemaphore(value: 0)
+        let committed = DispatchSemaphore(value: 0)
+        // The write waits until this thread has let go of everything it made, so the writer's is the last reference.
+        committer.submit(Self.write(capturing: Capture(place), after: mayWrite, insert: insert)) { _ in committed.signal() }
+        mayWrite.signal()
+        #expect(committed.wait(timeout: .now() + 10) == .success)
         for _ in 0..<1000 where place.releasedOn == nil { usleep(1000) }
         #expect(place.releasedOn.map { pthread_equal($0, pthread_self()) == 0 } == true)
         #expect(committer.finishedAwaitingSubmitters == 0)
+    }
+
+    private static func write(capturing capture: Capture, after signal: DispatchSemaphore, insert: ItemInsert) -> GroupCommitter.Write {
+        { connection in
+            _ = capture
+            _ = signal.wait(timeout: .now() + 10)
+            try insert(connection)
+        }
     }
 
     /// A thread that submits held writes and never releases (they commit when the hold runs out) must not make the

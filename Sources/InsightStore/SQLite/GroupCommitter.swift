@@ -256,13 +256,16 @@ private final class Engine: @unchecked Sendable {
         signal.locked { finished.removeValue(forKey: thread) ?? [] }
     }
 
-    /// Hands finished held writes back to their submitters (see `GroupCommitter.submit`).
-    private func handBack(_ batch: [Ticket]) {
+    /// Hands finished held writes back to their submitters (see `GroupCommitter.submit`). Takes the batch so that,
+    /// once the lock is let go, the submitters' lists hold the only references: a submitter taking its writes back
+    /// at once must not leave the last one to this thread.
+    private func handBack(_ batch: consuming [Ticket]) {
         var bySubmitter: [pthread_t: [Ticket]] = [:]
         for ticket in batch {
             guard let submitter = ticket.submitter else { continue }
             bySubmitter[submitter, default: []].append(ticket)
         }
+        batch = []
         guard !bySubmitter.isEmpty else { return }
         // What is dropped here (a submitter that stopped releasing) goes after the lock.
         var overflow: [[Ticket]] = []
@@ -274,6 +277,7 @@ private final class Engine: @unchecked Sendable {
                 }
                 finished[submitter, default: []].append(contentsOf: tickets)
             }
+            bySubmitter = [:]
         }
         overflow.removeAll()
     }
@@ -310,7 +314,7 @@ private final class Engine: @unchecked Sendable {
             batches.add(1, ordering: .relaxed)
             writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
             for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
-            handBack(batch)
+            handBack(consume batch)
             if walFrameLimit > 0 { catchUpIfWALIsLong() }
         }
     }
