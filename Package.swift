@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "InsightModelTests", dependencies: ["InsightModel"]),
         .testTarget(name: "InsightCryptoTests", dependencies: ["InsightCrypto"]),
         .testTarget(name: "InsightCoreTests", dependencies: ["InsightCore", "InsightModel", "InsightCrypto"]),
-        .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore", "DetachedThreads"]),
+        .testTarget(name: "InsightStoreTests", dependencies: ["InsightStore", "InsightCore"]),
         .testTarget(name: "InsightTrainingTests", dependencies: ["InsightTraining", "InsightModel"]),
         .testTarget(name: "InsightServiceTests", dependencies: ["InsightService", "HTTPServer", "InsightCore"]),
         .testTarget(name: "InsightSimulationTests", dependencies: ["InsightSimulation", "InsightCore"]),

@@ -5,12 +5,6 @@ import Testing
 
 /// The one-shot that carries a write's outcome from the store's writer to the event loop that holds the answer.
 @Suite struct OneShotTests {
-    private final class Flag: Sendable {
-        private let value = Atomic<Bool>(false)
-        var isSet: Bool { value.load(ordering: .relaxed) }
-        func set() { value.store(true, ordering: .relaxed) }
-    }
-
     /// What the callbacks saw, in order.
     private final class Seen<Value: Sendable>: Sendable {
         private let values = Mutex<[Value]>([])
@@ -22,13 +16,6 @@ import Testing
         private let value = Atomic<Int>(0)
         var count: Int { value.load(ordering: .relaxed) }
         func add() { value.add(1, ordering: .relaxed) }
-    }
-
-    /// Something a callback captures, which says when it goes.
-    private final class Witness: Sendable {
-        let flag: Flag
-        init(_ flag: Flag) { self.flag = flag }
-        deinit { flag.set() }
     }
 
     @Test func aCallbackRegisteredBeforeTheValueRunsOnFulfil() {
@@ -69,21 +56,6 @@ import Testing
         let shot = OneShot<String>()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { shot.fulfil("durable") }
         #expect(shot.wait() == "durable")
-    }
-
-    /// The callbacks that ran go with the one-shot, on the thread that lets go of it last (for an evaluation, the
-    /// event loop that made them), not on the thread that fulfilled it.
-    @Test func callbacksThatRanAreKeptUntilTheOneShotGoes() {
-        let flag = Flag()
-        var shot: OneShot<Bool>? = OneShot<Bool>()
-        do {
-            let witness = Witness(flag)
-            shot!.whenFulfilled { _ in _ = witness }
-        }
-        shot!.fulfil(true)
-        #expect(!flag.isSet)
-        shot = nil
-        #expect(flag.isSet)
     }
 
     @Test func manyThreadsRacingToRegisterAndFulfilEachCallbackRunsOnce() async {

@@ -4,19 +4,15 @@ import Synchronization
 /// A value that arrives once, later, from another thread: a write's outcome, an answer only known once the write
 /// is done. The service registers a callback and holds its answer without holding a thread; tools and tests `wait`.
 ///
-/// One is made for every evaluation, on an event loop, and usually let go by the store's writer: it holds no
-/// separately allocated lock (a pthread mutex and condition, allocated and freed on those two threads, were two
-/// trips per evaluation through the other thread's malloc arena). Only `wait` makes a condition, for its caller.
+/// One is made for every evaluation: it holds its lock inline, and only `wait` makes a condition, for its caller
+/// (a pthread mutex and condition allocated for each one were two more allocations per evaluation).
 public final class OneShot<Value: Sendable>: Sendable {
     public typealias Callback = @Sendable (Value) -> Void
 
     private enum State {
         /// Almost always one callback: it needs no array.
         case pending(first: Callback?, more: [Callback])
-        /// The callbacks that ran stay until the one-shot goes, and go with it: on the thread that lets go of it
-        /// last. For an evaluation that is the event loop that made them (the store hands finished writes back),
-        /// not the writer that fulfilled them.
-        case fulfilled(Value, ran: (first: Callback?, more: [Callback]))
+        case fulfilled(Value)
     }
 
     private let state: Mutex<State>
@@ -27,14 +23,14 @@ public final class OneShot<Value: Sendable>: Sendable {
 
     /// Already fulfilled: for work done synchronously.
     public init(_ value: Value) {
-        state = Mutex(.fulfilled(value, ran: (nil, [])))
+        state = Mutex(.fulfilled(value))
     }
 
     /// Fulfils once; later calls are ignored. Callbacks run on the calling thread, after the lock is released.
     public func fulfil(_ value: Value) {
         let callbacks: (first: Callback?, more: [Callback])? = state.withLock { state in
             guard case .pending(let first, let more) = state else { return nil }
-            state = .fulfilled(value, ran: (first, more))
+            state = .fulfilled(value)
             return (first, more)
         }
         guard let callbacks else { return }
@@ -46,7 +42,7 @@ public final class OneShot<Value: Sendable>: Sendable {
     public func whenFulfilled(_ body: @escaping Callback) {
         let value: Value? = state.withLock { state in
             switch state {
-            case .fulfilled(let value, _):
+            case .fulfilled(let value):
                 return value
             case .pending(nil, let more):
                 state = .pending(first: body, more: more)

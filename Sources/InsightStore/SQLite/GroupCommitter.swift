@@ -111,30 +111,22 @@ public final class GroupCommitter: Sendable {
     /// whichever comes first. A thread that produces writes in bursts (an event loop handling one pass of ready
     /// connections) holds each one and releases them together at the end of the burst, so they share one commit
     /// instead of the writer waking for the first of them and committing the rest a few at a time.
-    ///
-    /// A held write is also handed back, once finished, to the thread that submitted it: its next
-    /// `releaseHeldWrites()` lets go of it there, with whatever its closures captured. Memory an event loop
-    /// allocated then goes back to that loop's own malloc caches; freed by the writer, it went through the loop's
-    /// malloc arena lock instead, about 14 times per evaluation (docs/BENCHMARKS.md).
     public func submit(
         _ write: @escaping Write, written: (() -> Void)? = nil, heldForRelease: Bool = false,
         completion: @escaping Completion
     ) {
-        let ticket = Ticket(write, written: written, completion, submitter: heldForRelease ? pthread_self() : nil)
-        engine.enqueue(ticket, held: heldForRelease)
+        engine.enqueue(Ticket(write, written: written, completion), held: heldForRelease)
     }
 
-    /// Lets the writer commit the held writes now (with nothing held, it does nothing), and lets go, on this
-    /// thread, of the finished held writes this thread submitted.
+    /// Lets the writer commit the held writes now (with nothing held, it does nothing).
     public func releaseHeldWrites() {
         engine.release()
-        _ = engine.takeFinished(submittedBy: pthread_self())
     }
 
     /// Runs `write` in the next group transaction and returns once it is committed (or throws its error).
     public func perform(_ write: @escaping Write) throws {
         let latch = Latch()
-        engine.enqueue(Ticket(write, written: nil, { latch.set($0) }, submitter: nil), held: false)
+        engine.enqueue(Ticket(write, written: nil) { latch.set($0) }, held: false)
         try latch.wait().get()
     }
 
@@ -151,26 +143,17 @@ public final class GroupCommitter: Sendable {
     public var checkpointCatchUps: Int { engine.checkpointCatchUps }
     /// Batches the writer took because held writes waited `maximumHoldMicroseconds` without a release.
     public var holdsExpired: Int { engine.holdsExpired }
-    /// Finished held writes waiting for their submitters to take them back (tests).
-    var finishedAwaitingSubmitters: Int { engine.finishedAwaitingSubmitters }
 }
 
 private final class Ticket: @unchecked Sendable {
-    // Created by one thread, then touched only by the writer thread, then handed back to `submitter` (if any).
+    // Created by one thread, then touched only by the writer thread.
     let write: GroupCommitter.Write
     let written: (() -> Void)?
     let completion: GroupCommitter.Completion
-    /// The thread that lets go of the ticket once it is finished: set for held writes only, whose submitters
-    /// promise to call `releaseHeldWrites()`.
-    let submitter: pthread_t?
-    init(
-        _ write: @escaping GroupCommitter.Write, written: (() -> Void)?,
-        _ completion: @escaping GroupCommitter.Completion, submitter: pthread_t?
-    ) {
+    init(_ write: @escaping GroupCommitter.Write, written: (() -> Void)?, _ completion: @escaping GroupCommitter.Completion) {
         self.write = write
         self.written = written
         self.completion = completion
-        self.submitter = submitter
     }
 }
 
@@ -184,10 +167,6 @@ private final class Engine: @unchecked Sendable {
     let commitWindowMicroseconds: Int
     private let signal = Condition()
     private var queue: [Ticket] = []
-    /// Finished held writes, by the thread that submitted them, until it takes them back. A thread that stopped
-    /// releasing would let these grow: past `finishedLimit`, the writer lets go of them itself.
-    private var finished: [pthread_t: [Ticket]] = [:]
-    private var finishedLimit: Int { maximumBatch * 8 }
     private var stopping = false
     /// The writer is asleep on the condition: only then does a new write need to signal it (a futex call and a
     /// context switch per write showed up in profiles).
@@ -249,39 +228,6 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
-    var finishedAwaitingSubmitters: Int { signal.locked { finished.values.reduce(0) { $0 + $1.count } } }
-
-    /// The finished held writes `thread` submitted: the caller lets go of them.
-    func takeFinished(submittedBy thread: pthread_t) -> [Ticket] {
-        signal.locked { finished.removeValue(forKey: thread) ?? [] }
-    }
-
-    /// Hands finished held writes back to their submitters (see `GroupCommitter.submit`). Takes the batch so that,
-    /// once the lock is let go, the submitters' lists hold the only references: a submitter taking its writes back
-    /// at once must not leave the last one to this thread.
-    private func handBack(_ batch: consuming [Ticket]) {
-        var bySubmitter: [pthread_t: [Ticket]] = [:]
-        for ticket in batch {
-            guard let submitter = ticket.submitter else { continue }
-            bySubmitter[submitter, default: []].append(ticket)
-        }
-        batch = []
-        guard !bySubmitter.isEmpty else { return }
-        // What is dropped here (a submitter that stopped releasing) goes after the lock.
-        var overflow: [[Ticket]] = []
-        signal.locked {
-            for (submitter, tickets) in bySubmitter {
-                let waiting = finished[submitter]?.count ?? 0
-                if waiting + tickets.count > finishedLimit, let dropped = finished.removeValue(forKey: submitter) {
-                    overflow.append(dropped)
-                }
-                finished[submitter, default: []].append(contentsOf: tickets)
-            }
-            bySubmitter = [:]
-        }
-        overflow.removeAll()
-    }
-
     func stop() {
         signal.locked {
             stopping = true
@@ -314,7 +260,6 @@ private final class Engine: @unchecked Sendable {
             batches.add(1, ordering: .relaxed)
             writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
             for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
-            handBack(consume batch)
             if walFrameLimit > 0 { catchUpIfWALIsLong() }
         }
     }
