@@ -4,8 +4,9 @@ import Synchronization
 /// A value that arrives once, later, from another thread: a write's outcome, an answer only known once the write
 /// is done. The service registers a callback and holds its answer without holding a thread; tools and tests `wait`.
 ///
-/// One is made for every evaluation: it holds its lock inline, and only `wait` makes a condition, for its caller
-/// (a pthread mutex and condition allocated for each one were two more allocations per evaluation).
+/// One is made for every evaluation: it holds its lock and its first callback inline, and only `wait` makes a
+/// condition, for its caller (a pthread mutex, a condition and an array for the one callback were three more
+/// allocations per evaluation).
 public final class OneShot<Value: Sendable>: Sendable {
     public typealias Callback = @Sendable (Value) -> Void
 
