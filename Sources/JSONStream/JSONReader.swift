@@ -233,9 +233,22 @@ public struct JSONReader: ~Copyable {
             }
         }
         guard let text = String(validating: bytes[range], as: UTF8.self) else {
-            throw JSONSyntaxError(.invalidUnicode, at: range.lowerBound)
+            throw JSONSyntaxError(.invalidUnicode, at: offsetOfInvalidUTF8(in: range))
         }
         return text
+    }
+
+    /// Where the first ill-formed UTF-8 sequence in `range` starts, so an error points at the byte, not at the
+    /// string. Only called once the string is known to be invalid. Escapes are ASCII, so the raw bytes of an
+    /// escaped string are as valid as its decoded text.
+    private func offsetOfInvalidUTF8(in range: Range<Int>) -> Int {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes[range].makeIterator()
+        var offset = range.lowerBound
+        while case .valid(let encoded) = parser.parseScalar(from: &iterator) {
+            offset += encoded.count
+        }
+        return offset
     }
 
     private mutating func readEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
@@ -245,7 +258,7 @@ public struct JSONReader: ~Copyable {
             if byte == UInt8(ascii: "\"") {
                 index += 1
                 guard let text = String(validating: scalars, as: UTF8.self) else {
-                    throw JSONSyntaxError(.invalidUnicode, at: start)
+                    throw JSONSyntaxError(.invalidUnicode, at: offsetOfInvalidUTF8(in: start..<(index - 1)))
                 }
                 return text
             }

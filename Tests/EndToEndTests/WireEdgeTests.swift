@@ -112,6 +112,47 @@ import Testing
         }
     }
 
+    /// JSON whose own value nests too deep or holds half a surrogate pair, or whose member name does, is JSON of
+    /// the wrong shape, not "not JSON" (API.md), on the evaluation and the authorization routes alike.
+    @Test func valuesAndNamesBeyondTheReaderAreTheWrongShapeNotMalformed() throws {
+        for body in ["[[[[[[[[[1]]]]]]]]]", #""\ud800""#, #"{"requestID": 5, "\udead": 1}"#] {
+            let response = try evaluate(Array(body.utf8))
+            #expect(response.status == 400)
+            #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid", "\(body): \(response.text)")
+            #expect(try errorPointers(response).last == "", "\(body): \(response.text)")
+        }
+        let named = try evaluate(Array(#"{"requestID": 5, "\udead": 1}"#.utf8))
+        #expect(try errorPointers(named) == ["/requestID", ""], "\(named.text)")
+        let put = try service.client().request(
+            "PUT", "/v1/authorization/acct-deep", headers: [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")],
+            body: Array("[[[[[1]]]]]".utf8))
+        #expect(put.status == 400)
+        #expect(try problemType(put).hasSuffix("/invalid-request"), "\(put.text)")
+        #expect(try errorPointers(put) == [""])
+    }
+
+    /// `{"x": 1, "specific": ...}` names `x` only: `specific` is there once. Without `specific`, it is missing too.
+    @Test func aSpecificVersionBesideAnUnknownMemberIsNotADuplicate() throws {
+        func pointers(_ modelVersion: String) throws -> [String] {
+            try errorPointers(evaluate(Requests.payment(insights: #"{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": \#(modelVersion)}"#)))
+        }
+        #expect(try pointers(#"{"x": 1, "specific": "2026.09.1"}"#) == ["/requestedInsights/0/modelVersion/x"])
+        #expect(try pointers(#"{"x": 1}"#) == ["/requestedInsights/0/modelVersion/x", "/requestedInsights/0/modelVersion/specific"])
+        #expect(try pointers(#"{"specific": "2026.09.1", "specific": "2026.11.1"}"#) == ["/requestedInsights/0/modelVersion/specific"])
+    }
+
+    /// The same content in another member order gets the same violations: an empty `requestedInsights` is named
+    /// whatever else is wrong before it.
+    @Test func anEmptyInsightListIsNamedWhateverComesBeforeIt() throws {
+        let payment = String(decoding: Requests.payment(insights: ""), as: UTF8.self)
+        let first = payment.replacingOccurrences(of: #"{"requestID": "req-1","#, with: #"{"zz": 1, "requestID": "req-1","#)
+        let last = payment.replacingOccurrences(of: #"{"requestID": "req-1","#, with: #"{"requestID": "req-1", "zz": 1,"#)
+        #expect(first != payment && last != payment)
+        for body in [first, last] {
+            #expect(try Set(errorPointers(evaluate(Array(body.utf8)))) == ["/zz", "/requestedInsights"], "\(body)")
+        }
+    }
+
     /// RFC 9110 §10.1.1: when the header section decides the answer, it is sent in place of `100 Continue`, so a
     /// client without access does not send its body at all.
     @Test func aRefusedCredentialIsAnsweredInPlaceOfContinue() throws {

@@ -59,6 +59,22 @@ struct CatalogueValidationTests {
         #expect(failure.violations.contains(FeatureViolation(pointer: "/features/hesitationMillis", reason: .duplicateFeature)))
     }
 
+    /// A name outside the catalogue sent twice is unknown once and then a duplicate, as a catalogue name sent twice
+    /// is; a name that may not be echoed is named once, by its object.
+    @Test func aRepeatedUnknownNameIsADuplicateNotASecondUnknown() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let result = catalogue.validate([
+            ("activeCall", .number(1)), ("timeOfDayBand", .number(1)), ("zz", .number(1)), ("zz", .number(2)),
+            ("Jane Doe", .number(1)), ("Jane Doe", .number(2)),
+        ])
+        guard case .failure(let failure) = result else { Issue.record("expected failure"); return }
+        #expect(failure.violations == [
+            FeatureViolation(pointer: "/features/zz", reason: .unknownFeature),
+            FeatureViolation(pointer: "/features/zz", reason: .duplicateFeature),
+            FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature),
+        ])
+    }
+
     @Test func reportsNonFiniteAndMissingRequired() throws {
         let catalogue = try CatalogueTestSupport.sample()
         let found = reasons(catalogue.validate([("hesitationMillis", .number(.infinity)), ("activeCall", .null)]))

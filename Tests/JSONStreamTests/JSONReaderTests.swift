@@ -98,6 +98,13 @@ private func parseBytes(_ bytes: [UInt8]) throws -> Value {
         #expect(throws: JSONSyntaxError.self) { try parseBytes([0x22, 0x5C, 0x6E, 0xFF, 0x22]) }  // after an escape
     }
 
+    /// The offset is the ill-formed sequence's first byte, not the string's, with or without escapes before it.
+    @Test func pointsAtTheFirstInvalidUTF8Byte() {
+        #expect(throws: JSONSyntaxError(.invalidUnicode, at: 5)) { try parseBytes([0x22, 0x61, 0xC3, 0xA9, 0x62, 0xC3, 0x28, 0x22]) }
+        #expect(throws: JSONSyntaxError(.invalidUnicode, at: 3)) { try parseBytes([0x22, 0x5C, 0x6E, 0xFF, 0x22]) }
+        #expect(throws: JSONSyntaxError(.invalidUnicode, at: 9)) { try parseBytes(Array(#"{"a": "é"#.utf8) + [0xE2, 0x82, 0x22, 0x7D]) }
+    }
+
     @Test func boundsNestingDepth() {
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
         #expect(throws: JSONSyntaxError.self) { try parse(deep) }

@@ -11,6 +11,9 @@ extension CategoryCatalogue {
             withUnsafeTemporaryAllocation(of: Bool.self, capacity: count) { seen in
                 seen.initialize(repeating: false)
                 var expected = 0
+                // Only on the way to a refusal: a name outside the catalogue that repeats is a duplicate, as a
+                // repeated catalogue name is, not a second unknown feature.
+                var unknownNames: [String] = []
                 for (name, input) in inputs {
                     // Clients usually send features in catalogue order: try the next expected name first.
                     let index: Int
@@ -19,9 +22,18 @@ extension CategoryCatalogue {
                     } else if let found = layout.index(of: name) {
                         index = found
                     } else {
-                        violations.append(JSONPointer.isEchoable(name)
-                            ? FeatureViolation(pointer: JSONPointer.feature(name), reason: .unknownFeature)
-                            : FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature))
+                        let echoable = JSONPointer.isEchoable(name)
+                        if unknownNames.contains(name) {
+                            // A name that is not repeated stays unrepeated: its one violation names the object.
+                            if echoable {
+                                violations.append(FeatureViolation(pointer: JSONPointer.feature(name), reason: .duplicateFeature))
+                            }
+                        } else {
+                            unknownNames.append(name)
+                            violations.append(echoable
+                                ? FeatureViolation(pointer: JSONPointer.feature(name), reason: .unknownFeature)
+                                : FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature))
+                        }
                         continue
                     }
                     expected = index + 1

@@ -257,7 +257,7 @@ public final class Evaluator: Sendable {
 
     private static func error(forcing forced: ForcedEvaluationError) -> EvaluationError {
         switch forced {
-        case .contextInvalid: .contextInvalid([ContextViolation(pointer: "", code: "sandboxOverride", detail: "forced by a sandbox override")])
+        case .contextInvalid: .contextInvalid([ContextViolation(pointer: "", code: "sandboxOverride", detail: "is refused because a sandbox override forced contextInvalid")])
         case .denied: .denied
         case .rateLimitExceeded:
             .rateLimitExceeded(RateLimitRejection(

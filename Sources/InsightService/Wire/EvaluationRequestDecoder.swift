@@ -74,6 +74,9 @@ enum EvaluationRequestDecoder {
         var result: [InsightRequest] = []
         result.reserveCapacity(4)
         var tooMany = false
+        // Only this array's own violations say its items were there but wrong; a violation elsewhere in the body
+        // must not hide that it is empty, or the answer would depend on the order of the members.
+        let before = violations.count
         try reader.readArray { index, reader in
             if index >= Evaluator.maximumInsights {
                 tooMany = true
@@ -85,7 +88,7 @@ enum EvaluationRequestDecoder {
                 result.append(insight)
             }
         }
-        if tooMany || result.isEmpty && violations.isEmpty {
+        if tooMany || result.isEmpty && violations.count == before {
             violations.append(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"))
         }
         return result
@@ -141,10 +144,10 @@ enum EvaluationRequestDecoder {
             return .current
         case .object:
             var specific: String?
-            var count = 0
+            var sawSpecific = false
             try reader.readObject { key, reader in
-                count += 1
-                if key == "specific", count == 1 {
+                if key == "specific", !sawSpecific {
+                    sawSpecific = true
                     specific = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
                 } else {
                     let fieldPointer = Wire.pointer(pointer(), key)
@@ -152,10 +155,8 @@ enum EvaluationRequestDecoder {
                     try reader.skipValue()
                 }
             }
-            guard let specific else {
-                if count == 0 { violations.append(Wire.missing(pointer() + "/specific")) }
-                return nil
-            }
+            if !sawSpecific { violations.append(Wire.missing(pointer() + "/specific")) }
+            guard let specific else { return nil }
             return .specific(specific)
         default:
             let kind = try reader.peekKind()

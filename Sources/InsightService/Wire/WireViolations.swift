@@ -120,9 +120,12 @@ extension Wire {
         do {
             let kind = try reader.peekKind()
             guard kind == .object else {
-                // Only a body that is JSON is of the wrong shape; `[1,` or `tru` is not JSON at all.
-                try reader.skipValue()
-                try reader.finish()
+                // Only a body that is JSON is of the wrong shape; `[1,` or `tru` is not JSON at all. JSON that nests
+                // too deep or holds half a surrogate pair is JSON all the same (RFC 8259 §8.2): read no further.
+                do {
+                    try reader.skipValue()
+                    try reader.finish()
+                } catch let error as JSONSyntaxError where error.reason == .tooDeep || error.reason == .unpairedSurrogate {}
                 throw wrongShape([wrongType("", expected: "an object", received: kind)])
             }
             try reader.readObject { key, reader in
@@ -149,6 +152,10 @@ extension Wire {
             try reader.finish()
         } catch let problem as ServiceProblem {
             throw problem
+        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate {
+            // Half a pair in a member's name, the one place outside a member it can be: the name cannot be
+            // repeated, so the violation names the body, after what the members before it were found to be.
+            throw wrongShape(found + [unpairedSurrogate("")])
         } catch let error as JSONSyntaxError {
             throw .malformedJSON(offset: error.offset)
         } catch {
