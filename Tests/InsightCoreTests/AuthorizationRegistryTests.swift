@@ -51,6 +51,18 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         #expect(other.status == .denied && other.pendingStatus == nil)
     }
 
+    /// A cooldown setting lowered between two changes (a restart with another configuration) does not shorten a
+    /// wait already running: the switch ends no sooner than the pending opt-out would have.
+    @Test func aLowerCooldownSettingDoesNotShortenARunningCooldown() throws {
+        let pending = AuthorizationState.initial(at: 0).changing(to: .denied, at: 1_000, cooldownMilliseconds: 86_400_000)
+        #expect(pending.pendingEffectiveAt == 86_401_000)
+        let switched = pending.changing(to: .deniedRequestable, at: 2_000, cooldownMilliseconds: 2_000)
+        #expect(switched.pendingStatus == .deniedRequestable && switched.pendingEffectiveAt == 86_401_000)
+        // A longer setting still starts the cooldown again from the switch.
+        let longer = pending.changing(to: .deniedRequestable, at: 2_000, cooldownMilliseconds: 172_800_000)
+        #expect(longer.pendingEffectiveAt == 172_802_000)
+    }
+
     /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
     /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {

@@ -38,7 +38,10 @@ public struct AuthorizationState: Sendable, Equatable {
         let current = resolved(at: now)
         if requested.blocksEvaluation && !current.status.blocksEvaluation && cooldownMilliseconds > 0 {
             if current.pendingStatus == requested { return current }
-            return AuthorizationState(status: current.status, pendingStatus: requested, pendingEffectiveAt: now + cooldownMilliseconds, updatedAt: now)
+            // Switching between the two opt-outs starts the cooldown again, and never ends sooner than the one
+            // already running: a cooldown setting lowered since must not shorten a wait that has begun.
+            let effectiveAt = max(now + cooldownMilliseconds, current.pendingEffectiveAt ?? .min)
+            return AuthorizationState(status: current.status, pendingStatus: requested, pendingEffectiveAt: effectiveAt, updatedAt: now)
         }
         return AuthorizationState(status: requested, updatedAt: now)
     }
