@@ -44,6 +44,34 @@ import Testing
         #expect(rejection.reason.utf8.count < 600)
     }
 
+    /// The value checks keep the decoder's bound: ten unknown fields fill the list, and the missing or unknown
+    /// values found after them are counted, not listed.
+    @Test func theValueChecksAddNoProblemBeyondTheTen() throws {
+        let unknown = (0..<10).map { "\"a\($0)\": 1" }.joined(separator: ", ")
+        let drafts = try LabelBatchDecoder.decode(Array((#"{"items": [{"# + unknown + #", "amountBand": "huge"}]}"#).utf8))
+        guard case .failure(let rejection) = drafts[0].validated(today: 30_000) else {
+            Issue.record("a bad item was accepted")
+            return
+        }
+        #expect(rejection.violations.count == LabelRejection.maximumListed)
+        #expect(rejection.unlisted == 5)
+        #expect(rejection.reason.hasSuffix("/items/0/a9 is not a field of this request; and 5 more not listed"))
+    }
+
+    /// A field sent with the wrong type after the list is full is counted as such, not called missing.
+    @Test func aFieldWhoseProblemWasCountedIsNotCalledMissing() throws {
+        let unknown = (0..<10).map { "\"a\($0)\": 1" }.joined(separator: ", ")
+        let body = #"{"items": [{"# + unknown + #", "insightID": "0195f3c2-9b1e-7d4a-8c2f-3e5a6b7c8d9e", "label": 5, "#
+            + #""fraudType": "techSupport", "occurredOn": "2026-01-02"}]}"#
+        let drafts = try LabelBatchDecoder.decode(Array(body.utf8))
+        guard case .failure(let rejection) = drafts[0].validated(today: 30_000) else {
+            Issue.record("a bad item was accepted")
+            return
+        }
+        #expect(rejection.unlisted == 1)
+        #expect(!rejection.reason.contains("required"))
+    }
+
     @Test func aLabelItemWithFewProblemsListsThemAll() throws {
         let body = #"{"items": [{"insightID": "0195f3c2-9b1e-7d4a-8c2f-3e5a6b7c8d9e", "label": "maybe", "fraudType": "techSupport", "occurredOn": "2026-01-02", "email": "x"}]}"#
         let drafts = try LabelBatchDecoder.decode(Array(body.utf8))

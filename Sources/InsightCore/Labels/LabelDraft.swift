@@ -12,6 +12,21 @@ public struct LabelDraft: Sendable, Equatable {
     /// Shape problems beyond `LabelRejection.maximumListed`, counted but not kept: an item of a million unknown
     /// fields must not cost a million strings, nor an answer listing them all.
     public var unlistedViolations = 0
+    /// The known fields the item carried, whatever their values: a field whose problem was only counted must not
+    /// then be called missing.
+    public var sentFields: Fields = []
+
+    /// The fields of a label item, as a set of bits: the decoder marks up to 1,000 items of them.
+    public struct Fields: OptionSet, Sendable, Equatable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let insightID = Fields(rawValue: 1)
+        public static let label = Fields(rawValue: 2)
+        public static let fraudType = Fields(rawValue: 4)
+        public static let occurredOn = Fields(rawValue: 8)
+        public static let amountBand = Fields(rawValue: 16)
+    }
 
     public init(
         pointer: String, insightID: String? = nil, label: String? = nil, fraudType: String? = nil,

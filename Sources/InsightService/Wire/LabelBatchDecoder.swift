@@ -78,6 +78,7 @@ enum LabelBatchDecoder {
                 return
             }
             seen |= bit
+            draft.sentFields.insert(LabelDraft.Fields(rawValue: bit))
             var text: String?
             switch try reader.peekKind() {
             case .string:
