@@ -18,7 +18,7 @@ import InsightCore
             _ = try decode(items)
             Issue.record("\(items) was accepted")
         } catch {
-            if case .invalidParameter(let name, let detail) = error { return (name, detail, error) }
+            if case .invalidParameters(let problems) = error, let first = problems.first { return (first.pointer, first.detail, error) }
             Issue.record("\(items): \(error)")
         }
         return nil
@@ -84,6 +84,22 @@ import InsightCore
         #expect(throws: ServiceProblem.invalidParameter(name: "from", detail: "must be a date as YYYY-MM-DD, 1970-01-01 or later")) {
             try decode([("from", "1969-12-31"), ("to", "1970-01-05")])
         }
+    }
+
+    /// Every parameter with a problem is named in one answer, each once, so an analyst fixes them in one go.
+    @Test func everyBadParameterIsNamedAtOnce() {
+        do {
+            _ = try decode([("a", "1"), ("b", "2"), ("from", "bad"), ("format", "xml"), ("to", "2025-01-01"), ("to", "2025-01-02"), ("to", "x")])
+            Issue.record("bad parameters were accepted")
+        } catch {
+            guard case .invalidParameters(let problems) = error else { Issue.record("\(error)"); return }
+            #expect(problems.map(\.pointer) == ["a", "b", "to", "from", "format"])
+            #expect(error.problem.errors?.count == 5)
+            #expect(error.problem.detail == "a is not a parameter of this route (expected from, to, groupBy, format, environment) (and 4 more)")
+        }
+        guard let (name, detail, _) = refusal([("", "x")]) else { return }
+        #expect(name == "")
+        #expect(detail == "holds a parameter without a name (expected from, to, groupBy, format, environment)")
     }
 
     @Test func sandboxKeysReadSandboxOnly() {

@@ -93,6 +93,11 @@ import InsightStore
             #expect(status == 64)
             #expect(output.standardError.withLock { $0 }.contains("'\(flag)'"))
         }
+        // Every bad option is named at once.
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--group-by", "colour", "--format", "xml"])
+        #expect(status == 64)
+        let text = output.standardError.withLock { $0 }
+        #expect(text.contains("'--group-by'") && text.contains("'--format'"), "\(text)")
         let missing = CommandLineTool(root: RootCommand.spec).run(
             ["export", "metrics", "--tenant", "acme", "--data-dir", directory + "/nowhere", "--config", Self.repositoryRoot + "/config/default.json"],
             environment: Output().environment)

@@ -27,12 +27,19 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     case idempotencyKeyReused
     /// A request header with a value outside its syntax (the value is not echoed).
     case invalidHeader(name: String, detail: String)
-    case invalidParameter(name: String, detail: String)
+    /// Query or path parameters with problems, each named by its `pointer` (the parameter's name, or "" for a
+    /// name that is not repeated).
+    case invalidParameters([ContextViolation])
     case storageUnavailable
+
+    /// One parameter with a problem.
+    static func invalidParameter(name: String, detail: String) -> ServiceProblem {
+        .invalidParameters([ContextViolation(pointer: name, code: "invalidParameter", detail: detail)])
+    }
 
     public var status: HTTPStatus {
         switch self {
-        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameter, .invalidHeader: .badRequest
+        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameters, .invalidHeader: .badRequest
         case .evaluation(let error):
             switch error {
             case .contextInvalid: .badRequest
@@ -104,10 +111,14 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             var problem = ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
             problem.errors = [.init(pointer: name, detail: detail)]
             return problem
-        case .invalidParameter(let name, let detail):
-            let summary = name.isEmpty ? "The query \(detail)" : "\(name) \(detail)"
+        case .invalidParameters(let violations):
+            var summary = "A parameter is invalid."
+            if let first = violations.first {
+                summary = first.pointer.isEmpty ? "The query \(first.detail)" : "\(first.pointer) \(first.detail)"
+                if violations.count > 1 { summary += " (and \(violations.count - 1) more)" }
+            }
             var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: summary)
-            problem.errors = [.init(pointer: name, detail: detail)]
+            problem.errors = listed(violations)
             return problem
         case .storageUnavailable:
             return ProblemDetails(slug: "storage-unavailable", status: status, title: "Storage unavailable", detail: "The record could not be stored; retry later.")
@@ -181,10 +192,18 @@ extension ServiceProblem {
     /// pointer is empty (the query as a whole, as a body's unnamed member points at its object) and the detail
     /// says why the name is not repeated.
     static func notAParameter(_ name: String, expected: String) -> ServiceProblem {
-        guard JSONPointer.isEchoable(name) else {
-            return .invalidParameter(
-                name: "", detail: "holds a parameter that is not one of this route's (\(expected); \(JSONPointer.unrepeatedNameReason))")
+        .invalidParameters([notAParameterViolation(name, expected: expected)])
+    }
+
+    static func notAParameterViolation(_ name: String, expected: String) -> ContextViolation {
+        let detail: String
+        if name.isEmpty {
+            detail = "holds a parameter without a name (\(expected))"
+        } else if !JSONPointer.isEchoable(name) {
+            detail = "holds a parameter that is not one of this route's (\(expected); \(JSONPointer.unrepeatedNameReason))"
+        } else {
+            return ContextViolation(pointer: name, code: "unknownField", detail: "is not a parameter of this route (\(expected))")
         }
-        return .invalidParameter(name: name, detail: "is not a parameter of this route (\(expected))")
+        return ContextViolation(pointer: "", code: "unknownField", detail: detail)
     }
 }

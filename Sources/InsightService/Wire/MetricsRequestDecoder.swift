@@ -20,6 +20,9 @@ public enum MetricsRequestDecoder {
     /// `from` accepted).
     public static let defaultDays: Int64 = 90
 
+    /// Every problem is reported at once, one per parameter (the first found for it), so an analyst does not
+    /// learn of them one round trip at a time; the range is checked only once both of its ends are dates.
+    ///
     /// - Parameters:
     ///   - keyEnvironment: the caller's key environment: the default, and a sandbox key may read sandbox only.
     ///     Nil (the command line) defaults to production and allows everything.
@@ -27,70 +30,96 @@ public enum MetricsRequestDecoder {
     public static func decode(
         _ items: [(name: String, value: String)], tenant: TenantID, keyEnvironment: DeploymentEnvironment?, today: Int64
     ) throws(ServiceProblem) -> MetricsRequest {
+        var problems: [ContextViolation] = []
+        func problem(_ name: String, _ detail: String) {
+            problems.append(ContextViolation(pointer: name, code: "invalidParameter", detail: detail))
+        }
         var values: [String: String] = [:]
+        var repeated: Set<String> = []
         for item in items {
             guard parameters.contains(item.name) else {
-                throw .notAParameter(item.name, expected: "expected \(parameters.joined(separator: ", "))")
+                problems.append(ServiceProblem.notAParameterViolation(item.name, expected: "expected \(parameters.joined(separator: ", "))"))
+                continue
             }
             guard values.updateValue(item.value, forKey: item.name) == nil else {
-                throw .invalidParameter(name: item.name, detail: "appears more than once")
+                if repeated.insert(item.name).inserted { problem(item.name, "appears more than once") }
+                continue
             }
         }
-        let to = try day(values["to"], name: "to") ?? today
-        let from = try day(values["from"], name: "from") ?? max(0, to - defaultDays + 1)
-        guard from <= to else { throw .invalidParameter(name: "from", detail: "must not be after to") }
-        guard to - from < MetricsQuery.maximumDays else {
-            throw .invalidParameter(name: "from", detail: "makes a range of more than \(MetricsQuery.maximumDays) days (both ends count)")
+        func checked<T>(_ name: String, _ read: (String) -> Result<T, ParameterProblem>) -> T? {
+            guard !repeated.contains(name), let text = values[name] else { return nil }
+            switch read(text) {
+            case .success(let value): return value
+            case .failure(let failure):
+                problem(name, failure.detail)
+                return nil
+            }
         }
-        let format: MetricsFormat
-        if let text = values["format"] {
-            guard let known = MetricsFormat(rawValue: text) else { throw .invalidParameter(name: "format", detail: "must be json or csv") }
-            format = known
-        } else {
-            format = .json
+        let toDay = checked("to", Self.day)
+        let fromDay = checked("from", Self.day)
+        let format = checked("format") { text -> Result<MetricsFormat, ParameterProblem> in
+            guard let format = MetricsFormat(rawValue: text) else { return .failure(ParameterProblem("must be json or csv")) }
+            return .success(format)
         }
+        let dimensions = checked("groupBy", Self.groupBy) ?? []
+        let chosenEnvironments = values["environment"] == nil
+            ? try? Self.environments(nil, keyEnvironment: keyEnvironment).get()
+            : checked("environment") { Self.environments($0, keyEnvironment: keyEnvironment) }
+        let badEnds = (values["to"] != nil && toDay == nil) || (values["from"] != nil && fromDay == nil)
+        let to = toDay ?? today
+        let from = fromDay ?? max(0, to - defaultDays + 1)
+        if !badEnds {
+            if from > to {
+                problem("from", "must not be after to")
+            } else if to - from >= MetricsQuery.maximumDays {
+                problem("from", "makes a range of more than \(MetricsQuery.maximumDays) days (both ends count)")
+            }
+        }
+        guard problems.isEmpty, let chosenEnvironments else { throw .invalidParameters(problems) }
         return MetricsRequest(
-            query: MetricsQuery(
-                tenant: tenant, days: from...to, groupBy: try groupBy(values["groupBy"]),
-                environments: try environments(values["environment"], keyEnvironment: keyEnvironment)),
-            format: format)
+            query: MetricsQuery(tenant: tenant, days: from...to, groupBy: dimensions, environments: chosenEnvironments),
+            format: format ?? .json)
     }
 
-    private static func day(_ text: String?, name: String) throws(ServiceProblem) -> Int64? {
-        guard let text else { return nil }
-        guard let days = Timestamp.days(fromDate: text) else { throw .invalidParameter(name: name, detail: "must be a date as YYYY-MM-DD, 1970-01-01 or later") }
-        return days
+    /// What is wrong with one parameter's value, never the value itself.
+    struct ParameterProblem: Error {
+        var detail: String
+        init(_ detail: String) { self.detail = detail }
     }
 
-    private static func groupBy(_ text: String?) throws(ServiceProblem) -> [MetricsDimension] {
-        guard let text, !text.isEmpty else { return [] }
+    private static func day(_ text: String) -> Result<Int64, ParameterProblem> {
+        guard let days = Timestamp.days(fromDate: text) else { return .failure(ParameterProblem("must be a date as YYYY-MM-DD, 1970-01-01 or later")) }
+        return .success(days)
+    }
+
+    private static func groupBy(_ text: String) -> Result<[MetricsDimension], ParameterProblem> {
+        guard !text.isEmpty else { return .success([]) }
         var dimensions: [MetricsDimension] = []
         for name in text.split(separator: ",", omittingEmptySubsequences: false) {
             guard let dimension = MetricsDimension(rawValue: String(name)) else {
-                throw .invalidParameter(
-                    name: "groupBy",
-                    detail: "must be a comma-separated list of \(MetricsDimension.allCases.map(\.rawValue).joined(separator: ", "))")
+                return .failure(ParameterProblem(
+                    "must be a comma-separated list of \(MetricsDimension.allCases.map(\.rawValue).joined(separator: ", "))"))
             }
-            guard !dimensions.contains(dimension) else { throw .invalidParameter(name: "groupBy", detail: "names \(dimension.rawValue) twice") }
+            guard !dimensions.contains(dimension) else { return .failure(ParameterProblem("names \(dimension.rawValue) twice")) }
             dimensions.append(dimension)
         }
-        return dimensions
+        return .success(dimensions)
     }
 
-    private static func environments(_ text: String?, keyEnvironment: DeploymentEnvironment?) throws(ServiceProblem) -> Set<DeploymentEnvironment> {
+    private static func environments(_ text: String?, keyEnvironment: DeploymentEnvironment?) -> Result<Set<DeploymentEnvironment>, ParameterProblem> {
         let chosen: Set<DeploymentEnvironment>
         switch text {
         case nil: chosen = [keyEnvironment ?? .production]
         case "all": chosen = Set(DeploymentEnvironment.allCases)
         case let name?:
             guard let environment = DeploymentEnvironment(rawValue: name) else {
-                throw .invalidParameter(name: "environment", detail: "must be production, sandbox or all")
+                return .failure(ParameterProblem("must be production, sandbox or all"))
             }
             chosen = [environment]
         }
         if keyEnvironment == .sandbox, chosen != [.sandbox] {
-            throw .invalidParameter(name: "environment", detail: "must be sandbox for a sandbox key: production figures need a production key")
+            return .failure(ParameterProblem("must be sandbox for a sandbox key: production figures need a production key"))
         }
-        return chosen
+        return .success(chosen)
     }
 }

@@ -31,8 +31,9 @@ enum MetricsCommandSupport {
         do {
             return try MetricsRequestDecoder.decode(items, tenant: tenant, keyEnvironment: nil, today: MetricsQuery.day(ofMilliseconds: now))
         } catch {
-            guard case .invalidParameter(let name, let detail) = error else { throw .usage("invalid metrics options") }
-            throw .usage("The value for '--\(flags[name] ?? name)' is invalid: it \(detail)")
+            guard case .invalidParameters(let problems) = error, !problems.isEmpty else { throw .usage("invalid metrics options") }
+            throw .usage(problems.map { "The value for '--\(flags[$0.pointer] ?? $0.pointer)' is invalid: it \($0.detail)" }
+                .joined(separator: "\n"))
         }
     }
 
