@@ -132,6 +132,19 @@ struct ConnectionSessionTests {
         #expect(final.map(\.status) == [413])
     }
 
+    /// RFC 9110 §10.1.1 and §5.3: `Expect` is a list, which may span lines; 100-continue anywhere in it is answered.
+    @Test func continueIsSentWhenTheExpectationIsPartOfAList() throws {
+        for expect in ["Expect: 100-continue, foo", "Expect: foo, 100-Continue", "Expect: 100-continue,", "Expect: 100-continue\r\nExpect: foo"] {
+            let connection = InMemoryConnection()
+            let interim = connection.send("POST /echo HTTP/1.1\r\nHost: a\r\n\(expect)\r\nContent-Length: 3\r\n\r\n")
+            #expect(interim.map(\.status) == [100], "\(expect)")
+            #expect(connection.send("abc").map(\.bodyText) == ["abc"])
+        }
+        let none = InMemoryConnection()
+        #expect(none.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: foo\r\nContent-Length: 3\r\n\r\n").isEmpty)
+        #expect(none.send("abc").map(\.bodyText) == ["abc"])
+    }
+
     /// A route's check of the header section answers before the body is read and before `100 Continue`: the
     /// server takes in no body from a client the route would refuse anyway, and closes the connection after.
     @Test func refusesOnTheHeaderSectionBeforeReadingTheBody() throws {
@@ -204,6 +217,29 @@ struct ConnectionSessionTests {
         #expect(try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n\r\n").first).status == 200)
         // Only a 2xx answer is replaced.
         #expect(try #require(connection.send("GET /teapot HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first).status == 409)
+    }
+
+    /// RFC 9110 §9.3.2: a HEAD refused before its head was complete (a field error, a timeout) still gets no body.
+    @Test func aHeadRefusedBeforeItsHeadIsCompleteGetsNoBody() throws {
+        for (request, status) in [("HEAD / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "400"), ("HEAD / HTTP/1.1\r\nHo st: a\r\n\r\n", "400")] {
+            let connection = InMemoryConnection()
+            _ = connection.send(request)
+            let text = String(decoding: connection.rawOutput, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(text)")
+            #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
+            #expect(text.contains("Content-Type: application/problem+json"))
+        }
+        let slow = InMemoryConnection()
+        _ = slow.send("HEAD / HTTP/1.1\r\nHost: a\r\n")
+        slow.session.requestTimedOut()
+        _ = slow.drain()
+        let text = String(decoding: slow.rawOutput, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text)")
+        #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
+        // A GET refused the same way keeps its problem document.
+        let get = InMemoryConnection()
+        _ = get.send("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        #expect(String(decoding: get.rawOutput, as: UTF8.self).hasSuffix("}"))
     }
 
     @Test func closesAfterHTTP10ResponseUnlessKeepAliveWasAsked() throws {

@@ -22,6 +22,12 @@ struct ParserRejectionTests {
         ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("fragment in target", "GET /a#b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("userinfo in absolute-form", "GET http://u@h/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        // RFC 9110 §4.2.1: an http URI without a host, or with an authority a Host field could not hold, is invalid.
+        ParserCase("absolute-form with a port but no host", "GET http://:80/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form with two ports", "GET http://a:80:80/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form with an unbracketed IPv6 address", "GET http://::1/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form with a bad IP literal", "GET http://[zz]/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form authority only, bad", "OPTIONS http://a:b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("control byte in target", "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("lower-case protocol name", "GET / http/1.1\r\n\(host)\r\n", .invalidVersion),
         ParserCase("two-digit minor version", "GET / HTTP/1.10\r\n\(host)\r\n", .invalidVersion),

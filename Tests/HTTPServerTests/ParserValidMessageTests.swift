@@ -22,6 +22,10 @@ struct ParserValidMessageTests {
         let events = ParserVerifier.verify("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
         #expect(events.first?.head?.framing == .contentLength(5))
         #expect(events.last == .complete(body: Array("hello".utf8)))
+        // 1*DIGIT: leading zeros do not count against the 18 digits that bound the value.
+        let padded = ParserVerifier.verify("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 0000000000000000000005\r\n\r\nhello")
+        #expect(padded.first?.head?.framing == .contentLength(5))
+        #expect(ParserVerifier.verify("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 000\r\n\r\n").first?.head?.framing == .contentLength(0))
     }
 
     @Test func decodesChunkedBodyWithExtensionsAndDropsTrailers() {

@@ -139,6 +139,13 @@ struct RouterTests {
             Issue.record("expected 501 for an unknown method")
             return
         }
+        // Whatever the path: the method is what the server does not implement (RFC 9110 §9.1), not the resource.
+        for path in ["/nowhere", "*", "/v1/models/"] {
+            guard case .methodNotImplemented = Self.router().resolve(method: HTTPMethod(rawValue: "BREW"), path: path) else {
+                Issue.record("expected 501 for an unknown method on \(path)")
+                continue
+            }
+        }
     }
 
     /// CONNECT asks for a tunnel to an authority: 501 whatever the authority, even one spelt like a route's path.

@@ -44,7 +44,12 @@ struct FramingFields {
                 if element.count == 10 && Self.matches(bytes, element, "keep-alive") { connectionKeepAlive = true }
             }
         case .expect:
-            expectsContinue = value.count == 12 && Self.matches(bytes, value, "100-continue")
+            // A list, possibly over several lines (RFC 9110 §10.1.1, §5.3): 100-continue anywhere in it must be
+            // answered, or the client waits for a 100 that never comes. Other expectations are ignored (the RFC
+            // allows, but does not require, a 417 for them).
+            Self.forEachListElement(bytes, value) { element in
+                if element.count == 12 && Self.matches(bytes, element, "100-continue") { expectsContinue = true }
+            }
         }
     }
 
@@ -71,13 +76,17 @@ struct FramingFields {
         return true
     }
 
-    /// 1 to 18 ASCII digits (so no overflow is possible), else nil.
+    /// 1*DIGIT (RFC 9110 §8.6) with at most 18 after any leading zeros (so no overflow is possible), else nil.
     static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
-        guard (1...18).contains(range.count) else { return nil }
+        guard !range.isEmpty else { return nil }
         var value = 0
+        var significant = 0
         for index in range {
             let byte = bytes[index]
             guard ByteClass.isDigit(byte) else { return nil }
+            if significant == 0 && byte == UInt8(ascii: "0") { continue }
+            significant += 1
+            guard significant <= 18 else { return nil }
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value

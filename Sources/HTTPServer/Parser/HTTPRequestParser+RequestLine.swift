@@ -95,13 +95,13 @@ extension HTTPRequestParser {
             // absolute-form: the authority is ignored for routing (RFC 9112 §3.2.2); an empty path means "/",
             // except that OPTIONS with an empty path asks about the server as a whole, as `OPTIONS *` does
             // (RFC 9112 §3.2.4).
+            // The authority must still be one (RFC 9110 §4.2.1), as a Host value must.
             let rest = target.dropFirst(scheme.count)
             guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                if rest.isEmpty || rest.contains("@") { return nil }
+                guard HostAuthority.isValidTargetAuthority(rest) else { return nil }
                 return (path: method == .options ? "*" : "/", query: nil)
             }
-            let authority = rest[..<pathStart]
-            guard !authority.isEmpty, !authority.contains("@") else { return nil }
+            guard HostAuthority.isValidTargetAuthority(rest[..<pathStart]) else { return nil }
             let split = splitQuery(rest[pathStart...])
             return (path: split.path.isEmpty ? "/" : split.path, query: split.query)
         }

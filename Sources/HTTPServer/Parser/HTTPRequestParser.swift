@@ -30,6 +30,9 @@ struct HTTPRequestParser {
     var scanIndex = 0
 
     var requestLine = RequestLine.empty
+    /// The method of a request whose request line was read but whose head was not emitted: an answer refusing it
+    /// (a field or framing error, a timeout) must know a HEAD, which gets no body (RFC 9110 §9.3.2).
+    private(set) var methodBeforeHead: HTTPMethod?
     var fields = HTTPFields()
     var framingFields = FramingFields()
     var headerBytes = 0
@@ -82,6 +85,7 @@ struct HTTPRequestParser {
                     case .failure(let error): return fail(error)
                     case .success(let line):
                         requestLine = line
+                        methodBeforeHead = line.method
                         fields = HTTPFields()
                         fields.reserveCapacity(8)
                         framingFields = FramingFields()
@@ -101,6 +105,7 @@ struct HTTPRequestParser {
                         case .failure(let error): return fail(error)
                         case .success(let head):
                             state = .bodyPending
+                            methodBeforeHead = nil
                             return .head(head)
                         }
                     }

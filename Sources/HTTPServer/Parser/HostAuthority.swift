@@ -23,6 +23,14 @@ enum HostAuthority {
         return ((hostEnd + 1)..<range.upperBound).allSatisfy { ByteClass.isDigit(bytes[$0]) }
     }
 
+    /// The authority of an absolute-form target: the same grammar as Host, and never empty (RFC 9110 §4.2.1: a
+    /// recipient must reject an http URI with an empty host as invalid). `userinfo@` is not allowed there either.
+    static func isValidTargetAuthority(_ authority: Substring) -> Bool {
+        guard !authority.isEmpty else { return false }
+        var text = authority
+        return text.withUTF8 { isValid($0, 0..<$0.count) }
+    }
+
     /// reg-name = *( unreserved / pct-encoded / sub-delims ), here at least one character.
     private static func isRegName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound

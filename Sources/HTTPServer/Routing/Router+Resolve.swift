@@ -16,6 +16,8 @@ extension Router {
         // CONNECT names an authority, not a path, and asks for a tunnel: a proxy's work, which an origin server
         // does not do (RFC 9110 §9.3.6). A route of that "path" could only be found by accident.
         if method == .connect, !methodsServed.contains(.connect) { return .methodNotImplemented }
+        // A method no route serves and no RFC defines is unknown to the server, whatever the path (RFC 9110 §9.1).
+        if !Self.standardMethods.contains(method), !methodsServed.contains(method) { return .methodNotImplemented }
         if path == "*" {
             // The server as a whole (RFC 9110 section 9.3.7): what some route of it serves.
             return method == .options ? .automaticOptions(allow: Self.allowValue(methodsServed)) : .notFound

@@ -312,15 +312,18 @@ struct ConnectionSession {
 
     private mutating func send(_ response: HTTPResponse, pending: PendingRequest?, requestID: String, forceClose: Bool) {
         let keepAlive = !forceClose && (pending?.head.keepAlive ?? false) && !services.isDraining
-        let isHead = pending?.head.method == .head
+        let isHead = (pending.map { $0.head.method } ?? parser.methodBeforeHead) == .head
         let framing = ResponseSerializer.Framing(
             requestID: requestID, keepAlive: keepAlive, requestVersion: pending?.head.version ?? .http1_1,
             isHeadRequest: isHead, defaultCacheControlLine: services.defaultCacheControlLine)
-        let inlineBody = !isHead && response.body.count <= ResponseSerializer.inlineBodyLimit
+        // A 1xx, 204 or 304 carries no content whatever a handler put in the body: sent without a length, it
+        // would be read as the start of the next response.
+        let sendsBody = !isHead && !response.status.forbidsContent
+        let inlineBody = sendsBody && response.body.count <= ResponseSerializer.inlineBodyLimit
         output.append(
             ResponseSerializer.head(
                 for: response, framing: framing, dateLine: services.date.line, includingBody: inlineBody))
-        if !isHead && !inlineBody { output.append(response.body) }
+        if sendsBody && !inlineBody { output.append(response.body) }
         if !keepAlive {
             // No further request will be read, so no request deadline may fire behind this response.
             deadlines.requestCompleted()

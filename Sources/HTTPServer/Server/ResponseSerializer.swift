@@ -23,7 +23,9 @@ enum ResponseSerializer {
     static func head(
         for response: HTTPResponse, framing: Framing, dateLine: [UInt8], includingBody: Bool = false
     ) -> [UInt8] {
-        var reason = response.status.reasonPhrase
+        // reason-phrase = *( HTAB / SP / VCHAR / obs-text ) (RFC 9112 §4): one from elsewhere (a problem's title for
+        // a code this server has no phrase for) that holds anything else, CR or LF above all, is left out.
+        var reason = response.status.reasonPhrase.allUTF8(ByteClass.isFieldValue) ? response.status.reasonPhrase : ""
         var requestID = framing.requestID
         let writesLength = !response.status.forbidsContent
         var capacity = 9 + 20 + 1 + reason.utf8.count + 2 + dateLine.count
