@@ -242,6 +242,22 @@ struct ConnectionSessionTests {
         #expect(String(decoding: get.rawOutput, as: UTF8.self).hasSuffix("}"))
     }
 
+    /// Framing is the server's: a handler's body on a 204 or 304 is not sent (it has no length to be read by), and
+    /// a reason phrase that could split the head is left out (RFC 9112 §4).
+    @Test func aHandlerCannotBreakTheResponsesFraming() throws {
+        var router = SampleRoutes.router()
+        router.add(.get, "/empty") { _, _ in HTTPResponse(status: .noContent, body: Array("stray".utf8)) }
+        router.add(.get, "/split") { _, _ in HTTPResponse(status: HTTPStatus(code: 299, reasonPhrase: "Odd\r\nX-Injected: 1"), body: Array("ok".utf8)) }
+        let connection = InMemoryConnection(router: router)
+        _ = connection.send("GET /empty HTTP/1.1\r\nHost: a\r\n\r\nGET /split HTTP/1.1\r\nHost: a\r\n\r\n")
+        let text = String(decoding: connection.rawOutput, as: UTF8.self)
+        #expect(!text.contains("stray"))
+        #expect(!text.contains("X-Injected"))
+        #expect(text.contains("HTTP/1.1 204 No Content\r\n"))
+        #expect(text.contains("HTTP/1.1 299 \r\n"))
+        #expect(text.hasSuffix("\r\n\r\nok"))
+    }
+
     @Test func closesAfterHTTP10ResponseUnlessKeepAliveWasAsked() throws {
         let connection = InMemoryConnection()
         let kept = try #require(connection.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").first)
