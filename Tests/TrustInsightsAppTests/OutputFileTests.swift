@@ -21,7 +21,12 @@ import Testing
         let path = folder + "/figures.json"
         try OutputFile.write(Array("first".utf8), to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "first")
-        #expect(try mode(path) == 0o644)
+        // A new file gets what any new file gets here (0666 less the umask), as `touch` would give it.
+        let touched = folder + "/touched"
+        close(open(touched, O_CREAT | O_WRONLY, 0o666))
+        #expect(try mode(path) == mode(touched))
+        #expect(try mode(path) == Int(0o666 & ~OutputFile.currentUmask()))
+        unlink(touched)
         chmod(path, 0o600)
         try OutputFile.write(Array("second".utf8), to: path)
         #expect(try String(contentsOfFile: path, encoding: .utf8) == "second")

@@ -15,8 +15,26 @@ enum OutputFile {
         if exists && status.st_mode & S_IFMT != S_IFREG {
             try writeThrough(bytes, to: path)
         } else {
-            try replace(path, in: folder, with: bytes, mode: exists ? status.st_mode & 0o7777 : 0o644)
+            // A new file gets what `open` would give it, 0666 less the umask: metrics and reports can be
+            // confidential, and an operator's umask of 077 must keep them private.
+            try replace(path, in: folder, with: bytes, mode: exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask())
         }
+    }
+
+    /// The process's file mode creation mask, read without changing it (Linux 4.7 and later report it in
+    /// /proc/self/status); where it cannot be read, the strictest answer.
+    static func currentUmask() -> mode_t {
+        let descriptor = open("/proc/self/status", O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return 0o077 }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return 0o077 }
+        let text = String(decoding: buffer[..<count], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let mask = mode_t(String(line.dropFirst("Umask:".count).filter { $0 != " " && $0 != "\t" }), radix: 8)
+        else { return 0o077 }
+        return mask & 0o777
     }
 
     /// Fails unless the folder `path` would be written in exists; a long command checks before it starts.
