@@ -70,9 +70,20 @@ import Testing
     @Test func refusesAHostThatIsNotANumericAddress() throws {
         for host in ["not-an-ip", "localhost.localdomain", "127.0.0.256", "::1::", "[127.0.0.1]", "fe80::1%eth0"] {
             #expect(throws: CommandLineError.configuration(
-                key: "host", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"), "\(host)") {
+                key: "TRUST_INSIGHTS_HOST", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"), "\(host)") {
                 try load(variables: ["TRUST_INSIGHTS_HOST": host])
             }
+        }
+        // The error names the layer the value came from.
+        let message = "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"
+        #expect(throws: CommandLineError.configuration(key: "config/default.json: host", message: message)) {
+            try load(file: #"{"host": "example.com"}"#)
+        }
+        #expect(throws: CommandLineError.configuration(key: "--host", message: message)) {
+            try load(file: #"{"host": "::1"}"#, flags: ["--host", "example.com"])
+        }
+        #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_CONFIG", message: "is empty: name a configuration file")) {
+            try load(variables: ["TRUST_INSIGHTS_CONFIG": ""])
         }
         #expect(try load(flags: ["--host", "0.0.0.0"]).host == "0.0.0.0")
         #expect(try load(flags: ["--host", "::"]).host == "::")
@@ -113,6 +124,16 @@ import Testing
             #expect(status == 0)
             #expect(capture.output.contains("USAGE: trust-insights"))
         }
+    }
+
+    /// Logs are JSON lines: a start that fails says why in one too, beside the `Error:` line for a person.
+    @Test func aFailedStartIsLoggedAsAJSONLineToo() throws {
+        let (status, capture) = run(["serve", "--port", "70000"])
+        #expect(status == 2)
+        let lines = capture.error.split(separator: "\n").map(String.init)
+        let json = try #require(lines.first { $0.hasPrefix("{") && $0.contains(#""event":"start-up failed""#) }, "\(capture.error)")
+        #expect(json.contains(#""level":"error""#) && json.contains(#""exitStatus":2"#) && json.contains("--port"))
+        #expect(lines.contains { $0.hasPrefix("Error: invalid configuration: --port") }, "\(capture.error)")
     }
 
     @Test func unknownCommandIsAUsageError() {

@@ -20,43 +20,62 @@ enum ServeCommand {
                 """,
             options: ConfigurationLoader.options
         ) { arguments, environment in
-            // Armed before any thread exists or any socket listens, so no signal is lost or kills us mid-start.
-            let signals = SignalWaiter()
-            let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
-                try FileSystem.readFile(atPath: path)
-            }
-            let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
-            for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
-                runtime.log.warning("unknown environment variable ignored", [("name", .text(name))])
-            }
-            let stopRequested = DispatchSemaphore(value: 0)
-            signals.start { number in
-                switch number {
-                case SIGHUP:
-                    runtime.reload()
-                default:
-                    runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
-                    runtime.cancelStartUp()
-                    stopRequested.signal()
-                }
-            }
             do {
-                // Printed once the port is bound, before the velocity replay: scripts read the port from this line.
-                try runtime.start {
-                    environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
-                    if let client = runtime.demoClientSecret {
-                        FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
-                    }
-                }
+                return try serve(arguments, environment)
             } catch {
-                // The demo keys were printed once and will not be again: say they still hold.
-                if runtime.demoClientSecret != nil {
-                    environment.print("The service did not start; the demo keys above stay valid for the next start (--port chooses another port).")
-                }
+                // Logs are JSON lines: why start-up failed is one too, for the pipeline that reads them, beside the
+                // `Error:` line the command line prints for a person.
+                let failure = error as? CommandLineError
+                EventLog(sink: EnvironmentErrorSink(environment: environment)).error(
+                    "start-up failed", [("reason", .text(failure?.message ?? "\(error)")), ("exitStatus", .number(Int(failure?.exitStatus ?? 1)))])
                 throw error
             }
-            stopRequested.wait()
-            return runtime.stop() ? 0 : 1
         }
+    }
+
+    /// Standard error as the command line's environment reaches it (a test captures it there).
+    private struct EnvironmentErrorSink: LogSink {
+        let environment: CommandEnvironment
+        func write(line: String) { environment.printError(line) }
+    }
+
+    private static func serve(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> Int32 {
+        // Armed before any thread exists or any socket listens, so no signal is lost or kills us mid-start.
+        let signals = SignalWaiter()
+        let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
+            try FileSystem.readFile(atPath: path)
+        }
+        let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
+        for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
+            runtime.log.warning("unknown environment variable ignored", [("name", .text(name))])
+        }
+        let stopRequested = DispatchSemaphore(value: 0)
+        signals.start { number in
+            switch number {
+            case SIGHUP:
+                runtime.reload()
+            default:
+                runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
+                runtime.cancelStartUp()
+                stopRequested.signal()
+            }
+        }
+        do {
+            // Printed once the port is bound, before the velocity replay: scripts read the port from this line.
+            try runtime.start {
+                environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
+                if let client = runtime.demoClientSecret {
+                    FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
+                }
+            }
+        } catch {
+            // The demo keys were printed once and will not be again: say they still hold.
+            if runtime.demoClientSecret != nil {
+                environment.print("The service did not start; the demo keys above stay valid for the next start (--port chooses another port).")
+            }
+            throw error
+        }
+        stopRequested.wait()
+        return runtime.stop() ? 0 : 1
     }
 }

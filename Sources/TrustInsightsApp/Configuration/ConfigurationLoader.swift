@@ -24,7 +24,12 @@ struct ConfigurationLoader {
     ) throws(CommandLineError) -> ServiceConfiguration {
         var configuration = ServiceConfiguration()
         let explicitFile = arguments.value("config") ?? variables["TRUST_INSIGHTS_CONFIG"]
+        if explicitFile == "" {
+            throw .configuration(key: arguments.value("config") != nil ? "--config" : "TRUST_INSIGHTS_CONFIG", message: "is empty: name a configuration file")
+        }
         let path = explicitFile ?? defaultFile
+        // Where the host came from, so an address the listener cannot take is traced to its layer.
+        var hostSource = "host"
         let bytes: [UInt8]?
         do {
             bytes = try fileReader(path)
@@ -32,25 +37,29 @@ struct ConfigurationLoader {
             throw .configuration(key: path, message: "cannot be read")
         }
         if let bytes {
+            let defaultHost = configuration.host
             try applyFile(bytes, path: path, to: &configuration)
+            if configuration.host != defaultHost { hostSource = "\(path): host" }
         } else if explicitFile != nil {
             throw .configuration(key: path, message: "file not found")
         }
         for key in ConfigurationKey.all {
             if let text = variables[key.environmentVariable] {
                 try key.apply(text: text, to: &configuration, source: key.environmentVariable)
+                if key.name == "host" { hostSource = key.environmentVariable }
             }
         }
         for key in ConfigurationKey.all {
             if let text = arguments.value(key.flag) {
                 try key.apply(text: text, to: &configuration, source: "--\(key.flag)")
+                if key.name == "host" { hostSource = "--\(key.flag)" }
             }
         }
         // The listener takes numeric addresses only; said here, with the other settings' errors, rather than as a
         // failure to listen after the data folder has been opened.
         guard ListenHost(configuration.host) != nil else {
             throw .configuration(
-                key: "host", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::")
+                key: hostSource, message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::")
         }
         return configuration
     }
