@@ -47,6 +47,22 @@ import Testing
         try check(result, out, manifest)
     }
 
+    /// `models list` and `verify` read the folders the service would: its configuration's, not the working
+    /// directory's, when TRUST_INSIGHTS_MODELS_DIR or TRUST_INSIGHTS_CONFIG_DIR says so.
+    @Test func listAndVerifyReadTheServicesFolders() {
+        func run(_ arguments: [String], _ variables: [String: String]) -> (Int32, String) {
+            let errors = Mutex("")
+            let environment = CommandEnvironment(
+                standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: variables, isInteractive: false)
+            return (CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment), errors.withLock { $0 })
+        }
+        let (listed, listErrors) = run(["models", "list"], ["TRUST_INSIGHTS_MODELS_DIR": "/nonexistent-models"])
+        #expect(listed == 1)
+        #expect(listErrors.contains("/nonexistent-models/manifest.json"), "\(listErrors)")
+        let (_, verifyErrors) = run(["models", "verify"], ["TRUST_INSIGHTS_CONFIG_DIR": "/nonexistent-config"])
+        #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config/features"), "\(verifyErrors)")
+    }
+
     @Test func aModelTheCatalogueRefusesIsNotWrittenAndNotRegistered() throws {
         try importStump(features: "activeCall,notInTheCatalogue") { result, out, manifest in
             #expect(result.status != 0)

@@ -13,10 +13,20 @@ import Testing
         let result = harness.importModel(
             "model.txt", from: "lightgbm", to: "models/v.json", version: version,
             ["--register", "--manifest", harness.path("models/manifest.json")])
-        #expect(result.status != 0)
-        #expect(result.errors.contains("--version:"), "\(result.errors)")
+        #expect(result.status == 64, "a usage error")
+        #expect(result.errors.contains("'--version' is invalid:"), "\(result.errors)")
         #expect(!FileManager.default.fileExists(atPath: harness.path("models/v.json")))
         #expect(!FileManager.default.fileExists(atPath: harness.path("models/manifest.json")))
+    }
+
+    /// Thresholds the model format refuses are a usage error, named before anything is read.
+    @Test func refusesThresholdsOutOfOrderAsAUsageError() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        let result = harness.importModel("model.txt", from: "lightgbm", to: "models/v.json", version: "2026.12.1", ["--medium", "0.9", "--high", "0.1"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("'--medium' and '--high'"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: harness.path("models/v.json")))
     }
 
     private static let catalogue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -10,13 +10,34 @@ enum ModelsCatalogue {
     static let defaultDirectory = "config/features"
 
     static let option = OptionSpec.value(
-        "catalogue", "dir", help: "Feature catalogues to check models against.", default: defaultDirectory)
+        "catalogue", "dir", help: "Feature catalogues to check models against.",
+        default: "the service's configDir/features: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
+
+    static let manifestOption = OptionSpec.value(
+        "manifest", "file", help: "The model manifest.",
+        default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR")
+
+    /// The folders `serve` would read, so the `models` commands check what the service will load wherever they are
+    /// run from: the configuration file, then the `TRUST_INSIGHTS_*` variables; a file that does not load leaves
+    /// the built-in defaults (serve reports it).
+    static func serviceFolders(_ environment: CommandEnvironment) -> (models: String, config: String) {
+        let none = ParsedArguments(commandPath: [], values: [:], flags: [], positionals: [])
+        let configuration = (try? ConfigurationLoader.load(arguments: none, variables: environment.variables) { path in
+            try FileSystem.readFile(atPath: path)
+        }) ?? ServiceConfiguration()
+        return (configuration.modelsDir, configuration.configDir)
+    }
+
+    /// `--manifest`, or the manifest of the service's models folder.
+    static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) -> String {
+        arguments.value("manifest") ?? serviceFolders(environment).models + "/manifest.json"
+    }
 
     static func schemaCheck(
         _ arguments: ParsedArguments, _ environment: CommandEnvironment
     ) throws(CommandLineError) -> any ModelSchemaCheck {
         let explicit = arguments.value("catalogue")
-        let directory = explicit ?? defaultDirectory
+        let directory = explicit ?? serviceFolders(environment).config + "/features"
         if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")
             return PermissiveSchemaCheck()

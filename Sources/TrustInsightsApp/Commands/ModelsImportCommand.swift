@@ -21,7 +21,8 @@ enum ModelsImportCommand {
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
                 .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (as scikit-learn's predict does)."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
-                .value("manifest", "file", help: "The manifest to register in.", default: "models/manifest.json"),
+                .value("manifest", "file", help: "The manifest to register in.",
+                       default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR"),
                 ModelsCatalogue.option,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]
@@ -40,6 +41,10 @@ enum ModelsImportCommand {
         let outPath = try arguments.required("out")
         let medium = try arguments.double("medium", in: 0...1) ?? 0.2
         let high = try arguments.double("high", in: 0...1) ?? 0.5
+        // The rule the model format holds thresholds to (0 < medium <= high < 1), told as the usage error it is.
+        guard medium > 0, medium <= high, high < 1 else {
+            throw .usage("The values for '--medium' and '--high' are invalid: they must hold 0 < medium <= high < 1")
+        }
         let features = arguments.value("features").map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
         }
@@ -49,7 +54,7 @@ enum ModelsImportCommand {
         do throws(InvalidModelVersion) {
             try ModelVersionSyntax.check(version)
         } catch {
-            throw .failure("--version: \(error)")
+            throw .usage("The value for '--version' is invalid: \(error)")
         }
         var options = ModelImportOptions(
             insightType: try arguments.required("insight"), category: try arguments.required("category"),
@@ -91,7 +96,7 @@ enum ModelsImportCommand {
         if arguments.flag("register") {
             try ModelsManifestEditing.registerCandidate(
                 modelPath: outPath, modelData: data, document: document,
-                manifestPath: arguments.value("manifest") ?? "models/manifest.json", schemaCheck: schemaCheck)
+                manifestPath: ModelsCatalogue.manifestPath(arguments, environment), schemaCheck: schemaCheck)
         } else {
             try ModelsFiles.write(data, to: outPath)
         }

@@ -7,9 +7,9 @@ enum ModelsListCommand {
         CommandSpec(
             name: "list",
             abstract: "List the models in the manifest.",
-            options: [.value("manifest", "file", help: "The model manifest.", default: "models/manifest.json")]
+            options: [ModelsCatalogue.manifestOption]
         ) { arguments, environment in
-            let manifestPath = arguments.value("manifest") ?? "models/manifest.json"
+            let manifestPath = ModelsCatalogue.manifestPath(arguments, environment)
             let manifest: ModelManifest
             do {
                 manifest = try ModelManifest(jsonData: try ModelsFiles.read(manifestPath))

@@ -7,12 +7,12 @@ enum ModelsVerifyCommand {
             name: "verify",
             abstract: "Check the manifest and every model it lists.",
             options: [
-                .value("manifest", "file", help: "The model manifest.", default: "models/manifest.json"),
+                ModelsCatalogue.manifestOption,
                 ModelsCatalogue.option,
             ]
         ) { arguments, environment in
             let check = try ModelsCatalogue.schemaCheck(arguments, environment)
-            return try run(manifestPath: arguments.value("manifest") ?? "models/manifest.json", environment, schemaCheck: check)
+            return try run(manifestPath: ModelsCatalogue.manifestPath(arguments, environment), environment, schemaCheck: check)
         }
     }
 

@@ -174,7 +174,7 @@ enum TrainCommand {
         do throws(InvalidModelVersion) {
             try ModelVersionSyntax.check(version)
         } catch {
-            throw .failure("--version: \(error)")
+            throw .usage("The value for '--version' is invalid: \(error)")
         }
         return (insightType, category, version)
     }
