@@ -13,6 +13,15 @@ struct MetricsRegistryTests {
         #expect(first.value == 3)
     }
 
+    /// "\r\n" is one Swift Character: its line feed is escaped all the same, so no value can end a sample line.
+    @Test func aLineFeedAfterACarriageReturnIsEscapedToo() {
+        let registry = MetricsRegistry()
+        registry.counter("d_total", help: "D\r\nthings.", labels: ["path": "a\r\nb"]).increment()
+        let lines = registry.render().split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.contains("# HELP d_total D\r\\nthings."))
+        #expect(lines.contains(#"d_total{path="a\#r\nb"} 1"#))
+    }
+
     @Test func rendersPrometheusTextFormat() {
         let registry = MetricsRegistry()
         registry.counter("b_total", help: "B things.", labels: ["path": "a\"b\\c\nd"]).increment()

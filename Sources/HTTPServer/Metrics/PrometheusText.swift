@@ -42,14 +42,17 @@ enum PrometheusText {
         return "\(value)"
     }
 
+    // By Unicode scalar, not by Character: "\r\n" is one Character, which a case "\n" would not match, and its
+    // line feed would end the sample line. The format (0.0.4) escapes only these three; a carriage return alone
+    // ends nothing and stays as it is.
     private static func escapeLabel(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "\n": out += "\\n"
-            default: out.append(character)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out
@@ -57,11 +60,11 @@ enum PrometheusText {
 
     private static func escapeHelp(_ text: String) -> String {
         var out = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
-            default: out.append(character)
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

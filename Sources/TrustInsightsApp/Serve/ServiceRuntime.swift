@@ -188,7 +188,7 @@ final class ServiceRuntime: Sendable {
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
         let storageWritable = metrics.gauge("trust_insights_storage_writable", help: "1 while the last write or check of the data folder succeeded, 0 while storage refuses writes (disk full, lock held).")
-        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no event loop released them within 2 ms.")
+        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no event loop released them within evaluationHoldMicroseconds (\(configuration.evaluationHoldMicroseconds) us).")
         let models = models
         metrics.onCollect {
             let activity = store.writerActivity
