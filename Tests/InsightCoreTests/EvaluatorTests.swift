@@ -256,6 +256,55 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         #expect(next.insights[0].reasonCodes.contains("repeatedHighOutcomes"))
     }
 
+    /// A high raised by the rule over high outcomes is not itself a high outcome: three real highs make later
+    /// evaluations `high` for a week, not for as long as the account keeps being evaluated.
+    @Test func aHighRaisedByRepeatedHighOutcomesDoesNotFeedItself() throws {
+        final class Script: Sendable {
+            let scores = Mutex([0.9, 0.9, 0.9] + Array(repeating: 0.1, count: 20))
+        }
+        struct Scripted: ScoringModel {
+            let script: Script
+            var version = "2026.11.1"
+            var mediumThreshold = 0.3
+            var highThreshold = 0.7
+            func probability(for features: FeatureVector) throws -> Double { script.scores.withLock { $0.removeFirst() } }
+            func reasonFeatures(for features: FeatureVector, limit: Int) -> [String] { [] }
+        }
+        final class ScriptedModels: ModelProvider, ModelSnapshot, @unchecked Sendable {
+            let model: Scripted
+            init(_ model: Scripted) { self.model = model }
+            func currentSnapshot() -> any ModelSnapshot { self }
+            func lookup(insightType: String, category: OperationCategory, version: ModelVersionRequest) -> ModelLookup {
+                .found(model, currentVersion: model.version)
+            }
+            var listing: [ModelListing] { [] }
+        }
+        let evaluator = Evaluator(.init(
+            catalogue: try shippedCatalogue(), models: ScriptedModels(Scripted(script: Script())), velocity: VelocityTracker(configuration: .standard),
+            hasher: SubjectHasher(source: recorder), authorizations: try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 0), recorder: recorder))
+        let one = [InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .current)]
+        let day: Int64 = 86_400_000
+        var answers: [RiskLevel] = []
+        for time in [0, 1_000, 2_000] + (1...9).map({ Int64($0) * day }) {
+            let result = try evaluator.evaluate(paymentRequest(insights: one), principal: principal, now: time)
+            guard case .value(let level) = result.insights[0].outcome else { Issue.record("no value"); return }
+            answers.append(level)
+        }
+        // Three model highs; then `high` from the rule while they are in the 7-day window (days 1 to 6), and the
+        // model's own `unknown` once they have left it (days 7 to 9).
+        #expect(answers == [.high, .high, .high] + Array(repeating: .high, count: 6) + [.unknown, .unknown, .unknown], "\(answers)")
+        #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 3)
+    }
+
+    /// A forced insight error changes the answer, not what is counted: the insight is still evaluated for real,
+    /// and a real high counts.
+    @Test func aForcedInsightErrorStillCountsARealHigh() throws {
+        let (evaluator, _) = try makeEvaluator(probability: 0.9)
+        let forced = try evaluator.evaluate(paymentRequest(), principal: principal, overrides: SandboxOverrides(insightError: .insightEvaluationFailed), now: 0)
+        #expect(forced.insights.allSatisfy { $0.outcome == .error(.insightEvaluationFailed) })
+        #expect(recorder.records.withLock { $0.count == 1 && $0[0].countsAsHighOutcome })
+    }
+
     /// While start-up replays stored evaluations, counts would be too low and rules would not fire: no answer
     /// (notAvailable, which clients retry) rather than a wrong one, and nothing recorded. Bad input still hears
     /// what is wrong with it.

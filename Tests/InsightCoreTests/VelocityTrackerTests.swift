@@ -26,6 +26,9 @@ import Testing
         var ring = TimestampRing()
         for time: Int64 in [100, 102, 101, 104, 103, 99] { ring.append(time, capacity: 10) }
         #expect((98...105).map { ring.count(after: $0) } == [6, 5, 4, 3, 2, 1, 0, 0])
+        // Counted at 101, the times 102 to 104 that were recorded first are not in its window.
+        #expect(ring.count(after: 98, through: 101) == 3)
+        #expect(ring.count(after: 98, through: 104) == 6)
         ring.removeAll(atOrBefore: 101)
         #expect(ring.count == 3)
         #expect(ring.count(after: 102) == 2)
@@ -141,6 +144,25 @@ import Testing
             #expect(counts.value(named: "evaluationsPerAccount10m") == 6)
             #expect(counts.firedRules.map(\.name) == ["accountEvaluationBurst"])
         }
+    }
+
+    /// Entries whose every window has passed hold no count and go first: a tenant's accounts from last month do not
+    /// make it the largest partition, nor push out the accounts another tenant evaluates now.
+    @Test func expiredEntriesGoBeforeAnyLiveOne() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxTrackedAccounts = 1024
+        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        let old = VelocityPartition(tenant: TenantID("old")!, environment: .production)
+        for index in 0..<600 {
+            _ = observe(tracker, old, account: SubjectKey(high: 3, low: UInt64(index)), at: Int64(index))
+        }
+        let later: Int64 = 8 * 86_400_000  // beyond every shipped window, 7 days the longest
+        let live = (0..<700).map { SubjectKey(high: 4, low: UInt64($0)) }
+        for (index, account) in live.enumerated() { _ = observe(tracker, account: account, at: later + Int64(index)) }
+        for account in live {
+            #expect(observe(tracker, account: account, at: later + 1_000).value(named: "evaluationsPerAccount10m") == 2)
+        }
+        #expect(tracker.trackedAccounts <= 1024)
     }
 
     /// With production partitions only, the one holding the most is evicted: a flooder evicts its own accounts once

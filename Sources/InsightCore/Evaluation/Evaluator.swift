@@ -149,6 +149,9 @@ public final class Evaluator: Sendable {
         let fired = counts?.firedRules ?? []
         let floor = VelocityCounts.floor(of: fired)
         let firedRules = fired.map(\.name)
+        // What makes this evaluation a high outcome for the account's own count: the model and every rule but
+        // those over that count.
+        let countedFloor = counts.map { counts in VelocityCounts.floor(of: fired.filter { !counts.isOverHighOutcomes($0) }) } ?? .unknown
 
         // 5. Every requested insight, each with its own outcome or error.
         let snapshot = dependencies.models.currentSnapshot()
@@ -159,7 +162,7 @@ public final class Evaluator: Sendable {
         records.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
-                insightRequest, features: features, snapshot: snapshot, floor: floor, firedRules: firedRules,
+                insightRequest, features: features, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
                 overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
             insights.append(result)
             var outcome: RiskLevel?
@@ -192,7 +195,7 @@ public final class Evaluator: Sendable {
     }
 
     private func evaluateInsight(
-        _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel,
+        _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel,
         firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
         // The same clock reading as the evaluation's identifier: the store finds an evaluation's insights as the
@@ -216,6 +219,11 @@ public final class Evaluator: Sendable {
             model = found
             current = currentVersion
         }
+        // Evaluated for real even when an override forces an error: the override changes the answer, not what is
+        // counted (a real high still counts towards the account's high outcomes).
+        let evaluated = evaluate(
+            request, with: model, current: current, insightID: insightID, features: features, floor: floor, countedFloor: countedFloor,
+            firedRules: firedRules, overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
         if let forced = overrides.insightError {
             // The shape production gives the same error: no model was used for the three that find none.
             switch forced {
@@ -224,19 +232,34 @@ public final class Evaluator: Sendable {
             case .rateLimitError, .insightEvaluationFailed: return failure(forced, version: model.version, current: current)
             }
         }
+        return evaluated
+    }
+
+    /// One insight scored by the model it was resolved to, with the velocity floor; sets `evaluatedHigh` when the
+    /// result counts as a high outcome.
+    private func evaluate(
+        _ request: InsightRequest, with model: any ScoringModel, current: String?, insightID: String, features: FeatureVector,
+        floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String], overrides: SandboxOverrides, principal: Principal,
+        now: Int64, evaluatedHigh: inout Bool
+    ) -> InsightResult {
+        func failure(_ code: InsightErrorCode) -> InsightResult {
+            InsightResult(
+                insightID: insightID, insightType: request.insightType, modelVersion: model.version, newestModelVersion: current,
+                isUsingCurrentModel: model.version == current, outcome: .error(code), reasonCodes: [])
+        }
         if let admission = dependencies.admission, !admission.admitInsight(request.serviceInsightType, tenant: principal.tenant, environment: principal.environment, now: now) {
-            return failure(.rateLimitError, version: model.version, current: current)
+            return failure(.rateLimitError)
         }
         let probability: Double
         do {
             probability = try model.probability(for: features)
         } catch {
-            return failure(.insightEvaluationFailed, version: model.version, current: current)
+            return failure(.insightEvaluationFailed)
         }
-        guard probability.isFinite else { return failure(.insightEvaluationFailed, version: model.version, current: current) }
+        guard probability.isFinite else { return failure(.insightEvaluationFailed) }
         let scored: RiskLevel = probability >= model.highThreshold ? .high : (probability >= model.mediumThreshold ? .medium : .unknown)
         var level = max(scored, floor)
-        if level == .high { evaluatedHigh = true }
+        if max(scored, countedFloor) == .high { evaluatedHigh = true }
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
         // `unknown` never carries reasons, forced or not, so app logic tested in the sandbox sees what production

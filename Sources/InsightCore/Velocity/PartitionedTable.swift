@@ -1,9 +1,10 @@
 /// The subjects of one kind (accounts, or counterparties) in one shard of the velocity tracker, with how many each
 /// partition holds.
 ///
-/// When the table is full, room is made in the partition that can best spare it: sandbox partitions before any
-/// production one, and among those the partition holding the most entries here; within it, the tenth of the
-/// table's capacity with the oldest activity goes. So one tenant's flood of new subjects (or a load test on a
+/// When the table is full, entries whose every window has passed go first: they hold no count. If that frees less
+/// than a tenth of the capacity, the rest is made in the partition that can best spare it: sandbox partitions before
+/// any production one, and among those the partition holding the most entries here; within it, the entries with the
+/// oldest activity go, up to a tenth of the table's capacity in all. So one tenant's flood of new subjects (or a load test on a
 /// sandbox key) evicts its own entries once it holds more than any other tenant, and never a sandbox flood a
 /// production entry while sandbox entries remain: every active production partition keeps at least an equal share.
 struct PartitionedTable<State: VelocityEntry> {
@@ -26,16 +27,29 @@ struct PartitionedTable<State: VelocityEntry> {
         return body(&entries.values[index])
     }
 
-    /// Adds a new key, evicting first if the table is full. `isSandbox` tells a slot's environment.
-    mutating func insert(_ key: SubjectKey, _ state: State, isSandbox: (Int) -> Bool) {
-        if entries.count >= capacity { evict(isSandbox: isSandbox) }
+    /// Adds a new key, making room first if the table is full. Entries last active at or before `expiredAtOrBefore`
+    /// count nothing any more; `isSandbox` tells a slot's environment.
+    mutating func insert(_ key: SubjectKey, _ state: State, expiredAtOrBefore cutoff: Int64, isSandbox: (Int) -> Bool) {
+        if entries.count >= capacity { makeRoom(expiredAtOrBefore: cutoff, isSandbox: isSandbox) }
         let slot = Int(state.partitionSlot)
         if slot >= sizes.count { sizes.append(contentsOf: repeatElement(0, count: slot + 1 - sizes.count)) }
         sizes[slot] += 1
         entries[key] = state
     }
 
-    private mutating func evict(isSandbox: (Int) -> Bool) {
+    /// Frees at least a tenth of the capacity (one entry at least), so that the scans this takes are paid once per
+    /// that many insertions.
+    private mutating func makeRoom(expiredAtOrBefore cutoff: Int64, isSandbox: (Int) -> Bool) {
+        let batch = max(1, capacity / 10)
+        let expired = entries.filter { $0.value.lastActivity <= cutoff }
+        for (key, state) in expired {
+            entries.removeValue(forKey: key)
+            sizes[Int(state.partitionSlot)] -= 1
+        }
+        if expired.count < batch { evict(batch - expired.count, isSandbox: isSandbox) }
+    }
+
+    private mutating func evict(_ count: Int, isSandbox: (Int) -> Bool) {
         var victim: Int?
         for slot in sizes.indices where sizes[slot] > 0 {
             guard let current = victim else { victim = slot; continue }
@@ -48,7 +62,7 @@ struct PartitionedTable<State: VelocityEntry> {
         let slot = Int32(victim)
         let oldest = entries.filter { $0.value.partitionSlot == slot }
             .sorted { $0.value.lastActivity < $1.value.lastActivity }
-            .prefix(max(1, capacity / 10))
+            .prefix(count)
         for (key, _) in oldest { entries.removeValue(forKey: key) }
         sizes[victim] -= oldest.count
     }

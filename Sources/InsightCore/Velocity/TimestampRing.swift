@@ -26,6 +26,12 @@ struct TimestampRing {
         compactIfNeeded()
     }
 
+    /// Times in `(cutoff, through]`: a time after `through`, recorded first by another loop, is left out, as it
+    /// would have been had the two come in order.
+    func count(after cutoff: Int64, through: Int64) -> Int {
+        count(after: cutoff) - count(after: through)
+    }
+
     /// Times strictly after `cutoff` (binary search: the times are in order).
     func count(after cutoff: Int64) -> Int {
         var low = start

@@ -68,6 +68,8 @@ public final class VelocityTracker: Sendable {
     private let deviceRetention: Int64
     private let counterpartyRetention: Int64
     private let highRetention: Int64
+    /// An account last evaluated this long ago counts nothing in any window.
+    private let accountRetention: Int64
 
     /// `awaitingReplay`: the tracker is not restored until `finishRestoring()` (the service's start-up, which
     /// replays stored evaluations while already listening).
@@ -83,6 +85,7 @@ public final class VelocityTracker: Sendable {
         self.deviceRetention = configuration.retentionMilliseconds(for: .distinctDevicesPerAccount)
         self.counterpartyRetention = configuration.retentionMilliseconds(for: .distinctAccountsPerCounterparty)
         self.highRetention = configuration.retentionMilliseconds(for: .highOutcomesPerAccount)
+        self.accountRetention = max(evaluationRetention, deviceRetention, highRetention)
     }
 
     /// Records an evaluation and returns every counter's value for it, in `configuration.counters` order.
@@ -93,16 +96,16 @@ public final class VelocityTracker: Sendable {
             if !shard.accounts.contains(observation.account) {
                 let state = AccountState(partitionSlot: shard.slot(for: observation.partition))
                 let sandbox = shard.slotIsSandbox
-                shard.accounts.insert(observation.account, state) { sandbox[$0] }
+                shard.accounts.insert(observation.account, state, expiredAtOrBefore: observation.time - accountRetention) { sandbox[$0] }
             }
             _ = shard.accounts.modify(observation.account) { account in
                 record(observation, into: &account, limits: limits)
                 for (index, counter) in configuration.counters.enumerated() {
                     let cutoff = observation.time - Int64(counter.windowSeconds) * 1000
                     switch counter.kind {
-                    case .evaluationsPerAccount: values[index] = account.evaluations.count(after: cutoff)
+                    case .evaluationsPerAccount: values[index] = account.evaluations.count(after: cutoff, through: observation.time)
                     case .distinctDevicesPerAccount: values[index] = account.devices.count(after: cutoff)
-                    case .highOutcomesPerAccount: values[index] = account.highOutcomes.count(after: cutoff)
+                    case .highOutcomesPerAccount: values[index] = account.highOutcomes.count(after: cutoff, through: observation.time)
                     case .distinctAccountsPerCounterparty: break
                     }
                 }
@@ -113,7 +116,7 @@ public final class VelocityTracker: Sendable {
                 if !shard.counterparties.contains(counterparty) {
                     let state = CounterpartyState(partitionSlot: shard.slot(for: observation.partition))
                     let sandbox = shard.slotIsSandbox
-                    shard.counterparties.insert(counterparty, state) { sandbox[$0] }
+                    shard.counterparties.insert(counterparty, state, expiredAtOrBefore: observation.time - counterpartyRetention) { sandbox[$0] }
                 }
                 _ = shard.counterparties.modify(counterparty) { state in
                     state.accounts.removeAll(atOrBefore: observation.time - counterpartyRetention)
