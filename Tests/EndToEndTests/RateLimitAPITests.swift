@@ -34,6 +34,23 @@ struct RateLimitAPITests {
         #expect(try evaluate(service, key: service.key(), device: "d4").status == 200)
     }
 
+    /// A 429 forced by the sandbox override costs what a real refusal costs: nothing.
+    @Test func aForcedRefusalCostsTheKeyNothing() throws {
+        let service = try LiveService()
+        let key = try KeyIssuer(store: service.runtime.store).issue(
+            tenant: TenantID("acme")!, role: .client, environment: .sandbox, rate: 0.01, burst: 2, now: Clock.nowMilliseconds()).revealed
+        for _ in 0..<3 {
+            let forced = try service.client().request("POST", "/v1/evaluations", headers: [
+                ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+                ("Trust-Insights-Override-Evaluation-Error", "rateLimitExceeded"),
+            ], body: Requests.payment(account: "acct-forced", device: "dev-forced"))
+            #expect(forced.status == 429)
+        }
+        // The burst of 2 is whole.
+        #expect(try evaluate(service, key: key, device: "f1").status == 200)
+        #expect(try evaluate(service, key: key, device: "f2").status == 200)
+    }
+
     @Test func oneDeviceIsLimitedOnItsOwn() throws {
         // The shipped policy refills a token a second, which a slow build's 22 requests could outlast; this one
         // refills every 100 s.

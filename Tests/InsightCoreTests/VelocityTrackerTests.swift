@@ -221,6 +221,39 @@ import Testing
         }
     }
 
+    /// Read strictly: a repeated member, a member of the wrong type and a repeated rule name are named by path, not
+    /// merged, replaced or reported as "not valid JSON".
+    @Test func rejectsRepeatedMembersWrongShapesAndDuplicateRuleNames() {
+        let counter = #"{"name": "a", "kind": "evaluationsPerAccount", "windowSeconds": 60}"#
+        let rule = #"{"name": "r", "counter": "a", "atLeast": 2, "raiseTo": "high"}"#
+        let cases: [(String, VelocityConfiguration.LoadError)] = [
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "counters": [], "rules": []}"#, .init(path: "/counters", message: "appears more than once")),
+            (#"{"formatVersion": 1, "counters": [{"name": "b", "name": "a", "kind": "evaluationsPerAccount", "windowSeconds": 60}], "rules": []}"#,
+             .init(path: "/counters/0/name", message: "appears more than once")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": {}}"#, .init(path: "/rules", message: "expected an array")),
+            (#"{"formatVersion": 1, "counters": "x", "rules": []}"#, .init(path: "/counters", message: "expected an array")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [], "limits": []}"#, .init(path: "/limits", message: "expected an object")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule)]}"#, .init(path: "/rules/1/name", message: "duplicate rule name")),
+        ]
+        for (json, error) in cases {
+            #expect(throws: error, "\(json)") { try VelocityConfiguration.load(json: Array(json.utf8)) }
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/key", message: "expected an object")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": 200}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/key", message: "appears more than once")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": {"ratePerSecond": 1, "burst": 2}, "key": {"ratePerSecond": 9, "burst": 9}}"#.utf8))
+        }
+    }
+
+    /// A rule named like a catalogue feature would give a reason code that reads as the feature.
+    @Test func rejectsARuleNamedLikeAFeature() throws {
+        var configuration = VelocityConfiguration.standard
+        configuration.rules.append(.init(name: "activeCall", counter: "evaluationsPerAccount1h", atLeast: 2, raiseTo: .medium))
+        #expect(throws: VelocityConfiguration.LoadError.self) { try configuration.check(against: try shippedCatalogue()) }
+        #expect(throws: Never.self) { try VelocityConfiguration.standard.check(against: try shippedCatalogue()) }
+    }
+
     @Test func rejectsRuleOverMissingCounter() {
         let json = #"{"formatVersion": 1, "counters": [], "rules": [{"name": "r", "counter": "nope", "atLeast": 1, "raiseTo": "high"}]}"#
         #expect(throws: VelocityConfiguration.LoadError(path: "/rules/0/counter", message: "no counter of that name")) {

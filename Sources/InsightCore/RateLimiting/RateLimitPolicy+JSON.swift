@@ -14,14 +14,14 @@ extension RateLimitPolicy {
         var policy = RateLimitPolicy()
         var formatVersion: Int?
         do {
-            try reader.readObject { key, reader in
+            try readObject(&reader, path: "") { key, reader in
                 switch key {
                 case "formatVersion": formatVersion = Int(try readNumber(&reader, path: "/formatVersion", range: 1...1))
                 case "key": policy.key = try readLimit(&reader, path: "/key")
                 case "device": policy.device = try readLimit(&reader, path: "/device")
                 case "insightType": policy.insightType = try readLimit(&reader, path: "/insightType")
                 case "tenants":
-                    try reader.readObject { tenant, reader in
+                    try readObject(&reader, path: "/tenants") { tenant, reader in
                         guard TenantID(tenant) != nil else { throw LoadError(path: "/tenants/" + tenant, message: "not a tenant ID") }
                         policy.tenants[tenant] = try readLimit(&reader, path: "/tenants/" + tenant)
                     }
@@ -40,7 +40,7 @@ extension RateLimitPolicy {
     private static func readLimit(_ reader: inout JSONReader, path: String) throws -> RateLimit {
         var rate: Double?
         var burst: Int?
-        try reader.readObject { key, reader in
+        try readObject(&reader, path: path) { key, reader in
             switch key {
             case "ratePerSecond": rate = try readNumber(&reader, path: path + "/ratePerSecond", range: 0.0001...1_000_000)
             case "burst": burst = Int(try readNumber(&reader, path: path + "/burst", range: 1...10_000_000, integer: true))
@@ -53,7 +53,7 @@ extension RateLimitPolicy {
 
     private static func readCompliance(_ reader: inout JSONReader) throws -> CompliancePolicy {
         var policy = CompliancePolicy()
-        try reader.readObject { key, reader in
+        try readObject(&reader, path: "/compliance") { key, reader in
             let path = "/compliance/" + key
             switch key {
             case "windowSeconds": policy.windowSeconds = Int(try readNumber(&reader, path: path, range: 60...2_592_000, integer: true))
@@ -66,6 +66,18 @@ extension RateLimitPolicy {
             }
         }
         return policy
+    }
+
+    /// An object, each member once: JSON's grammar allows a repeated member, which would silently replace the first.
+    private static func readObject(
+        _ reader: inout JSONReader, path: String, _ member: (String, inout JSONReader) throws -> Void
+    ) throws {
+        guard try reader.peekKind() == .object else { throw LoadError(path: path, message: "expected an object") }
+        var seen = Set<String>()
+        try reader.readObject { key, reader in
+            guard seen.insert(key).inserted else { throw LoadError(path: path + "/" + key, message: "appears more than once") }
+            try member(key, &reader)
+        }
     }
 
     private static func readNumber(

@@ -12,6 +12,15 @@ extension VelocityConfiguration {
                 throw LoadError(path: "/counters/\(index)/windowSeconds", message: "the counter named \(counter.name) must have a window of \(feature.windowSeconds) seconds")
             }
         }
+        // A rule's name is a reason code beside the model's feature names: the same word would read as either.
+        for category in OperationCategory.allCases {
+            let features = Set(catalogue.catalogue(for: category).features.map(\.name))
+            for (index, rule) in rules.enumerated() where features.contains(rule.name) {
+                throw LoadError(
+                    path: "/rules/\(index)/name",
+                    message: "\(rule.name) is a feature of the \(category.rawValue) catalogue: as a reason code it would read as that feature")
+            }
+        }
         let names = Set(counters.map(\.name))
         for category in OperationCategory.allCases {
             for feature in catalogue.catalogue(for: category).computedFeatures where !names.contains(feature.name) {

@@ -16,13 +16,13 @@ extension VelocityConfiguration {
         var limits = Limits()
         var formatVersion: Int?
         do {
-            try reader.readObject { key, reader in
+            try readObject(&reader, path: "") { key, reader in
                 switch key {
                 case "formatVersion": formatVersion = try readInteger(&reader, path: "/formatVersion", range: 1...1)
                 case "counters":
-                    try reader.readArray { index, reader in counters.append(try readCounter(&reader, path: "/counters/\(index)")) }
+                    try readArray(&reader, path: "/counters") { index, reader in counters.append(try readCounter(&reader, path: "/counters/\(index)")) }
                 case "rules":
-                    try reader.readArray { index, reader in rules.append(try readRule(&reader, path: "/rules/\(index)")) }
+                    try readArray(&reader, path: "/rules") { index, reader in rules.append(try readRule(&reader, path: "/rules/\(index)")) }
                 case "limits": limits = try readLimits(&reader)
                 default: throw LoadError(path: "/\(key)", message: "unknown key")
                 }
@@ -35,6 +35,11 @@ extension VelocityConfiguration {
         var names = Set<String>()
         for (index, counter) in counters.enumerated() where !names.insert(counter.name).inserted {
             throw LoadError(path: "/counters/\(index)/name", message: "duplicate counter name")
+        }
+        // A rule's name is its reason code: two of one name could not be told apart in an answer.
+        var ruleNames = Set<String>()
+        for (index, rule) in rules.enumerated() where !ruleNames.insert(rule.name).inserted {
+            throw LoadError(path: "/rules/\(index)/name", message: "duplicate rule name")
         }
         for (index, rule) in rules.enumerated() {
             guard let counter = counters.first(where: { $0.name == rule.counter }) else {
@@ -56,7 +61,7 @@ extension VelocityConfiguration {
         var name: String?
         var kind: CounterKind?
         var window: Int?
-        try reader.readObject { key, reader in
+        try readObject(&reader, path: path) { key, reader in
             switch key {
             case "name": name = try readName(&reader, path: path + "/name")
             case "kind":
@@ -80,7 +85,7 @@ extension VelocityConfiguration {
         var counter: String?
         var atLeast: Int?
         var raiseTo: RiskLevel?
-        try reader.readObject { key, reader in
+        try readObject(&reader, path: path) { key, reader in
             switch key {
             case "name": name = try readName(&reader, path: path + "/name")
             case "counter": counter = try readString(&reader, path: path + "/counter")
@@ -102,7 +107,7 @@ extension VelocityConfiguration {
 
     private static func readLimits(_ reader: inout JSONReader) throws -> Limits {
         var limits = Limits()
-        try reader.readObject { key, reader in
+        try readObject(&reader, path: "/limits") { key, reader in
             let path = "/limits/" + key
             switch key {
             // At least 64 per shard of the tracker's 16: below that the shards' split of the bound is most of it.
@@ -114,6 +119,24 @@ extension VelocityConfiguration {
             }
         }
         return limits
+    }
+
+    /// An object, each member once: JSON's grammar allows a repeated member, which would silently replace (or, for
+    /// an array, extend) the first.
+    private static func readObject(
+        _ reader: inout JSONReader, path: String, _ member: (String, inout JSONReader) throws -> Void
+    ) throws {
+        guard try reader.peekKind() == .object else { throw LoadError(path: path, message: "expected an object") }
+        var seen = Set<String>()
+        try reader.readObject { key, reader in
+            guard seen.insert(key).inserted else { throw LoadError(path: path + "/" + key, message: "appears more than once") }
+            try member(key, &reader)
+        }
+    }
+
+    private static func readArray(_ reader: inout JSONReader, path: String, _ element: (Int, inout JSONReader) throws -> Void) throws {
+        guard try reader.peekKind() == .array else { throw LoadError(path: path, message: "expected an array") }
+        try reader.readArray(element)
     }
 
     private static func readString(_ reader: inout JSONReader, path: String) throws -> String {

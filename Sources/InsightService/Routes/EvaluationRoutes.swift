@@ -46,8 +46,9 @@ struct EvaluationRoutes: Sendable {
             return try evaluate(request, principal: principal, admitted: admitted, now: now, loopTasks: loopTasks)
         } catch let problem as ServiceProblem {
             // A request the device's limit refused costs the key nothing (RATE-LIMITS.md): one flooding device
-            // must not spend its app's allowance on every other device.
-            if case .evaluation(.rateLimitExceeded(let rejection)) = problem, rejection.scope == "device" {
+            // must not spend its app's allowance on every other device. Nor does a 429 a sandbox override forced,
+            // which tests the app's handling of a refusal and so should cost what a refusal costs.
+            if case .evaluation(.rateLimitExceeded(let rejection)) = problem, rejection.scope == "device" || rejection.scope == "sandboxOverride" {
                 admission.refundEvaluation(principal, limit: admitted.limit)
             }
             // Every answer to an admitted request carries the key's limit, the refusals too (API.md); a 429 of
