@@ -219,6 +219,20 @@ struct ConnectionSessionTests {
         #expect(try #require(connection.send("GET /teapot HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first).status == 409)
     }
 
+    /// A chunked body over the limit is found while it is read: a client without access still hears 401, not 413,
+    /// as it does for a declared length over the limit.
+    @Test func aChunkedBodyOverTheLimitIsJudgedByTheRoutesCheckFirst() throws {
+        var router = SampleRoutes.router()
+        router.add(.post, "/checked-small", options: RouteOptions(bodyLimit: 8, checkBeforeEarlyAnswer: { headers in
+            headers["Token"] == "ok" ? nil : HTTPError(.unauthorized, slug: "unauthenticated")
+        })) { _, _ in HTTPResponse.text(.ok, "ok") }
+        let chunked = "POST /checked-small HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n%@\r\n10\r\n0123456789abcdef\r\n0\r\n\r\n"
+        let anonymous = InMemoryConnection(router: router)
+        #expect(anonymous.send(chunked.replacingOccurrences(of: "%@", with: "")).map(\.status) == [401])
+        let admitted = InMemoryConnection(router: router)
+        #expect(admitted.send(chunked.replacingOccurrences(of: "%@", with: "Token: ok\r\n")).map(\.status) == [413])
+    }
+
     /// RFC 9110 §9.3.2: a HEAD refused before its head was complete (a field error, a timeout) still gets no body.
     @Test func aHeadRefusedBeforeItsHeadIsCompleteGetsNoBody() throws {
         for (request, status) in [("HEAD / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", "400"), ("HEAD / HTTP/1.1\r\nHo st: a\r\n\r\n", "400")] {

@@ -136,6 +136,20 @@ struct LiveRawSocketTests {
         #expect(response.bodyText.contains("body-too-large"))
     }
 
+    /// A refused body as large as the largest limit a route allows (the service's labels take 8 MiB), sent whole
+    /// before the answer is read: the lingering close reads it all, so the client gets its 413, not a reset.
+    @Test func lingeringCloseOutlastsABodyOfTheLargestRouteLimit() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        let size = 12 * 1024 * 1024
+        let sent = client.send(Array("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: \(size)\r\n\r\n".utf8)
+            + [UInt8](repeating: UInt8(ascii: "x"), count: size))
+        #expect(sent, "the server reset the connection while the body was being sent")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 413)
+    }
+
     @Test func slowlorisGets408AtTheRequestDeadline() throws {
         var configuration = TestServer.configuration()
         configuration.requestTimeout = .milliseconds(400)

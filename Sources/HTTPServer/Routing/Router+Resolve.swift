@@ -9,6 +9,14 @@ enum RouteResolution: Sendable {
     /// A method this server does not know at all (RFC 9110 §9.1 suggests 501 rather than 405).
     case methodNotImplemented
     case notFound
+
+    /// The route whose handler answers, if any.
+    var route: Router.Route? {
+        switch self {
+        case .found(let route, _), .headViaGet(let route, _): route
+        default: nil
+        }
+    }
 }
 
 extension Router {

@@ -289,9 +289,15 @@ struct ConnectionSession {
     private mutating func fail(_ error: HTTPParseError) {
         let pending = current
         current = nil
-        send(
-            ErrorResponder.response(for: error), pending: pending,
-            requestID: pending?.requestID ?? services.requestIDs.generate(), forceClose: true)
+        var response = ErrorResponder.response(for: error)
+        // A chunked body over the limit is found only while it is read; the route's check still answers first, as
+        // it does for a declared length over the limit (a client without access learns that, not the size).
+        if error == .bodyTooLarge, let pending, let check = pending.resolution.route?.options.checkBeforeEarlyAnswer,
+            let refusal = check(pending.head.headers)
+        {
+            response = ErrorResponder.response(for: refusal)
+        }
+        send(response, pending: pending, requestID: pending?.requestID ?? services.requestIDs.generate(), forceClose: true)
     }
 
     /// Runs the middleware chain around the handler; any thrown error becomes a response here.

@@ -20,9 +20,13 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// How long a response may take to drain to a slow reader.
     public var writeTimeout = Duration.seconds(10)
     public var shutdownGracePeriod = Duration.seconds(10)
-    /// After an error response, how long to keep reading (and discarding) so the client sees the response.
-    public var lingerTimeout = Duration.seconds(2)
-    public var lingerMaxBytes = 4 * 1024 * 1024
+    /// After an error response, how long to keep reading (and discarding) so the client sees the response: a
+    /// client that sends its whole body before reading (Python's urllib, Java's HttpURLConnection) would otherwise
+    /// get a reset for its unread bytes, and lose the answer.
+    public var lingerTimeout = Duration.seconds(5)
+    /// How much of a refused body lingering reads at most: above the largest body a route allows (8 MiB for
+    /// labels in the service), so a client sending a body just over a limit still gets its 413.
+    public var lingerMaxBytes = 16 * 1024 * 1024
     public var listenBacklog = 1024
     public var accessLog = true
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
