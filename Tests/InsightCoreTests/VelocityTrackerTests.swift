@@ -121,10 +121,15 @@ import Testing
     /// Another tenant's flood of new accounts, or the same tenant's sandbox load test, fills the shared bound: a
     /// full shard makes room in the partition that holds the most (sandbox first), so the quiet production
     /// tenant's accounts keep their counts.
-    @Test func aFullTrackerEvictsFromTheLargestPartitionSandboxFirst() {
+    /// The smallest bound the file allows: 64 accounts per shard, so a test fills it in milliseconds.
+    static func trackerHolding1024Accounts() -> VelocityTracker {
         var configuration = VelocityConfiguration.standard
         configuration.limits.maxTrackedAccounts = 1024
-        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        return VelocityTracker(configuration: configuration, shardCount: 16)
+    }
+
+    @Test func aFullTrackerEvictsFromTheLargestPartitionSandboxFirst() {
+        let tracker = Self.trackerHolding1024Accounts()
         let victims = (0..<32).map { SubjectKey(high: 1, low: UInt64($0)) }
         for account in victims {
             for second in 0..<5 { _ = observe(tracker, account: account, at: Int64(second) * 1000) }
@@ -149,9 +154,7 @@ import Testing
     /// Entries whose every window has passed hold no count and go first: a tenant's accounts from last month do not
     /// make it the largest partition, nor push out the accounts another tenant evaluates now.
     @Test func expiredEntriesGoBeforeAnyLiveOne() {
-        var configuration = VelocityConfiguration.standard
-        configuration.limits.maxTrackedAccounts = 1024
-        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        let tracker = Self.trackerHolding1024Accounts()
         let old = VelocityPartition(tenant: TenantID("old")!, environment: .production)
         for index in 0..<600 {
             _ = observe(tracker, old, account: SubjectKey(high: 3, low: UInt64(index)), at: Int64(index))
@@ -168,9 +171,7 @@ import Testing
     /// With production partitions only, the one holding the most is evicted: a flooder evicts its own accounts once
     /// it is the largest, not the older accounts of a smaller tenant.
     @Test func aFloodingTenantEvictsItsOwnAccountsOnceItIsTheLargest() {
-        var configuration = VelocityConfiguration.standard
-        configuration.limits.maxTrackedAccounts = 1024
-        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        let tracker = Self.trackerHolding1024Accounts()
         let flooder = VelocityPartition(tenant: TenantID("other")!, environment: .production)
         for index in 0..<5_000 {
             _ = observe(tracker, flooder, account: SubjectKey(high: 2, low: UInt64(index)), at: Int64(index))

@@ -73,11 +73,7 @@ extension RateLimitPolicy {
         _ reader: inout JSONReader, path: String, _ member: (String, inout JSONReader) throws -> Void
     ) throws {
         guard try reader.peekKind() == .object else { throw LoadError(path: path, message: "expected an object") }
-        var seen = Set<String>()
-        try reader.readObject { key, reader in
-            guard seen.insert(key).inserted else { throw LoadError(path: path + "/" + key, message: "appears more than once") }
-            try member(key, &reader)
-        }
+        try reader.readObject(eachMemberOnce: { LoadError(path: path + "/" + $0, message: "appears more than once") }, member)
     }
 
     private static func readNumber(
