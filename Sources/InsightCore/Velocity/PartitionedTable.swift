@@ -4,9 +4,10 @@
 /// When the table is full, entries whose every window has passed go first: they hold no count. If that frees less
 /// than a tenth of the capacity, the rest is made in the partition that can best spare it: sandbox partitions before
 /// any production one, and among those the partition holding the most entries here; within it, the entries with the
-/// oldest activity go, up to a tenth of the table's capacity in all. So one tenant's flood of new subjects (or a load test on a
-/// sandbox key) evicts its own entries once it holds more than any other tenant, and never a sandbox flood a
-/// production entry while sandbox entries remain: every active production partition keeps at least an equal share.
+/// oldest activity go, up to a tenth of the table's capacity in all. So one tenant's flood of new subjects (or a
+/// load test on a sandbox key) evicts its own entries once it holds more than any other tenant, and never a sandbox
+/// flood a production entry while sandbox entries remain: every active production partition keeps at least an
+/// equal share.
 struct PartitionedTable<State: VelocityEntry> {
     private(set) var entries: [SubjectKey: State] = [:]
     /// Entries per partition slot (slots are the shard's interned partitions).
