@@ -3,19 +3,18 @@ import InsightCore
 import InsightModel
 
 /// The feature-schema check the `models` commands apply: the categories' catalogues from `--catalogue`
-/// (default `config/features`), as `serve` does. Without the default directory the check is skipped with a
-/// warning, so models can be converted and verified outside a deployment; a `--catalogue` that does not load
-/// is an error.
+/// (default: the service's `configDir/features`), as `serve` does. Without that directory the check is skipped
+/// with a warning, so models can be converted and verified outside a deployment; a `--catalogue` that does not
+/// load is an error.
 enum ModelsCatalogue {
-    static let defaultDirectory = "config/features"
-
     static let option = OptionSpec.value(
         "catalogue", "dir", help: "Feature catalogues to check models against.",
         default: "the service's configDir/features: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
 
-    static let manifestOption = OptionSpec.value(
-        "manifest", "file", help: "The model manifest.",
-        default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR")
+    static func manifestOption(help: String = "The model manifest.") -> OptionSpec {
+        .value("manifest", "file", help: help,
+               default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR")
+    }
 
     /// The folders `serve` would read, so the `models` commands check what the service will load wherever they are
     /// run from: the configuration file, then the `TRUST_INSIGHTS_*` variables; a file that does not load leaves

@@ -21,8 +21,7 @@ enum ModelsImportCommand {
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
                 .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (as scikit-learn's predict does)."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
-                .value("manifest", "file", help: "The manifest to register in.",
-                       default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR"),
+                ModelsCatalogue.manifestOption(help: "The manifest to register in."),
                 ModelsCatalogue.option,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]

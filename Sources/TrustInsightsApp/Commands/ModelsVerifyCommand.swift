@@ -7,7 +7,7 @@ enum ModelsVerifyCommand {
             name: "verify",
             abstract: "Check the manifest and every model it lists.",
             options: [
-                ModelsCatalogue.manifestOption,
+                ModelsCatalogue.manifestOption(),
                 ModelsCatalogue.option,
             ]
         ) { arguments, environment in
