@@ -4,14 +4,17 @@
 Usage: verify_cose.py <cose_sign1.b64 | -> <public_key.pem> [--kid KID] [--print-payload]
 
 The first argument is a file holding the message in base64 (standard or url-safe, padding optional), or '-' for
-standard input. Exits 0 iff the message is a tagged COSE_Sign1 whose protected header says ES256 (alg -7) and whose
-signature over Sig_structure = ["Signature1", protected, h'', payload] (RFC 9052 section 4.4) verifies under the
-key; with --kid, the kid header must also match. Exits 1 if invalid, 2 on usage errors.
+standard input. Exits 0 iff the message is a tagged COSE_Sign1 with nothing after it, whose protected header says
+ES256 (alg -7) and names no critical headers (label 2), and whose signature over
+Sig_structure = ["Signature1", protected, h'', payload] (RFC 9052 section 4.4) verifies under the key; with --kid,
+the kid header must also match (without it, the key given is taken to be the message's). Exits 1 if invalid, 2 on
+usage errors.
 Needs: pip install cbor2 cryptography
 """
 import base64
+import io
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import cbor2
 from cryptography.exceptions import InvalidSignature
@@ -20,7 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
 COSE_SIGN1_TAG = 18
-ALG, KID, ES256 = 1, 4, -7
+ALG, CRIT, KID, ES256 = 1, 2, 4, -7
 
 
 def decode_base64(text):
@@ -31,10 +34,13 @@ def decode_base64(text):
 
 def verify(message, public_key, expected_kid=None):
     """Returns the payload if the message is valid, otherwise raises ValueError."""
-    item = cbor2.loads(message)
+    stream = io.BytesIO(message)
+    item = cbor2.CBORDecoder(stream).decode()
+    if stream.tell() != len(message):
+        raise ValueError("bytes after the COSE message")
     if not isinstance(item, cbor2.CBORTag) or item.tag != COSE_SIGN1_TAG:
         raise ValueError("not a tagged COSE_Sign1")
-    if not isinstance(item.value, (list, tuple)) or len(item.value) != 4:
+    if not isinstance(item.value, Sequence) or isinstance(item.value, (str, bytes)) or len(item.value) != 4:
         raise ValueError("COSE_Sign1 must be an array of four items")
     protected, unprotected, payload, signature = item.value
     if not isinstance(protected, bytes) or not isinstance(unprotected, Mapping):
@@ -46,6 +52,8 @@ def verify(message, public_key, expected_kid=None):
         raise ValueError("protected header is not a map")
     if header.get(ALG) != ES256 or ALG in unprotected:
         raise ValueError("alg is not a protected ES256")
+    if CRIT in header:
+        raise ValueError("critical headers this verifier does not know")
     if expected_kid is not None:
         kid = header.get(KID, unprotected.get(KID))
         if kid != expected_kid.encode():

@@ -43,6 +43,24 @@ assert refused(production_b64[:-4] + "!!!!", keys, production_rid), "non-base64 
 flipped = bytearray(raw); flipped[len(raw) // 2] ^= 1
 assert refused(base64.b64encode(bytes(flipped)).decode(), keys, production_rid), "a changed byte accepted"
 
+# Malformed messages: each must be refused with ValueError (refused() lets any other exception through).
+parts = list(cbor2.loads(raw).value)
+unprotected = dict(parts[1])
+def cose(value):
+    return base64.b64encode(cbor2.dumps(value)).decode()
+for name, b64 in [
+    ("tag 18 around an int", cose(cbor2.CBORTag(18, 5))),
+    ("three parts", cose(cbor2.CBORTag(18, parts[:3]))),
+    ("empty protected header", cose(cbor2.CBORTag(18, [b"", {1: -7, 4: unprotected[4]}, parts[2], parts[3]]))),
+    ("protected header an int", cose(cbor2.CBORTag(18, [cbor2.dumps(5), unprotected, parts[2], parts[3]]))),
+    ("protected header not CBOR", cose(cbor2.CBORTag(18, [b"\xff\xff", unprotected, parts[2], parts[3]]))),
+    ("critical header", cose(cbor2.CBORTag(18, [cbor2.dumps({1: -7, 2: [99]}), unprotected, parts[2], parts[3]]))),
+    ("unprotected a list", cose(cbor2.CBORTag(18, [parts[0], [1], parts[2], parts[3]]))),
+    ("signature an int", cose(cbor2.CBORTag(18, [parts[0], unprotected, parts[2], 5]))),
+    ("kid an int", cose(cbor2.CBORTag(18, [parts[0], {4: 7}, parts[2], parts[3]]))),
+]:
+    assert refused(b64, keys, production_rid), name
+
 # The payload is JCS (RFC 8785), checked by an independent implementation when it is installed.
 try:
     import rfc8785

@@ -30,4 +30,25 @@ import Testing
         #expect(COSESign1.verify(Array(signed), publicKeys: [newKid: newKey]) != nil)
         #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(newKid) })
     }
+
+    /// A reload that finds the key folder emptied (halfway through a restore, say) keeps the keys in memory and
+    /// says so, where it used to make a new key: start-up refuses that state, and so does a reload.
+    @Test func aReloadFindingNoKeyKeepsSigningWithTheOldOne() throws {
+        let service = try LiveService()
+        let before = service.runtime.signer.activeKeyID
+        let folder = service.dataDirectory + "/signing-keys"
+        let aside = service.dataDirectory + "/keys-aside"
+        try FileManager.default.moveItem(atPath: folder, toPath: aside)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        service.runtime.reload()
+        #expect(service.runtime.signer.activeKeyID == before)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        #expect(service.logs.lines.contains { $0.contains("signing keys reload refused") && $0.contains("no signing key in") })
+        let response = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(try service.key())"), ("Content-Type", "application/json"),
+        ], body: Requests.payment())
+        #expect(response.status == 200)
+        try FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.moveItem(atPath: aside, toPath: folder)
+    }
 }

@@ -170,5 +170,19 @@ import Testing
         tampered[30] ^= 0x01
         #expect(try python(tampered, kid: fixture.kid).status == 1)
         #expect(try python(message, kid: "0000000000000000").status == 1)
+        // Steps 2 and 3 of docs/SIGNED-PAYLOAD.md: nothing after the message, no critical headers.
+        #expect(try python(message + [0x00], kid: fixture.kid).status == 1)
+        // {1: -7, 2: [99]}, properly signed: a header the verifier must understand and does not.
+        let criticalHeader: [UInt8] = [0xA2, 0x01, 0x26, 0x02, 0x81, 0x18, 0x63]
+        var writer = CBORWriter(reservingCapacity: 256)
+        writer.writeTag(COSESign1.tag)
+        writer.writeArrayHead(count: 4)
+        writer.writeByteString(criticalHeader)
+        writer.writeMapHead(count: 1)
+        writer.writeInteger(COSESign1.keyIDLabel)
+        writer.writeByteString(Array(fixture.kid.utf8))
+        writer.writeByteString(payload)
+        writer.writeByteString(try fixture.signer.sign(COSESign1.signatureStructure(protected: criticalHeader, payload: payload)))
+        #expect(try python(writer.bytes, kid: fixture.kid).status == 1)
     }
 }

@@ -110,6 +110,68 @@ import Testing
         #expect(try keyFiles(in: directory).isEmpty)
     }
 
+    /// Whoever may write the folder around the key directory can swap the directory for one of their own.
+    @Test func refusesAFolderOthersCanWriteAroundTheKeys() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys").path
+        #expect(chmod(root.path, 0o777) == 0)
+        #expect {
+            try SigningKeyFiles(directory: directory).loadOrCreate()
+        } throws: { error in
+            guard case CryptoError.insecurePermissions(let path, _, _) = error else { return false }
+            return path == root.path
+        }
+        // The sticky bit stops others from renaming what is not theirs, as on /tmp; group write is an
+        // orchestrator's grant (Kubernetes fsGroup), not a stranger's.
+        #expect(chmod(root.path, 0o1777) == 0)
+        #expect(throws: Never.self) { try SigningKeyFiles(directory: directory).loadOrCreate() }
+        #expect(chmod(root.path, 0o770) == 0)
+        #expect(throws: Never.self) { try SigningKeyFiles(directory: directory).loadOrCreate() }
+    }
+
+    /// Modes pass for another user's 0700 directory and 0600 files; ownership must be checked too. Needs root, to
+    /// give the files away.
+    @Test func refusesKeysOwnedByAnotherUser() throws {
+        guard geteuid() == 0 else {
+            print("SigningKeyFilesTests: skipped refusesKeysOwnedByAnotherUser, which needs root to chown")
+            return
+        }
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys").path
+        let files = SigningKeyFiles(directory: directory)
+        _ = try files.loadOrCreate()
+        let name = try #require(try keyFiles(in: directory).first)
+        #expect(chown(directory + "/" + name, 65534, 65534) == 0)
+        #expect {
+            try files.loadOrCreate()
+        } throws: { error in
+            guard case CryptoError.foreignOwner(let path, let owner, _) = error else { return false }
+            return path == directory + "/" + name && owner == 65534
+        }
+        #expect(chown(directory + "/" + name, 0, 0) == 0)
+        #expect(chown(directory, 65534, 65534) == 0)
+        #expect {
+            try files.loadOrCreate()
+        } throws: { error in
+            guard case CryptoError.foreignOwner(let path, _, _) = error else { return false }
+            return path == directory
+        }
+    }
+
+    /// A running service reloading its keys must not make a new one where start-up would refuse to start.
+    @Test func loadingWithoutCreatingRefusesAnEmptyFolder() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys").path
+        let files = SigningKeyFiles(directory: directory)
+        #expect(throws: CryptoError.noKeys(path: directory)) { try files.loadOrCreate(creatingFirst: false) }
+        #expect(try keyFiles(in: directory).isEmpty)
+        let created = try files.loadOrCreate()
+        #expect(try files.loadOrCreate(creatingFirst: false).active.kid == created.active.kid)
+    }
+
     @Test func refusesAKeyFileWhoseNameDoesNotMatchItsKey() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -10,17 +10,17 @@ import Testing
     static func xgboost(
         objective: String = "binary:logistic", baseScore: String = "5E-1", splitType: String = "0",
         numClass: String = "0", booster: String = "gbtree", leafVector: String = "1",
-        featureNames: String = "", attributes: String = ""
+        featureNames: String = "", attributes: String = "", defaultLeft: String = "1", numNodes: String = "3"
     ) -> [UInt8] {
         let json = """
             {"learner":{"attributes":{\(attributes)},"feature_names":[\(featureNames)],"feature_types":[],
              "gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1"},
               "tree_info":[0],
               "trees":[{"base_weights":[0,0,0],"categories":[],"categories_nodes":[],"categories_segments":[],
-                "categories_sizes":[],"default_left":[1,0,0],"id":0,"left_children":[1,-1,-1],
+                "categories_sizes":[],"default_left":[\(defaultLeft),0,0],"id":0,"left_children":[1,-1,-1],
                 "loss_changes":[1,0,0],"parents":[2147483647,0,0],"right_children":[2,-1,-1],
                 "split_conditions":[5E-1,-2.5E-1,7.5E-1],"split_indices":[0,0,0],"split_type":[\(splitType),0,0],
-                "sum_hessian":[10,4,6],"tree_param":{"num_deleted":"0","num_feature":"2","num_nodes":"3","size_leaf_vector":"\(leafVector)"}}]},
+                "sum_hessian":[10,4,6],"tree_param":{"num_deleted":"0","num_feature":"2","num_nodes":"\(numNodes)","size_leaf_vector":"\(leafVector)"}}]},
               "name":"\(booster)"},
              "learner_model_param":{"base_score":"\(baseScore)","boost_from_average":"1","num_class":"\(numClass)","num_feature":"2","num_target":"1"},
              "objective":{"name":"\(objective)","reg_loss_param":{"scale_pos_weight":"1"}}},
@@ -62,6 +62,16 @@ import Testing
     @Test func refusesBaseScoresOutsideZeroOne() {
         #expect(refusal(Self.xgboost(baseScore: "1.5")) == .badBaseScore("1.5"))
         #expect(refusal(Self.xgboost(baseScore: "[0.1,0.2]")) == .multiClassNotSupported("base_score has 2 values"))
+    }
+
+    /// XGBoost reads any `default_left` but 1 as "right"; a 2 there is damage, and taking it as "left" would mis-score
+    /// missing values. A `num_nodes` the arrays contradict is damage too (XGBoost refuses such a file).
+    @Test func refusesDefaultDirectionsOtherThanZeroOrOneAndAContradictedNodeCount() {
+        for value in ["2", "255", "-1"] {
+            #expect(refusal(Self.xgboost(defaultLeft: value)) == .malformed("tree 0: 'default_left' holds a value other than 0 or 1"))
+        }
+        #expect(refusal(Self.xgboost(defaultLeft: "0")) == nil)
+        #expect(refusal(Self.xgboost(numNodes: "5")) == .malformed("tree 0: tree_param.num_nodes is 5 but the node arrays hold 3 nodes"))
     }
 
     @Test func refusesOtherObjectivesCategoricalMultiClassAndOtherBoosters() {

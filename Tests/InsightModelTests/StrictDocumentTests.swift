@@ -69,7 +69,42 @@ import Testing
         #expect(shapeError(missing)?.description == "trees[0].leafValues: missing")
         let wrongType = try documentJSON { $0["formatVersion"] = "1" }
         #expect(shapeError(wrongType) == JSONShapeError(path: "formatVersion", problem: .wrongType(expected: "a number")))
-        #expect(shapeError(Data("{\"format\": ".utf8))?.description == "not valid JSON")
+        #expect(shapeError(Data("{\"format\": ".utf8))?.description == "not valid JSON at byte 11: unexpected end of input")
+    }
+
+    /// JSONDecoder keeps the first of two members of one name: a second `baseMargin` placed first would change
+    /// every score without a word.
+    @Test func refusesAMemberNameTwiceInOneObject() throws {
+        let text = String(decoding: try HandModels.document().jsonData(), as: UTF8.self)
+        let doubled = text.replacingOccurrences(of: "{\"baseMargin\":", with: "{\"baseMargin\":5,\"baseMargin\":")
+        #expect(doubled != text)
+        let error = try #require(shapeError(Data(doubled.utf8)))
+        guard case .syntax(_, let message) = error.problem else {
+            Issue.record("expected a syntax error, got \(error)")
+            return
+        }
+        #expect(message == "member name 'baseMargin' appears twice in one object")
+    }
+
+    /// Numbers JSONDecoder cannot hold were "not valid JSON" with no path; they are named where they stand.
+    @Test func namesNumbersOutOfRangeOrNotWhole() throws {
+        let fraction = try documentJSON { object in
+            var trees = object["trees"] as! [[String: Any]]
+            trees[0]["leftChildren"] = [1.5, -1, -1]
+            object["trees"] = trees
+        }
+        #expect(shapeError(fraction)?.path == "trees[0].leftChildren[0]")
+        let text = String(decoding: try HandModels.document().jsonData(), as: UTF8.self)
+        #expect(text.hasPrefix("{\"baseMargin\":0,") && text.contains("\"formatVersion\":1,"))
+        for (edited, path) in [
+            (text.replacingOccurrences(of: "{\"baseMargin\":0,", with: "{\"baseMargin\":1e400,"), "baseMargin"),
+            (text.replacingOccurrences(of: "\"formatVersion\":1,", with: "\"formatVersion\":1.5,"), "formatVersion"),
+            (text.replacingOccurrences(of: "\"formatVersion\":1,", with: "\"formatVersion\":9223372036854775808,"), "formatVersion"),
+            (text.replacingOccurrences(of: "{\"baseMargin\":0,", with: "{\"baseMargin\":0,\"sumDivisor\":1.5,"), "sumDivisor"),
+        ] {
+            let error = try #require(shapeError(Data(edited.utf8)))
+            #expect(error.path == path, "\(error)")
+        }
     }
 
     @Test func theDocumentsWeWriteStillRead() throws {

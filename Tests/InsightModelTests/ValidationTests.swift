@@ -23,6 +23,39 @@ import Testing
         #expect(error.description.hasPrefix("models/bad.json: tree 1:"))
     }
 
+    /// The format defines leafValues as 0 at splits and thresholds as 0 at leaves. The scorer ignores both, so a
+    /// document carrying anything else was not written by an importer or the trainer.
+    @Test func rejectsValuesWhereTheFormatSaysZero() throws {
+        var leafAtSplit = HandModels.stump()
+        leafAtSplit.leafValues[0] = 0.25
+        #expect(problem([leafAtSplit])?.problem == .leafValueAtSplit(tree: 0, node: 0))
+        var thresholdAtLeaf = HandModels.stump()
+        thresholdAtLeaf.thresholds[2] = 7
+        let error = try #require(problem([thresholdAtLeaf]))
+        #expect(error.problem == .thresholdAtLeaf(tree: 0, node: 2))
+        #expect(error.description == "models/bad.json: tree 0: node 2 is a leaf but has a non-zero threshold (thresholds are 0 at leaves)")
+    }
+
+    @Test(arguments: [
+        ("2026-09-14T10:00:00Z", true), ("2026-09-14T10:00:00.123Z", true), ("2026-12-31T23:59:60Z", true),
+        ("yesterday", false), ("2026-09-14", false), ("2026-09-14T10:00:00", false), ("2026-09-14T10:00:00+02:00", false),
+        ("2026-13-14T10:00:00Z", false), ("2026-09-14 10:00:00Z", false), ("2026-09-14T10:00:00.Z", false),
+        ("2026-09-14T10:00:00." + String(repeating: "9", count: 40) + "Z", true), ("２026-09-14T10:00:00Z", false),
+    ])
+    func checksThatCreatedAtIsAnRFC3339UTCTime(text: String, valid: Bool) {
+        var document = HandModels.document()
+        document.metadata.createdAt = text
+        let error: ModelValidationError?
+        do {
+            try ModelValidator.validate(document)
+            error = nil
+        } catch let caught {
+            error = caught
+        }
+        #expect((error == nil) == valid, "\(text)")
+        if !valid { #expect(error?.problem == .badCreatedAt(text)) }
+    }
+
     @Test func rejectsAChildReachedTwice() throws {
         var tree = HandModels.stump()
         tree.rightChildren[0] = 1
@@ -104,7 +137,7 @@ import Testing
     /// The limit is part of the scorer's design; the refusal says how to train a model that fits it.
     @Test func theDepthRefusalSaysHowToRetrain() {
         let text = ModelValidationError(file: "m.json", .tooDeep(tree: 3, depth: 33, limit: 32)).description
-        #expect(text.hasPrefix("m.json: tree 3: depth 33 is beyond the limit of 32: retrain with"))
+        #expect(text.hasPrefix("m.json: tree 3: deeper than the limit of 32 (a path of 33 or more splits from the root): retrain with"))
         #expect(text.contains("XGBoost max_depth <= 32"))
         #expect(text.contains("LightGBM max_depth <= 32"))
     }

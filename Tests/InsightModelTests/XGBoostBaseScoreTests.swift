@@ -45,7 +45,9 @@ import Testing
         #expect(plain.metadata.training.parameters["base_score_bounded_to"] == nil)
     }
 
-    @Test(arguments: ["-1E-7", "1.0000001", "nan", "[nan]", "inf"])
+    /// `Float(_:)` reads hexadecimal floats, which XGBoost's reader takes as 0: `0x1p-1` would be imported as 0.5
+    /// and every margin would be off by 13.8.
+    @Test(arguments: ["-1E-7", "1.0000001", "nan", "[nan]", "inf", "0x1p-1", "[0x1p-1]", "", "[]"])
     func refusesWhatIsNoProbability(baseScore: String) {
         #expect(throws: ModelImportError.badBaseScore(baseScore)) {
             try XGBoostImporter.importModel(

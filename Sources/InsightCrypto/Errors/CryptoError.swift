@@ -15,6 +15,10 @@ public enum CryptoError: Error, Equatable, Sendable {
     case invalidSignatureEncoding
     /// A key file or directory has permissions that let other users read or replace keys.
     case insecurePermissions(path: String, mode: UInt32, reason: String)
+    /// A key file or directory belongs to another user, who could then read or replace keys.
+    case foreignOwner(path: String, owner: UInt32, expected: UInt32)
+    /// The key directory holds no key, where one must already exist (a reload of a running service).
+    case noKeys(path: String)
     /// A file-system call on the key directory failed; `errno` is the C error number.
     case keyStorage(path: String, operation: String, errno: Int32)
     /// A key file's name does not match the key it holds (the kid in the name is derived from the key).
@@ -38,6 +42,10 @@ extension CryptoError: CustomStringConvertible {
             return "invalid ECDSA signature encoding"
         case let .insecurePermissions(path, mode, reason):
             return "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) \(reason)"
+        case let .foreignOwner(path, owner, expected):
+            return "refusing \(path): owned by uid \(owner), not by this process's uid \(expected); chown it"
+        case let .noKeys(path):
+            return "no signing key in \(path)"
         case let .keyStorage(path, operation, errno):
             return "\(operation) \(path) failed: \(String(cString: strerror(errno))) (errno \(errno))"
         case let .keyFileMismatch(path):

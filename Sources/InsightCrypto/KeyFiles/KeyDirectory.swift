@@ -29,12 +29,34 @@ struct KeyDirectory {
             throw CryptoError.insecurePermissions(
                 path: path, mode: status.st_mode, reason: "is writable by group or others; chmod 700 it")
         }
+        // Modes alone do not say whose keys these are: another user's 0700 directory passes them.
+        guard status.st_uid == geteuid() else {
+            throw CryptoError.foreignOwner(path: path, owner: status.st_uid, expected: geteuid())
+        }
+        try checkParent()
+    }
+
+    /// Whoever may write the folder that holds the key directory can rename it away and put one of their own in
+    /// its place. Writable by others (without the sticky bit, which stops that) is refused; writable by the group
+    /// is not, since orchestrators grant a volume to a group (Kubernetes `fsGroup`).
+    private func checkParent() throws {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(parent, &status) == 0 else {
+            throw CryptoError.keyStorage(path: parent, operation: "stat", errno: errno)
+        }
+        guard status.st_mode & 0o002 == 0 || status.st_mode & S_ISVTX != 0 else {
+            throw CryptoError.insecurePermissions(
+                path: parent, mode: status.st_mode,
+                reason: "is writable by others, who could replace the signing keys in it; chmod o-w it")
+        }
     }
 
     private func createParents() throws {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw CryptoError.keyStorage(path: parent.path, operation: "mkdir", errno: ENOENT)
         }
@@ -74,6 +96,9 @@ struct KeyDirectory {
             throw CryptoError.insecurePermissions(
                 path: filePath, mode: status.st_mode,
                 reason: "private key file is accessible by group or others; chmod 600 it")
+        }
+        guard status.st_uid == geteuid() else {
+            throw CryptoError.foreignOwner(path: filePath, owner: status.st_uid, expected: geteuid())
         }
         // A PEM P-256 key is a few hundred bytes; the cap keeps a wrong file from being read whole.
         let limit = 64 * 1024

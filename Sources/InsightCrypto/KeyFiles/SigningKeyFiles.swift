@@ -22,14 +22,17 @@ public struct SigningKeyFiles: Sendable {
 
     /// The active key and every key's public half, oldest first; creates the directory and a first key when
     /// there is none.
+    /// With `creatingFirst` false an empty directory is an error (`CryptoError.noKeys`) instead: a running service
+    /// reloading its keys must not start afresh where start-up would refuse to.
     public func loadOrCreate(
-        now: Date = Date()
+        now: Date = Date(), creatingFirst: Bool = true
     ) throws -> (active: (kid: String, key: ES256PrivateKey),
                  all: [(kid: String, publicKey: ES256PublicKey, createdAt: Date)]) {
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
         var keys = try loadKeys(storage)
         if keys.isEmpty {
+            guard creatingFirst else { throw CryptoError.noKeys(path: directory) }
             _ = try createKey(storage, now: now, after: nil)
             keys = try loadKeys(storage)
         }

@@ -3,6 +3,8 @@
 public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Problem: Sendable, Equatable {
         case notJSON
+        /// Not RFC 8259 JSON (or a member name twice in one object), at this byte of the file.
+        case syntax(offset: Int, message: String)
         case unknownKey
         case missingKey
         case null
@@ -44,6 +46,7 @@ public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertibl
         let text: String
         switch problem {
         case .notJSON: text = "not valid JSON"
+        case .syntax(let offset, let message): text = "not valid JSON at byte \(offset): \(message)"
         case .unknownKey: text = "unknown key (keys are case-sensitive; a misspelt optional key would otherwise be ignored)"
         case .missingKey: text = "missing"
         case .null: text = "is null"

@@ -4,6 +4,7 @@ extension ModelDocument {
     /// Decodes a document; shape errors only (an unknown member included), named by their path. Call
     /// `ModelValidator` before scoring with it.
     public init(jsonData: Data) throws(JSONShapeError) {
+        try JSONDocumentPreCheck.check(jsonData, wholeNumberAt: Self.holdsWholeNumber)
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = Self.nonFiniteStrategy.decoding
         do {
@@ -12,6 +13,20 @@ extension ModelDocument {
             throw JSONShapeError(error)
         } catch {
             throw JSONShapeError(path: "", problem: .notJSON)
+        }
+    }
+
+    /// The members decoded as `Int`: `formatVersion`, `sumDivisor`, a tree's child and feature indices, and the
+    /// held-out row counts.
+    static func holdsWholeNumber(_ path: [JSONDocumentPreCheck.Step]) -> Bool {
+        switch path.first {
+        case .member("formatVersion"), .member("sumDivisor"): return path.count == 1
+        case .member("trees"):
+            guard path.count == 4, case .member(let name) = path[2] else { return false }
+            return name == "leftChildren" || name == "rightChildren" || name == "splitFeatures"
+        case .member("metadata"):
+            return path.count == 3 && path[1] == .member("heldOutMetrics") && (path[2] == .member("rows") || path[2] == .member("positives"))
+        default: return false
         }
     }
 

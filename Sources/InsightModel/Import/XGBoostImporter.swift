@@ -124,7 +124,10 @@ public enum XGBoostImporter {
             throw .badBaseScore(text)
         }
         let trimmed = parts[0].trimmingCharacters(in: " ")
-        guard let value = Float(trimmed), value >= 0, value <= 1 else { throw .badBaseScore(text) }
+        // Decimal only: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own reader takes as 0.
+        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789.eE+-".contains($0) }), let value = Float(trimmed),
+            value >= 0, value <= 1
+        else { throw .badBaseScore(text) }
         return value
     }
 
@@ -182,6 +185,13 @@ public enum XGBoostImporter {
         let defaults = try ints("default_left")
         let hessians = json["sum_hessian"] == nil ? nil : try floats("sum_hessian")
         let count = left.count
+        // XGBoost reads any value but 1 as "right"; a 2 here is a damaged file, not a direction.
+        guard defaults.allSatisfy({ $0 == 0 || $0 == 1 }) else {
+            throw .malformed("tree \(index): 'default_left' holds a value other than 0 or 1")
+        }
+        if let declared = json["tree_param"]?["num_nodes"]?.numberText, Int(declared) != count {
+            throw .malformed("tree \(index): tree_param.num_nodes is \(declared) but the node arrays hold \(count) nodes")
+        }
         guard right.count == count, features.count == count, conditions.count == count, defaults.count == count,
             hessians.map({ $0.count == count }) ?? true
         else { throw .malformed("tree \(index): node arrays have different lengths") }

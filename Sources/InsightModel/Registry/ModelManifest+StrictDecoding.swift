@@ -18,6 +18,7 @@ extension ModelManifest {
 
     /// Decodes a manifest; shape errors only, named by their path (`models[2].pathh`).
     public init(jsonData: Data) throws(JSONShapeError) {
+        try JSONDocumentPreCheck.check(jsonData) { $0 == [.member("formatVersion")] }
         do {
             self = try JSONDecoder().decode(ModelManifest.self, from: jsonData)
         } catch let error as DecodingError {

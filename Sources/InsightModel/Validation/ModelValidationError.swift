@@ -20,6 +20,9 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case badLeafValue(tree: Int, node: Int)
         case notFloat32(tree: Int, node: Int)
         case badCover(tree: Int, node: Int)
+        case leafValueAtSplit(tree: Int, node: Int)
+        case thresholdAtLeaf(tree: Int, node: Int)
+        case badCreatedAt(String)
         case tooDeep(tree: Int, depth: Int, limit: Int)
         case tooManyNodes(tree: Int, count: Int, limit: Int)
     }
@@ -64,8 +67,14 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .notFloat32(let tree, let node):
             return "tree \(tree): node \(node) holds a value that is not exactly a float32 in a float32 model"
         case .badCover(let tree, let node): return "tree \(tree): node \(node) has a negative or non-finite cover"
+        case .leafValueAtSplit(let tree, let node):
+            return "tree \(tree): node \(node) is a split but has a non-zero leaf value (leafValues are 0 at splits)"
+        case .thresholdAtLeaf(let tree, let node):
+            return "tree \(tree): node \(node) is a leaf but has a non-zero threshold (thresholds are 0 at leaves)"
+        case .badCreatedAt(let text):
+            return "metadata.createdAt '\(text)' is not an RFC 3339 UTC time such as 2026-09-14T10:00:00Z"
         case .tooDeep(let tree, let depth, let limit):
-            return "tree \(tree): depth \(depth) is beyond the limit of \(limit): retrain with a depth limit of at most \(limit) (XGBoost max_depth <= \(limit), also with grow_policy=lossguide; LightGBM max_depth <= \(limit), which leaf-wise growth does not set by default)"
+            return "tree \(tree): deeper than the limit of \(limit) (a path of \(depth) or more splits from the root): retrain with a depth limit of at most \(limit) (XGBoost max_depth <= \(limit), also with grow_policy=lossguide; LightGBM max_depth <= \(limit), which leaf-wise growth does not set by default)"
         case .tooManyNodes(let tree, let count, let limit): return "tree \(tree): \(count) nodes is beyond the limit of \(limit)"
         }
     }

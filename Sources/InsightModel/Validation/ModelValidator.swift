@@ -21,6 +21,7 @@ public enum ModelValidator {
             guard seen.insert(name).inserted else { throw fail(.duplicateFeatureName(name)) }
         }
         guard !document.trees.isEmpty else { throw fail(.noTrees) }
+        guard RFC3339UTC.isValid(document.metadata.createdAt) else { throw fail(.badCreatedAt(document.metadata.createdAt)) }
         let float32 = document.semantics.precision == .float32
         guard document.baseMargin.isFinite, !float32 || isFloat32(document.baseMargin) else { throw fail(.badBaseMargin) }
         if let divisor = document.sumDivisor, !(1...maximumSumDivisor).contains(divisor) {
@@ -65,6 +66,9 @@ public enum ModelValidator {
             if left == -1 && right == -1 {
                 let value = tree.leafValues[node]
                 guard value.isFinite else { throw .badLeafValue(tree: index, node: node) }
+                // A value the scorer ignores is still refused: a document that carries one was not written by an
+                // importer or the trainer, and may not mean what it seems to.
+                guard tree.thresholds[node] == 0 else { throw .thresholdAtLeaf(tree: index, node: node) }
                 guard !float32 || isFloat32(value) else { throw .notFloat32(tree: index, node: node) }
                 continue
             }
@@ -76,6 +80,7 @@ public enum ModelValidator {
             guard feature >= 0, feature < featureCount else {
                 throw .featureOutOfRange(tree: index, node: node, feature: feature)
             }
+            guard tree.leafValues[node] == 0 else { throw .leafValueAtSplit(tree: index, node: node) }
             let threshold = tree.thresholds[node]
             guard !threshold.isNaN, threshold != -.infinity else { throw .badThreshold(tree: index, node: node) }
             if threshold == .infinity && semantics.comparison == .lessThan { throw .badThreshold(tree: index, node: node) }

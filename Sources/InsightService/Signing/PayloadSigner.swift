@@ -25,7 +25,7 @@ public final class PayloadSigner: Sendable {
     /// Loads the keys in `directory`, creating the first one (file mode 0600) on first start.
     public init(directory: String) throws {
         self.directory = directory
-        self.keys = Mutex(try Self.load(directory))
+        self.keys = Mutex(try Self.load(directory, creatingFirst: true))
     }
 
     public var activeKeyID: String { keys.withLock { $0.activeKeyID } }
@@ -36,14 +36,15 @@ public final class PayloadSigner: Sendable {
         return try COSESign1.sign(payload: payload, kid: kid, signer: signer)
     }
 
-    /// Re-reads the key directory; on failure the current keys stay in use.
+    /// Re-reads the key directory; on failure the current keys stay in use. An emptied directory is a failure
+    /// (halfway through a restore, say), not a reason to make a new key.
     public func reload() throws {
-        let fresh = try Self.load(directory)
+        let fresh = try Self.load(directory, creatingFirst: false)
         keys.withLock { $0 = fresh }
     }
 
-    private static func load(_ directory: String) throws -> Keys {
-        let loaded = try SigningKeyFiles(directory: directory).loadOrCreate()
+    private static func load(_ directory: String, creatingFirst: Bool) throws -> Keys {
+        let loaded = try SigningKeyFiles(directory: directory).loadOrCreate(creatingFirst: creatingFirst)
         return Keys(
             activeKeyID: loaded.active.kid, signer: ES256Signer(privateKey: loaded.active.key),
             published: loaded.all.map {

@@ -1,0 +1,30 @@
+/// The syntax of `metadata.createdAt`: an RFC 3339 `date-time` in UTC, `2026-09-14T10:00:00Z`, with optional
+/// fractional seconds. Only the form is checked (and each field's range), not the calendar: the value is
+/// provenance, never arithmetic.
+enum RFC3339UTC {
+    static func isValid(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        // YYYY-MM-DDTHH:MM:SS, then an optional fraction, then Z.
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int(digit)
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        for (index, separator) in separators where bytes[index] != separator.asciiValue! { return false }
+        guard number(0..<4) != nil, let month = number(5..<7), (1...12).contains(month),
+            let day = number(8..<10), (1...31).contains(day), let hour = number(11..<13), hour < 24,
+            let minute = number(14..<16), minute < 60, let second = number(17..<19), second <= 60
+        else { return false }
+        let rest = bytes[19..<(bytes.count - 1)]
+        if rest.isEmpty { return true }
+        // Only digits: any number of them, so not read as a number (which could overflow).
+        return rest.first == UInt8(ascii: ".") && rest.count > 1
+            && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}
