@@ -41,6 +41,8 @@ import Testing
         ("yesterday", false), ("2026-09-14", false), ("2026-09-14T10:00:00", false), ("2026-09-14T10:00:00+02:00", false),
         ("2026-13-14T10:00:00Z", false), ("2026-09-14 10:00:00Z", false), ("2026-09-14T10:00:00.Z", false),
         ("2026-09-14T10:00:00." + String(repeating: "9", count: 40) + "Z", true), ("２026-09-14T10:00:00Z", false),
+        ("2026-02-29T00:00:00Z", false), ("2024-02-29T00:00:00Z", true), ("2000-02-29T00:00:00Z", true),
+        ("1900-02-29T00:00:00Z", false), ("2026-04-31T00:00:00Z", false), ("2026-13-45T99:99:99Z", false),
     ])
     func checksThatCreatedAtIsAnRFC3339UTCTime(text: String, valid: Bool) {
         var document = HandModels.document()

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import InsightTraining
@@ -115,6 +116,24 @@ import Testing
         #expect(throws: DatasetError.empty(path: "t.csv")) { try loader.parse(text: "\u{FEFF}", name: "t.csv") }
     }
 
+    /// A Latin-1 export's `é` would have been read as U+FFFD, making two different names one (and a name no
+    /// request can carry); a line break inside a quoted name would break every message that quotes it.
+    @Test func refusesHeaderNamesThatAreNotUTF8OrHoldControlCharacters() throws {
+        let directory = NSTemporaryDirectory() + "latin1-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/t.csv"
+        try Data(Array("label,a,f".utf8) + [0xE9] + Array(",f".utf8) + [0xE8] + Array("\n0,1,2,3\n".utf8)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: DatasetError.notUTF8(path: path, line: 1, column: 3)) { try loader.load(path: path) }
+        #expect(DatasetError.notUTF8(path: path, line: 1, column: 3).description.contains("column 3 is not UTF-8"))
+        #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 3)) {
+            try loader.parse(text: "label,a,\"f\n0\"\n0,1,2\n", name: "t.csv")
+        }
+        #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 2)) {
+            try loader.parse(text: "label,a\tb\n0,1\n", name: "t.csv")
+        }
+    }
+
     @Test func sayWhenLinesEndInACarriageReturnAlone() {
         let error = DatasetError.carriageReturnLineEnding(path: "mac.csv", line: 1)
         #expect(throws: error) { try loader.parse(text: "label,a\r0,1\r1,2\r", name: "mac.csv") }
@@ -189,8 +208,8 @@ import Testing
         #expect(throws: DatasetError.badQuote(path: "t", line: 2)) { try loader.parse(text: "label,a\n1,\"12\n", name: "t") }
         #expect(throws: DatasetError.badQuote(path: "t", line: 2)) { try loader.parse(text: "label,a\n1,1\"2\n", name: "t") }
         #expect(throws: DatasetError.badQuote(path: "t", line: 1)) { try loader.parse(text: "label,a\"b\"\n1,1\n", name: "t") }
-        // A quoted name may span lines: the lines after it are counted.
-        #expect(throws: DatasetError.invalidNumber(path: "t", line: 4, column: "a\nb")) {
+        // A quoted field may span lines (RFC 4180), but a feature name may not hold a line break.
+        #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t", column: 2)) {
             try loader.parse(text: "label,\"a\nb\"\n1,2\n0,x\n", name: "t")
         }
     }

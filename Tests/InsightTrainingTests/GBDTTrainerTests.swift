@@ -84,7 +84,7 @@ import Testing
         var parameters = SyntheticData.smallParameters()
         parameters.minChildWeight = 1e6
         // No node is heavy enough to split: trees of one leaf each, which the trainer refuses to return.
-        #expect(throws: TrainingError.noSplits) { try GBDTTrainer(parameters: parameters).train(train: train, valid: valid) }
+        #expect(throws: TrainingError.noSplits(rows: 1000)) { try GBDTTrainer(parameters: parameters).train(train: train, valid: valid) }
 
         parameters.minChildWeight = 8
         let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
@@ -144,9 +144,12 @@ import Testing
     @Test func rejectsSingleClassData() {
         let train = SyntheticData.make(rows: 100, seed: 19, features: 2) { _, _ in 0 }
         let valid = SyntheticData.separable(rows: 100, seed: 20, features: 2)
-        #expect(throws: TrainingError.singleClass(set: "training")) {
+        #expect(throws: TrainingError.singleClass(set: "training", source: train.source, rows: 100, label: 0)) {
             try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: train, valid: valid)
         }
+        // The message names the file and says what it found.
+        #expect(TrainingError.singleClass(set: "validation", source: "v.csv", rows: 3000, label: 1).description
+            == "v.csv: the validation data must contain both labels 0 and 1, but all 3000 rows are labelled 1")
     }
 
     /// Features without signal give trees of one leaf each: one score for every row, and a `high` threshold equal to
@@ -155,10 +158,12 @@ import Testing
         let train = SyntheticData.noise(rows: 400, seed: 22)
         let constant = try! Dataset(
             featureNames: train.featureNames, values: [Float](repeating: 1, count: train.values.count), labels: train.labels)
-        #expect(throws: TrainingError.noSplits) {
+        #expect(throws: TrainingError.noSplits(rows: 400)) {
             try GBDTTrainer(parameters: SyntheticData.smallParameters()).train(train: constant, valid: constant)
         }
-        #expect(TrainingError.noSplits.description.hasPrefix("no feature separates the labels: every tree is a single leaf"))
+        let text = TrainingError.noSplits(rows: 400).description
+        #expect(text.hasPrefix("no feature separates the labels: every tree is a single leaf"))
+        #expect(text.contains("these 400 training rows"))
     }
 
     @Test func rejectsInvalidParameters() {

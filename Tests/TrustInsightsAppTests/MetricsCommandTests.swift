@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import InsightCore
-import InsightStore
+@testable import InsightStore
 
 @testable import TrustInsightsApp
 
@@ -67,6 +67,7 @@ import InsightStore
         let (status, output) = run(["export", "metrics", "--tenant", "acme", "--metrics-suppression-k", "0"])
         #expect(status == 0, "\(output.standardError.withLock { $0 })")
         let text = output.standardOutput.withLock { $0 }
+        #expect(text.hasSuffix("}\n"), "standard output ends its one line")
         let body = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let group = try #require((body["groups"] as? [[String: Any]])?.first)
         #expect(group["evaluations"] as? Int == 30)
@@ -103,6 +104,47 @@ import InsightStore
             environment: Output().environment)
         #expect(missing == 1)
         #expect(!FileManager.default.fileExists(atPath: directory + "/nowhere"), "export never creates an empty database")
+    }
+
+    /// Export and report only read: a database of another schema version (an older server's folder, a backup)
+    /// is refused, not migrated, and a SQLite file that is not ours gets no tables.
+    @Test func aDatabaseOfAnotherSchemaVersionIsRefusedAndLeftAsItWas() throws {
+        let path = directory + "/data/" + SQLiteStore.fileName
+        func userVersion() throws -> Int {
+            let connection = try SQLiteConnection(path: path, mode: .readOnly)
+            let statement = try connection.statement("PRAGMA user_version")
+            _ = try statement.step()
+            defer { statement.reset() }
+            return statement.int(0)
+        }
+        let older = SQLiteStore.schemaVersion - 1
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = \(older)")
+        }
+        for arguments in [["export", "metrics", "--tenant", "acme"], ["report", "--tenant", "acme", "--out", directory + "/r.html"]] {
+            let (status, output) = run(arguments)
+            #expect(status == 1)
+            #expect(output.standardError.withLock { $0 }.contains("has schema version \(older)"))
+            #expect(try userVersion() == older)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/r.html"))
+
+        let foreign = directory + "/foreign"
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true)
+        do {
+            let connection = try SQLiteConnection(path: foreign + "/" + SQLiteStore.fileName)
+            try connection.execute("CREATE TABLE x (a)")
+        }
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            ["export", "metrics", "--tenant", "acme", "--data-dir", foreign, "--config", Self.repositoryRoot + "/config/default.json"],
+            environment: Output().environment)
+        #expect(status == 1)
+        let tables = try SQLiteConnection(path: foreign + "/" + SQLiteStore.fileName, mode: .readOnly)
+            .statement("SELECT count(*) FROM sqlite_master")
+        _ = try tables.step()
+        #expect(tables.int(0) == 1)
+        tables.reset()
     }
 
     @Test func aTenantTheDataFolderDoesNotKnowIsAnErrorNotAnEmptyExport() {

@@ -54,6 +54,8 @@ import Testing
             ["--trees", "0"], ["--max-depth", "40"], ["--learning-rate", "2"], ["--subsample", "0"],
             ["--colsample", "abc"], ["--bins", "300"], ["--seed", "-1"], ["--lambda", "-1"],
             ["--high-precision", "1.5"], ["--created-at", "yesterday"], ["--no-such-flag", "1"],
+            ["--created-at", "2026-13-45T99:99:99Z"], ["--created-at", "2026-02-30T00:00:00Z"],
+            ["--created-at", "2026-01-01T00:00:00+02:00"], ["--learning-rate", "0x1p-3"],
         ] {
             let (status, output) = run(base + bad)
             #expect(status == 64, "\(bad)")
@@ -109,8 +111,27 @@ import Testing
         try Data(("label,a,b\n" + (0..<200).map { "\($0 % 3 == 0 ? 1 : 0),1,1\n" }.joined()).utf8).write(to: train)
         let (status, output) = run(["train", "--train", train.path, "--valid", train.path, "--out", out.path, "--trees", "20"])
         #expect(status == 1)
-        #expect(output.standardError.withLock { $0 }.contains("no feature separates the labels: every tree is a single leaf"))
+        let text = output.standardError.withLock { $0 }
+        #expect(text.contains("no feature separates the labels: every tree is a single leaf"))
+        #expect(text.contains("warning: --train and --valid name the same file"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    /// A slip in `--out` must not replace the data with the model.
+    @Test func refusesAnOutputThatIsOneOfTheInputs() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        try writeCSV(train, rows: 600, offset: 0)
+        try writeCSV(valid, rows: 300, offset: 3)
+        let before = try Data(contentsOf: valid)
+        for out in [valid.path, directory.path + "/./valid.csv"] {
+            let (status, output) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out, "--trees", "5"])
+            #expect(status == 64)
+            #expect(output.standardError.withLock { $0 }.contains("'--out' names the input file"))
+        }
+        #expect(try Data(contentsOf: valid) == before)
     }
 
     @Test func trainsAndWritesAModelDocument() throws {

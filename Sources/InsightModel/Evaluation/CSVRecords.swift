@@ -27,15 +27,23 @@ public enum CSVRecords {
         var field: [UInt8] = []
         var quoted = false
         var inQuotes = false
+        /// The first field (1-based) whose bytes are not UTF-8.
+        var notUTF8: Int?
 
         func endField() {
-            fields.append(String(decoding: field, as: UTF8.self))
+            if let text = String(validating: field, as: UTF8.self) {
+                fields.append(text)
+            } else {
+                notUTF8 = notUTF8 ?? fields.count + 1
+                fields.append("")
+            }
             field.removeAll(keepingCapacity: true)
             quoted = false
         }
-        func endRecord() -> [String] {
+        func endRecord() throws(CSVRecordError) -> [String] {
             let blank = fields.isEmpty && field.isEmpty && !quoted
             if !blank { endField() }
+            if let notUTF8 { throw .notUTF8(line: recordLine, field: notUTF8) }
             return fields
         }
 
@@ -67,14 +75,14 @@ public enum CSVRecords {
                 continue
             case lineFeed:
                 line += 1
-                return endRecord()
+                return try endRecord()
             default:
                 guard !quoted else { throw .badQuote(line: line) }
                 field.append(byte)
             }
         }
         guard !inQuotes else { throw .badQuote(line: recordLine) }
-        return endRecord()
+        return try endRecord()
     }
 
     /// Calls `body` with each record's fields (none for a blank line) and the line it starts on (1-based).
@@ -96,6 +104,7 @@ public enum CSVRecords {
                     } catch {
                         switch error {
                         case .badQuote(let line): throw .badQuote(line: line)
+                        case .notUTF8(let line, let field): throw .notUTF8(line: line, field: field)
                         }
                     }
                     try body(recordLine, fields)

@@ -20,6 +20,7 @@ public struct FeatureTable: Sendable {
         case missingColumns([String])
         /// A quoted field is not closed, or a quote sits inside an unquoted field, or text follows a closing quote.
         case badQuote(line: Int)
+        case notUTF8(line: Int, field: Int)
 
         public var description: String {
             switch self {
@@ -31,6 +32,7 @@ public struct FeatureTable: Sendable {
             case .missingColumns(let names): "the CSV lacks the model's features: \(names.joined(separator: ", "))"
             case .badQuote(let line):
                 "line \(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
+            case .notUTF8(let line, let field): "line \(line): field \(field) is not UTF-8 (save the CSV as UTF-8)"
             }
         }
     }

@@ -1,8 +1,8 @@
 /// The syntax of `metadata.createdAt`: an RFC 3339 `date-time` in UTC, `2026-09-14T10:00:00Z`, with optional
-/// fractional seconds. Only the form is checked (and each field's range), not the calendar: the value is
-/// provenance, never arithmetic.
-enum RFC3339UTC {
-    static func isValid(_ text: String) -> Bool {
+/// fractional seconds. Each field is checked against its range, the day against its month (29 February only in
+/// leap years); a leap second (`:60`) is allowed, as RFC 3339 allows it.
+public enum RFC3339UTC {
+    public static func isValid(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         // YYYY-MM-DDTHH:MM:SS, then an optional fraction, then Z.
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return false }
@@ -17,8 +17,8 @@ enum RFC3339UTC {
         }
         let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
         for (index, separator) in separators where bytes[index] != separator.asciiValue! { return false }
-        guard number(0..<4) != nil, let month = number(5..<7), (1...12).contains(month),
-            let day = number(8..<10), (1...31).contains(day), let hour = number(11..<13), hour < 24,
+        guard let year = number(0..<4), let month = number(5..<7), (1...12).contains(month),
+            let day = number(8..<10), (1...daysIn(month: month, year: year)).contains(day), let hour = number(11..<13), hour < 24,
             let minute = number(14..<16), minute < 60, let second = number(17..<19), second <= 60
         else { return false }
         let rest = bytes[19..<(bytes.count - 1)]
@@ -26,5 +26,13 @@ enum RFC3339UTC {
         // Only digits: any number of them, so not read as a number (which could overflow).
         return rest.first == UInt8(ascii: ".") && rest.count > 1
             && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }

@@ -120,3 +120,15 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension SQLiteStore {
+    /// The schema version this build writes and reads.
+    public static var schemaVersion: Int { Schema.migrator.migrations.last?.version ?? 0 }
+
+    /// The schema version of the database in `directory`, read without writing anything (a read-only connection):
+    /// commands that only read (`export`, `report`) check it before opening the store, which would migrate.
+    public static func storedSchemaVersion(inDirectory directory: String) throws -> Int {
+        let connection = try SQLiteConnection(path: directory + "/" + fileName, mode: .readOnly)
+        return try Schema.migrator.currentVersion(connection)
+    }
+}

@@ -26,8 +26,12 @@ public struct GBDTTrainer: Sendable {
         guard train.featureNames == valid.featureNames else { throw .featuresDiffer }
         let trainPositives = train.positiveCount
         let validPositives = valid.positiveCount
-        guard trainPositives > 0, trainPositives < train.rowCount else { throw .singleClass(set: "training") }
-        guard validPositives > 0, validPositives < valid.rowCount else { throw .singleClass(set: "validation") }
+        guard trainPositives > 0, trainPositives < train.rowCount else {
+            throw .singleClass(set: "training", source: train.source, rows: train.rowCount, label: trainPositives > 0 ? 1 : 0)
+        }
+        guard validPositives > 0, validPositives < valid.rowCount else {
+            throw .singleClass(set: "validation", source: valid.source, rows: valid.rowCount, label: validPositives > 0 ? 1 : 0)
+        }
 
         let (binning, binned) = FeatureBinning.fitAndBin(train, maxBins: parameters.maxBins)
         let baseMargin = Float(Logistic.logit(Double(trainPositives) / Double(train.rowCount)))
@@ -43,7 +47,7 @@ public struct GBDTTrainer: Sendable {
         let trees = Array(result.trees[0...result.bestIteration])
         // Trees of one leaf each give every row the same score: the `high` threshold would be that score and flag
         // every row. Such a model is worse than none.
-        guard trees.contains(where: { !$0.nodes[0].isLeaf }) else { throw .noSplits }
+        guard trees.contains(where: { !$0.nodes[0].isLeaf }) else { throw .noSplits(rows: train.rowCount) }
         // The loop's validation margins are the reference walk's (same float32 sums, in order).
         let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
         return TrainedModel(

@@ -10,6 +10,9 @@ extension Dataset {
         for (index, name) in names.enumerated() {
             let column = index + 2
             guard !name.isEmpty else { throw .emptyFeatureName(path: source, column: column) }
+            guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw .controlCharacterInFeatureName(path: source, column: column)
+            }
             guard name != FeatureTable.labelColumn else { throw .reservedFeatureName(path: source, column: column) }
             guard seen.insert(name).inserted else {
                 let columns = names.indices.filter { names[$0] == name }.map { $0 + 2 }

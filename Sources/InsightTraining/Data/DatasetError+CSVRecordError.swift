@@ -5,6 +5,7 @@ extension DatasetError {
     init(_ error: CSVRecordError, path: String) {
         switch error {
         case .badQuote(let line): self = .badQuote(path: path, line: line)
+        case .notUTF8(let line, let field): self = .notUTF8(path: path, line: line, column: field)
         }
     }
 }

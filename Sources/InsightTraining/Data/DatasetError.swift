@@ -15,6 +15,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case duplicateFeatureName(path: String, name: String, columns: [Int])
     case shapeMismatch
     case badQuote(path: String, line: Int)
+    case notUTF8(path: String, line: Int, column: Int)
+    /// A header name holding a line break or another control character: no request carries such a name, and it
+    /// would break every one-line message that quotes it.
+    case controlCharacterInFeatureName(path: String, column: Int)
     /// A carriage return no line feed follows: classic Mac OS line endings, or a stray one.
     case carriageReturnLineEnding(path: String, line: Int)
     case blankLine(path: String, line: Int, expected: Int)
@@ -41,6 +45,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .duplicateFeatureName(let path, let name, let columns):
             "\(path): the header names the feature '\(name)' more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
         case .shapeMismatch: "values, labels and feature names do not agree in shape, or a value is infinite"
+        case .notUTF8(let path, let line, let column):
+            "\(path):\(line): column \(column) is not UTF-8 text (save the CSV as UTF-8; Excel calls it \"CSV UTF-8\")"
+        case .controlCharacterInFeatureName(let path, let column):
+            "\(path): column \(column) of the header holds a line break or another control character in its name"
         case .badQuote(let path, let line):
             "\(path):\(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
         case .carriageReturnLineEnding(let path, let line):

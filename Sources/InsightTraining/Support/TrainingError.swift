@@ -2,20 +2,25 @@
 public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidParameter(name: String, rule: String)
     case featuresDiffer
-    /// Log loss and thresholds need both classes.
-    case singleClass(set: String)
+    /// Log loss and thresholds need both classes. `source` is the data's file, `rows` its row count and `label`
+    /// the one label they all have.
+    case singleClass(set: String, source: String, rows: Int, label: Int)
     case emptyData(set: String)
-    /// Every tree kept is a single leaf: no split on any feature reduced the loss enough.
-    case noSplits
+    /// Every tree kept is a single leaf: no split on any feature reduced the loss enough. `rows` is the training
+    /// data's row count: with few rows, the parameters rather than the data may be what rules every split out.
+    case noSplits(rows: Int)
 
     public var description: String {
         switch self {
         case .invalidParameter(let name, let rule): "parameter \(name) must be \(rule)"
         case .featuresDiffer: "training and validation data have different feature columns"
-        case .singleClass(let set): "the \(set) data must contain both labels 0 and 1"
+        case .singleClass(let set, let source, let rows, let label):
+            "\(source): the \(set) data must contain both labels 0 and 1, but all \(rows) rows are labelled \(label)"
         case .emptyData(let set): "the \(set) data has no rows"
-        case .noSplits:
-            "no feature separates the labels: every tree is a single leaf, so every row would get the same score"
+        case .noSplits(let rows):
+            "no feature separates the labels: every tree is a single leaf, so every row would get the same score "
+                + "(or the parameters allow no split on these \(rows) training rows: a small subsample, few bins or a "
+                + "large minimum child weight)"
         }
     }
 }

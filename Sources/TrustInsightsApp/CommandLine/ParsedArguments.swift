@@ -27,8 +27,9 @@ public struct ParsedArguments: Sendable {
 
     public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(CommandLineError) -> Double? {
         guard let text = value(name) else { return nil }
-        guard let number = Double(text), number.isFinite else {
-            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a number")
+        // Decimal only, as everywhere else numbers are read (`Double` would also take `0x1p-1`).
+        guard text.utf8.allSatisfy({ "0123456789.eE+-".utf8.contains($0) }), let number = Double(text), number.isFinite else {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a decimal number")
         }
         if let range, !range.contains(number) {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")

@@ -47,6 +47,21 @@ enum MetricsCommandSupport {
         guard folder.holdsDatabase else {
             throw CommandLineError.failure("no database at \(folder.databasePath): nothing to measure")
         }
+        // Opening the store brings its schema up to date, which writes: these commands only read, and may be
+        // pointed at a folder an older server still runs on, or at a backup.
+        let version: Int
+        do {
+            version = try SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+        }
+        guard version == SQLiteStore.schemaVersion else {
+            let what = version == 0 ? "is not a trust-insights database (schema version 0)" : "has schema version \(version)"
+            throw CommandLineError.failure(
+                "\(folder.databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; "
+                    + "it only reads, so it will not migrate the database: use the trust-insights that wrote it, or let "
+                    + "`serve` of this version migrate it first")
+        }
         let store: SQLiteStore
         let tenants: [TenantID]
         do {
@@ -64,7 +79,9 @@ enum MetricsCommandSupport {
 
     static func write(_ bytes: [UInt8], to output: String, _ environment: CommandEnvironment) throws(CommandLineError) {
         if output == "-" {
-            environment.standardOutput(String(decoding: bytes, as: UTF8.self))
+            // A terminal's prompt should not follow on the document's last line; a file keeps the API's bytes.
+            let text = String(decoding: bytes, as: UTF8.self)
+            environment.standardOutput(text.hasSuffix("\n") ? text : text + "\n")
         } else {
             try OutputFile.write(bytes, to: output)
         }

@@ -47,7 +47,7 @@ enum TrainCommand {
                     "category", "name", help: "Operation category: payment, account, resourceUse, communication or other.",
                     default: OperationCategory.payment.rawValue),
                 .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.11.1.", default: "0.0.0"),
-                .value("created-at", "time", help: "RFC 3339 creation time to record (for reproducible output).", default: "now"),
+                .value("created-at", "time", help: "RFC 3339 creation time in UTC (ending in Z) to record (for reproducible output).", default: "now"),
             ],
             body: { arguments, environment in try run(arguments, environment: environment) })
     }
@@ -91,6 +91,14 @@ enum TrainCommand {
         let outPath = try arguments.required("out")
         let metadata = try metadata(from: arguments)
         try OutputFile.requireFolder(of: outPath)
+        // One wrong character in --out would otherwise replace the training data with the model.
+        if let input = [trainPath, validPath].first(where: { Self.isSameFile(outPath, $0) }) {
+            throw .usage("The value for '--out' names the input file \(input): the model would overwrite it")
+        }
+        if Self.isSameFile(trainPath, validPath) {
+            environment.standardError(
+                "warning: --train and --valid name the same file: the thresholds and the held-out metrics will come from the training data\n")
+        }
         let createdAt = try createdAt(arguments.value("created-at"))
 
         let loader = CSVDatasetLoader()
@@ -186,10 +194,18 @@ enum TrainCommand {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
+    /// True when both paths name one existing file (through links too), by device and inode.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     static func createdAt(_ text: String?) throws(CommandLineError) -> String {
         guard let text, text != "now" else { return rfc3339(time(nil)) }
-        let shape = text.count >= 20 && text.hasSuffix("Z") && text.dropFirst(4).first == "-" && text.dropFirst(10).first == "T"
-        guard shape else { throw .usage("The value '\(text)' is invalid for '--created-at': expected e.g. 2026-11-21T00:00:00Z") }
+        guard RFC3339UTC.isValid(text) else {
+            throw .usage("The value '\(text)' is invalid for '--created-at': expected an RFC 3339 time in UTC (ending in Z) that exists, e.g. 2026-11-21T00:00:00Z")
+        }
         return text
     }
 
