@@ -14,6 +14,15 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pem") }.sorted()
     }
 
+    /// A key folder `keys` under `root` holding one key: the folder, its files, and the key file's path.
+    func folderWithOneKey(in root: URL) throws -> (directory: String, files: SigningKeyFiles, keyPath: String) {
+        let directory = root.appendingPathComponent("keys").path
+        let files = SigningKeyFiles(directory: directory)
+        _ = try files.loadOrCreate()
+        let name = try #require(try keyFiles(in: directory).first)
+        return (directory, files, directory + "/" + name)
+    }
+
     @Test func firstLoadCreatesA0700DirectoryWithOne0600Key() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -77,11 +86,7 @@ import Testing
     @Test func refusesAPrivateKeyFileReadableByOthers() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let directory = root.appendingPathComponent("keys").path
-        let files = SigningKeyFiles(directory: directory)
-        _ = try files.loadOrCreate()
-        let name = try #require(try keyFiles(in: directory).first)
-        let path = directory + "/" + name
+        let (_, files, path) = try folderWithOneKey(in: root)
         #expect(chmod(path, 0o644) == 0)
         #expect {
             try files.loadOrCreate()
@@ -139,18 +144,15 @@ import Testing
         }
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
-        let directory = root.appendingPathComponent("keys").path
-        let files = SigningKeyFiles(directory: directory)
-        _ = try files.loadOrCreate()
-        let name = try #require(try keyFiles(in: directory).first)
-        #expect(chown(directory + "/" + name, 65534, 65534) == 0)
+        let (directory, files, keyPath) = try folderWithOneKey(in: root)
+        #expect(chown(keyPath, 65534, 65534) == 0)
         #expect {
             try files.loadOrCreate()
         } throws: { error in
             guard case CryptoError.foreignOwner(let path, let owner, _) = error else { return false }
-            return path == directory + "/" + name && owner == 65534
+            return path == keyPath && owner == 65534
         }
-        #expect(chown(directory + "/" + name, 0, 0) == 0)
+        #expect(chown(keyPath, 0, 0) == 0)
         #expect(chown(directory, 65534, 65534) == 0)
         #expect {
             try files.loadOrCreate()
