@@ -77,6 +77,22 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         }
     }
 
+    /// The scheme name is matched in ASCII case only (RFC 9110 §11.1), and spaces after it are skipped.
+    @Test func readsTheBearerSchemeInAnyASCIICase() throws {
+        for header in ["Bearer x", "bearer x", "BEARER x", "bEaReR x", "Bearer    x"] {
+            #expect(Authenticator.isBearer(header), "\(header)")
+        }
+        for header in ["Bearer", "Bearer ", "Bearerx y", "Bearer\tx", "Bearer\u{0}x", "Béarer x", "B\u{0}arer x", "Basic x", "Bearar x"] {
+            #expect(header.utf8.count <= 7 || !Authenticator.isBearer(header), "\(header)")
+        }
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store)
+        for header in ["bearer \(secret.revealed)", "BEARER   \(secret.revealed)"] {
+            #expect(try authenticator.authenticate(authorization: header, roles: [.client], now: 0).role == .client)
+        }
+    }
+
     @Test func refusesOtherRoles() throws {
         let store = InMemoryKeyStore()
         let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .partner, environment: .production, now: 0)
