@@ -88,7 +88,9 @@ import Testing
         let short = try LiveService { $0.authorizationCooldownSeconds = 0 }
         let warnings = short.logs.lines.filter { $0.contains("\"authorization cooldown is short\"") }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("\"level\":\"warning\"") == true && warnings.first?.contains("\"authorizationCooldownSeconds\":0") == true)
+        #expect(warnings.first?.contains("\"level\":\"warning\"") == true && warnings.first?.contains("\"authorizationCooldownMilliseconds\":0") == true)
+        let justUnder = try LiveService { $0.authorizationCooldownSeconds = 3599.5 }
+        #expect(justUnder.logs.lines.contains { $0.contains("\"authorization cooldown is short\"") && $0.contains("\"authorizationCooldownMilliseconds\":3599500") })
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("authorization cooldown") })
     }

@@ -258,6 +258,22 @@ import Testing
         #expect(try errorPointers(overrides) == ["Trust-Insights-Override-Outcome"])
     }
 
+    /// A misspelt override would be ignored, and the app test it was meant for would pass for the wrong reason.
+    @Test func aHeaderNamedLikeAnOverrideThatIsNoneIsRefused() throws {
+        let misspelt = try evaluate(Requests.payment(), headers: [
+            ("Content-Type", "application/json"), ("trust-insights-override-outcomes", "high"),
+        ])
+        #expect(misspelt.status == 400)
+        #expect(try problemType(misspelt).hasSuffix("invalid-override"))
+        #expect(try errorPointers(misspelt) == ["trust-insights-override-outcomes"])
+        #expect(misspelt.text.contains("Trust-Insights-Override-Outcome, Trust-Insights-Override-Insight-Error"))
+        // Known names in any case still work.
+        let lower = try evaluate(Requests.payment(), headers: [
+            ("Content-Type", "application/json"), ("trust-insights-override-outcome", "high"),
+        ])
+        #expect(lower.status == 200, "\(lower.text)")
+    }
+
     @Test func refusalsOfAnAdmittedEvaluationCarryTheKeysLimit() throws {
         let refused = try evaluate(Array(#"{"operationCategory": "payment"}"#.utf8))
         #expect(refused.status == 400)

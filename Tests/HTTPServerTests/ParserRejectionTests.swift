@@ -34,6 +34,10 @@ struct ParserRejectionTests {
         ParserCase("version without minor", "GET / HTTP/1\r\n\(host)\r\n", .invalidVersion),
         ParserCase("garbage version", "GET / FOO\r\n\(host)\r\n", .invalidVersion),
         ParserCase("trailing space after version", "GET / HTTP/1.1 \r\n\(host)\r\n", .invalidVersion),
+        // A raw space inside the target is named as what it is, not as a bad version.
+        ParserCase("raw space in the target", "GET /a b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        ParserCase("two raw spaces in the target", "GET /a b c HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        ParserCase("a space and a short tail", "GET / a\r\n\(host)\r\n", .invalidVersion),
         ParserCase("HTTP/2.0 in a 1.1 parser", "GET / HTTP/2.0\r\n\(host)\r\n", .unsupportedVersion),
         ParserCase("HTTP/0.9 with version", "GET / HTTP/0.9\r\n\(host)\r\n", .unsupportedVersion),
         ParserCase("bare LF ending the request line", "GET / HTTP/1.1\n\(host)\r\n", .invalidLineEnding),

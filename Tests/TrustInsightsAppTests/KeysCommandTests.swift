@@ -56,14 +56,19 @@ import InsightStore
         #expect(!(output + errors).contains(secret))
         #expect(errors.contains("that is a key's secret, not its ID: its ID is \(keyID)"))
         #expect(run(["list"]).output.contains("active"), "nothing was revoked")
+        // Copied from an Authorization header, with its scheme: the same.
+        let withScheme = run(["revoke", "Bearer \(secret)"])
+        #expect(withScheme.status == 64)
+        #expect(!(withScheme.output + withScheme.errors).contains(secret))
+        #expect(withScheme.errors.contains("its ID is \(keyID)"))
     }
 
     @Test func anUnknownIDIsRepeatedOnlyWhenItHasTheShapeOfAnID() {
         _ = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
         #expect(run(["revoke", "k0123456789abcdef"]).errors.contains("no key with ID k0123456789abcdef in this data folder"))
         let typed = run(["revoke", "hunter2-password"])
-        #expect(typed.status == 1)
-        #expect(!typed.errors.contains("hunter2") && typed.errors.contains("no key with that ID"))
+        #expect(typed.status == 64, "not an ID's shape is a usage error")
+        #expect(!typed.errors.contains("hunter2") && typed.errors.contains("that is not a key ID"))
     }
 
     @Test func revokeAndReinstateChangeTheStatus() throws {

@@ -29,7 +29,14 @@ extension HTTPRequestParser {
 
         let version: HTTPVersion
         switch parseVersion(bytes, versionRange) {
-        case .failure(let error): return .failure(error)
+        case .failure(let error):
+            // `GET /a b HTTP/1.1`: the space was meant to be in the target, which is what the client must fix.
+            if error == .invalidVersion, versionRange.count > 8, versionRange.contains(where: { bytes[$0] == ByteClass.space }),
+                FramingFields.matchesExactly(bytes, range.upperBound - 8, "HTTP/")
+            {
+                return .failure(.invalidTargetCharacter)
+            }
+            return .failure(error)
         case .success(let parsed): version = parsed
         }
 

@@ -62,7 +62,7 @@ public final class Authenticator: Sendable {
     }
 
     /// The secret an `Authorization` field presents, if it is a Bearer credential of our shape.
-    static func presentedSecret(authorization: String?) -> APIKeySecret? {
+    public static func presentedSecret(authorization: String?) -> APIKeySecret? {
         guard let authorization, isBearer(authorization) else { return nil }
         // Bytes, not Characters: this runs on every request, and grapheme breaking showed in its profile.
         let utf8 = authorization.utf8

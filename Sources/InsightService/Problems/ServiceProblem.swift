@@ -19,6 +19,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     case overrideInProduction(header: String)
     /// A sandbox override header with a value that is not one of the allowed ones.
     case invalidOverride(header: String, allowed: [String])
+    /// A header named like an override that is none of them (a misspelling), which would otherwise be ignored.
+    case unknownOverride(header: String, known: [String])
     case notFound(String)
     case conflict(String)
     /// A consumption report different from the one already stored for the evaluation.
@@ -39,7 +41,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
 
     public var status: HTTPStatus {
         switch self {
-        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .invalidParameters, .invalidHeader: .badRequest
+        case .malformedJSON, .invalidRequest, .overrideInProduction, .invalidOverride, .unknownOverride, .invalidParameters, .invalidHeader: .badRequest
         case .evaluation(let error):
             switch error {
             case .contextInvalid: .badRequest
@@ -95,6 +97,11 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             return problem
         case .invalidOverride(let header, let allowed):
             let detail = "must be one of: \(allowed.joined(separator: ", "))"
+            var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) \(detail).")
+            problem.errors = [.init(pointer: header, detail: detail)]
+            return problem
+        case .unknownOverride(let header, let known):
+            let detail = "is not a sandbox override; the overrides are \(known.joined(separator: ", "))"
             var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) \(detail).")
             problem.errors = [.init(pointer: header, detail: detail)]
             return problem

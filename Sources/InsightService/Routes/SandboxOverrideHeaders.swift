@@ -14,8 +14,20 @@ enum SandboxOverrideHeaders {
         var overrides = SandboxOverrides()
         // Almost no request carries any of them: one pass over the fields instead of six lookups.
         guard headers.containsName(withPrefix: prefix) else { return overrides }
-        for name in [outcome, insightError, evaluationError] where headers[name] != nil {
+        let known = [outcome, insightError, evaluationError]
+        for name in known where headers[name] != nil {
             if environment == .production { throw .overrideInProduction(header: name) }
+        }
+        // A misspelt override (`...-Outcomes`) would be ignored, and the test it was meant for would pass for the
+        // wrong reason.
+        // Only requests that carry the prefix get here (sandbox tests), so the lowercased copies cost nothing that matters.
+        let knownLowercased = known.map(Self.lowercasedASCII)
+        let prefixLowercased = Self.lowercasedASCII(prefix)
+        for field in headers {
+            let name = Self.lowercasedASCII(field.name)
+            guard name.starts(with: prefixLowercased), !knownLowercased.contains(name) else { continue }
+            if environment == .production { throw .overrideInProduction(header: field.name) }
+            throw .unknownOverride(header: field.name, known: known)
         }
         // Two lines of one override read as `high, medium` (RFC 9110 section 5.3), which names no single value.
         if let name = [outcome, insightError, evaluationError].first(where: { headers.count(of: $0) > 1 }) {
@@ -34,6 +46,10 @@ enum SandboxOverrideHeaders {
             overrides.evaluationError = code
         }
         return overrides
+    }
+
+    private static func lowercasedASCII(_ text: String) -> [UInt8] {
+        text.utf8.map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
     }
 
     private static func allowed(_ header: String) -> [String] {

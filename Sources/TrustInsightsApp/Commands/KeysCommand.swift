@@ -107,18 +107,20 @@ enum KeysCommand {
         CommandSpec(name: name, abstract: abstract, options: dataOptions, positionals: [PositionalSpec("key-id", help: "The key's ID (see 'keys list').")]) { arguments, environment in
             let keyID = arguments.positionals[0]
             // A pasted secret is neither echoed nor acted on: the ID it holds is named, and the secret called exposed.
-            if let secret = APIKeySecret(presented: keyID) {
+            // So is one pasted with its scheme, as copied from an Authorization header.
+            if let secret = Authenticator.presentedSecret(authorization: keyID) ?? APIKeySecret(presented: keyID) {
                 throw CommandLineError.usage(
                     "that is a key's secret, not its ID: its ID is \(secret.keyID) ('keys \(name) \(secret.keyID)'); a secret pasted where it may be logged should be treated as exposed")
+            }
+            // Not shaped like an ID is a usage error, and the text is not repeated: it might be part of a secret.
+            guard APIKeySecret.isKeyIDShaped(keyID) else {
+                throw CommandLineError.usage("that is not a key ID: key IDs are 'k' and 16 hexadecimal digits ('keys list' shows them)")
             }
             let store = try openStore(arguments, environment)
             do {
                 try store.setKeyStatus(keyID: keyID, to: status, now: Clock.nowMilliseconds())
             } catch StoreError.notFound {
-                throw CommandLineError.failure(
-                    APIKeySecret.isKeyIDShaped(keyID)
-                        ? "no key with ID \(keyID) in this data folder ('keys list' shows them)"
-                        : "no key with that ID: key IDs are 'k' and 16 hexadecimal digits ('keys list' shows them)")
+                throw CommandLineError.failure("no key with ID \(keyID) in this data folder ('keys list' shows them)")
             }
             environment.print("Key \(keyID) is now \(status.rawValue).")
             return 0

@@ -132,7 +132,9 @@ final class ServiceRuntime: Sendable {
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
             log.warning("authorization cooldown is short", [
-                ("authorizationCooldownSeconds", .number(Int(configuration.authorizationCooldownSeconds.rounded(.up)))),
+                // In milliseconds, as the registry keeps it: whole seconds rounded up would print 3600 for 3599.5,
+                // the very value that does not warn.
+                ("authorizationCooldownMilliseconds", .number(Int(configuration.authorizationCooldownSeconds * 1000))),
                 ("effect", "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
             ])
         }
