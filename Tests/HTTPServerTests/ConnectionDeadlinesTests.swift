@@ -5,10 +5,24 @@ import Testing
 struct ConnectionDeadlinesTests {
     static let timeouts = ConnectionDeadlines.Timeouts(request: 100, idle: 1000, write: 50, linger: 20)
 
-    @Test func idleTimerRunsFromOpening() {
+    /// Until its first byte, a connection has the shorter of the request and idle timeouts, and closes quietly.
+    @Test func aSilentNewConnectionClosesAtTheRequestTimeout() {
         let deadlines = ConnectionDeadlines(timeouts: Self.timeouts, openedAt: 10)
-        #expect(deadlines.expiry(at: 1009) == nil)
-        #expect(deadlines.expiry(at: 1010) == .idle)
+        #expect(deadlines.expiry(at: 109) == nil)
+        #expect(deadlines.expiry(at: 110) == .idle)
+        let shortIdle = ConnectionDeadlines(
+            timeouts: ConnectionDeadlines.Timeouts(request: 100, idle: 30, write: 50, linger: 20), openedAt: 10)
+        #expect(shortIdle.expiry(at: 40) == .idle)
+    }
+
+    /// After a request, a keep-alive connection waits the whole idle timeout for the next one.
+    @Test func idleTimerBetweenRequestsIsTheIdleTimeout() {
+        var deadlines = ConnectionDeadlines(timeouts: Self.timeouts, openedAt: 10)
+        deadlines.requestStarted(at: 20)
+        deadlines.requestCompleted()
+        deadlines.becameIdle(at: 30)
+        #expect(deadlines.expiry(at: 1029) == nil)
+        #expect(deadlines.expiry(at: 1030) == .idle)
     }
 
     @Test func trickledBytesDoNotExtendTheRequestDeadline() {

@@ -13,6 +13,7 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
     func savedState(of subject: SubjectKey) -> AuthorizationState? { saved.withLock { $0[subject.hex] } }
 
     func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] { [] }
+    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? { savedState(of: subject) }
     func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
         saved.withLock { $0[subject.hex] = state }
         let action = afterSave.withLock { hook in
@@ -26,6 +27,30 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
 @Suite struct AuthorizationRegistryTests {
     let tenant = TenantID("acme")!
     let subject = SubjectKey(high: 0xabab, low: 0xcdcd)
+
+    /// Memory holds only what can fail an evaluation: a flood of `authorized` on made-up refs grows the store,
+    /// not the process, and a `notDetermined` on a subject never set stores nothing.
+    @Test func memoryHoldsOnlyOptOutsAndTheRestIsReadFromTheStore() throws {
+        let store = InterleavingAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 1000)
+        for index in 0..<100 {
+            let other = SubjectKey(high: UInt64(index), low: 1)
+            #expect(try registry.change(tenant: tenant, subject: other, to: .authorized, now: 0).status == .authorized)
+            #expect(try registry.state(tenant: tenant, subject: other, now: 1).status == .authorized)
+        }
+        #expect(registry.heldCount == 0)
+        let never = SubjectKey(high: 999, low: 999)
+        #expect(try registry.change(tenant: tenant, subject: never, to: .notDetermined, now: 0).status == .notDetermined)
+        #expect(store.savedState(of: never) == nil)
+
+        let pending = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0)
+        #expect(pending.pendingStatus == .denied && registry.heldCount == 1)
+        #expect(!registry.blocksEvaluation(tenant: tenant, subject: subject, now: 999))
+        #expect(registry.blocksEvaluation(tenant: tenant, subject: subject, now: 1000))
+        #expect(try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 2000).status == .authorized)
+        #expect(registry.heldCount == 0 && !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 3000))
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 3000).status == .authorized)
+    }
 
     @Test func theCooldownIsStatedInWholeSecondsRoundedUp() throws {
         let store = InterleavingAuthorizationStore()
@@ -44,8 +69,8 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         // Switching the pending opt-out starts the cooldown again.
         let switched = try registry.change(tenant: tenant, subject: subject, to: .deniedRequestable, now: 6_000)
         #expect(switched.pendingStatus == .deniedRequestable && switched.pendingEffectiveAt == 16_000)
-        #expect(registry.state(tenant: tenant, subject: subject, now: 15_999).status == .notDetermined)
-        #expect(registry.state(tenant: tenant, subject: subject, now: 16_000).status == .deniedRequestable)
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 15_999).status == .notDetermined)
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 16_000).status == .deniedRequestable)
         // Once in force, switching between the two kinds of off is immediate.
         let other = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 17_000)
         #expect(other.status == .denied && other.pendingStatus == nil)
@@ -82,9 +107,9 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 2)
         secondDone.wait()
         let stored = try #require(store.savedState(of: subject))
-        #expect(registry.state(tenant: tenant, subject: subject, now: 4) == stored.resolved(at: 4))
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 4) == stored.resolved(at: 4))
         // The opt-in came last, so the pending opt-out is cancelled in both places.
         #expect(stored.pendingStatus == nil)
-        #expect(registry.state(tenant: tenant, subject: subject, now: 2 + 86_400_001).status == .authorized)
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 2 + 86_400_001).status == .authorized)
     }
 }

@@ -46,6 +46,9 @@ final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySo
     func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
         auth.withLock { $0.map { ($0.0, $0.1, $0.2) } }
     }
+    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? {
+        auth.withLock { $0.last { $0.0 == tenant && $0.1 == subject }?.2 }
+    }
     func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
         auth.withLock { $0.append((tenant, subject, state)) }
     }

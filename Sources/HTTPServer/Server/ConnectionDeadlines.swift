@@ -25,9 +25,13 @@ struct ConnectionDeadlines: Equatable {
     private(set) var write: UInt64?
     private(set) var linger: UInt64?
 
+    /// A connection that has not sent its first byte gets the shorter of the request and idle timeouts: a slot
+    /// held by a client that says nothing is what a flood of silent connections uses to lock everyone out (with
+    /// the idle timeout alone, 60 s a slot). It closes quietly, as an idle one does: a browser's preconnect that
+    /// went unused is not an error.
     init(timeouts: Timeouts, openedAt now: UInt64) {
         self.timeouts = timeouts
-        self.idle = now &+ timeouts.idle
+        self.idle = now &+ min(timeouts.idle, timeouts.request)
     }
 
     /// The first byte of a request arrived. Later bytes do not move this deadline: that is what stops slowloris.

@@ -1,7 +1,9 @@
 import Synchronization
 
-/// The subjects' authorization states, in memory for the evaluation hot path and written through to the store.
-/// Only subjects with an explicit state are held; everyone else is `notDetermined`.
+/// The subjects' authorization states, written through to the store. Only states that can fail an evaluation (an
+/// opt-out in force or pending) are held in memory, for the evaluation hot path: a client setting `authorized` on
+/// millions of made-up refs must not grow the process (it did, by about 150 bytes a subject, for good). The others
+/// are read from the store when a route asks; a subject with no stored state is `notDetermined`.
 public final class AuthorizationRegistry: Sendable {
     private struct Key: Hashable {
         var tenant: TenantID
@@ -21,13 +23,25 @@ public final class AuthorizationRegistry: Sendable {
         self.store = store
         self.cooldownMilliseconds = cooldownMilliseconds
         var loaded: [Key: AuthorizationState] = [:]
-        for entry in try store.allAuthorizationStates() { loaded[Key(tenant: entry.tenant, subject: entry.subject)] = entry.state }
+        for entry in try store.allAuthorizationStates() where entry.state.canBlockEvaluation {
+            loaded[Key(tenant: entry.tenant, subject: entry.subject)] = entry.state
+        }
         self.states = Mutex(loaded)
     }
 
-    public func state(tenant: TenantID, subject: SubjectKey, now: Int64) -> AuthorizationState {
-        (states.withLock { $0[Key(tenant: tenant, subject: subject)] } ?? .initial(at: 0)).resolved(at: now)
+    /// Whether the subject's evaluations fail with `denied` at `now`; from memory alone.
+    public func blocksEvaluation(tenant: TenantID, subject: SubjectKey, now: Int64) -> Bool {
+        states.withLock { $0[Key(tenant: tenant, subject: subject)] }?.resolved(at: now).status.blocksEvaluation ?? false
     }
+
+    /// The subject's state at `now`, from memory or else the store.
+    public func state(tenant: TenantID, subject: SubjectKey, now: Int64) throws -> AuthorizationState {
+        if let held = states.withLock({ $0[Key(tenant: tenant, subject: subject)] }) { return held.resolved(at: now) }
+        return (try store.authorizationState(tenant: tenant, subject: subject) ?? .initial(at: 0)).resolved(at: now)
+    }
+
+    /// How many subjects memory holds (opt-outs in force or pending).
+    var heldCount: Int { states.withLock { $0.count } }
 
     /// Applies a change, durably, and returns the new state.
     ///
@@ -37,10 +51,14 @@ public final class AuthorizationRegistry: Sendable {
     public func change(tenant: TenantID, subject: SubjectKey, to status: AuthorizationStatus, now: Int64) throws -> AuthorizationState {
         let key = Key(tenant: tenant, subject: subject)
         return try changing.withLock { _ in
-            let current = states.withLock { $0[key] } ?? .initial(at: now)
-            let next = current.changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
+            let stored = try states.withLock({ $0[key] }) ?? store.authorizationState(tenant: tenant, subject: subject)
+            let next = (stored ?? .initial(at: now)).changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
+            // Never set, and set to what it already reads as: nothing to keep.
+            if stored == nil && next.status == .notDetermined && next.pendingStatus == nil { return next }
             try store.saveAuthorizationState(next, tenant: tenant, subject: subject)
-            states.withLock { $0[key] = next }
+            states.withLock { states in
+                if next.canBlockEvaluation { states[key] = next } else { states.removeValue(forKey: key) }
+            }
             return next
         }
     }

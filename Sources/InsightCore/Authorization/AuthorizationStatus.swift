@@ -31,6 +31,9 @@ public struct AuthorizationState: Sendable, Equatable {
 
     public static func initial(at now: Int64) -> AuthorizationState { AuthorizationState(status: .notDetermined, updatedAt: now) }
 
+    /// Whether this state can fail an evaluation, now or once its cooldown ends: an opt-out in force or pending.
+    public var canBlockEvaluation: Bool { status.blocksEvaluation || pendingStatus != nil }
+
     /// Applies a change asked for at `now`. Turning protection off (to denied or deniedRequestable) waits for the
     /// cooldown, which protects someone coached into switching it off; turning it on, or any other change, is
     /// immediate and cancels a pending opt-out.
@@ -50,5 +53,7 @@ public struct AuthorizationState: Sendable, Equatable {
 /// Where authorization states are kept.
 public protocol AuthorizationStore: Sendable {
     func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)]
+    /// One subject's stored state; nil if none was ever stored.
+    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState?
     func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws
 }

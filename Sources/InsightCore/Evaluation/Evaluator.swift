@@ -124,7 +124,7 @@ public final class Evaluator: Sendable {
         guard dependencies.velocity.isRestored else { throw .notAvailable }
 
         // 3. The person's choice.
-        if let account, dependencies.authorizations.state(tenant: principal.tenant, subject: account, now: now).status.blocksEvaluation {
+        if let account, dependencies.authorizations.blocksEvaluation(tenant: principal.tenant, subject: account, now: now) {
             throw .denied
         }
         // 3b. One app on one device may not flood the service (the API's device-level rateLimitExceeded).

@@ -45,7 +45,13 @@ struct AuthorizationRoutes: Sendable {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
         try NoQueryParameters.check(request)
-        let state = registry.state(tenant: principal.tenant, subject: try subject(context, principal), now: now)
+        let key = try subject(context, principal)
+        let state: AuthorizationState
+        do {
+            state = try registry.state(tenant: principal.tenant, subject: key, now: now)
+        } catch {
+            throw ServiceProblem.storageUnavailable
+        }
         return .json(.ok, encode(state))
     }
 

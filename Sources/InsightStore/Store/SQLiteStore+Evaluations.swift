@@ -100,6 +100,21 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         }
     }
 
+    public func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? {
+        try read { connection in
+            let statement = try connection.statement("""
+                SELECT status, pending_status, pending_effective_at, updated_at FROM authorization_state
+                WHERE tenant_id = ? AND subject_hash = ?
+                """)
+            defer { statement.reset() }
+            statement.bind(1, tenant.rawValue).bind(2, subject.hex)
+            guard try statement.step(), let status = AuthorizationStatus(rawValue: statement.string(0)) else { return nil }
+            return AuthorizationState(
+                status: status, pendingStatus: statement.optionalString(1).flatMap(AuthorizationStatus.init(rawValue:)),
+                pendingEffectiveAt: statement.optionalInt64(2), updatedAt: statement.int64(3))
+        }
+    }
+
     public func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
         try write { connection in
             try connection.statement("""
