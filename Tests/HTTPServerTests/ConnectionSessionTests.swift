@@ -312,6 +312,24 @@ struct ConnectionSessionTests {
         #expect(connection.session.closeAfterFlush)
     }
 
+    /// A request that arrived at once but waits behind an answer the client is still reading is the server's to
+    /// hold: its deadline stops, and starts afresh once the output drains (a false 408 otherwise).
+    @Test func aRequestHeldBehindUndrainedOutputGetsItsDeadlineWhenReadingResumes() throws {
+        let connection = InMemoryConnection()
+        let bytes = Array("GET /big HTTP/1.1\r\nHost: a\r\n\r\nGET /items/2 HTTP/1.1\r\nHost:".utf8)
+        bytes.withUnsafeBytes { connection.session.receive($0, now: 0) }
+        #expect(connection.session.output.byteCount >= ConnectionSession.outputHighWater)
+        #expect(connection.session.deadlines.request == nil)
+        #expect(connection.session.deadlines.expiry(at: 30_000_000_000) == nil)
+        // The client read the big answer by 30 s; the server reads again, and the held request's clock starts.
+        #expect(ParsedResponse.parseAll(connection.session.output.takeAll()).map(\.status) == [200])
+        #expect(connection.session.flush(to: -1, now: 30_000_000_000, peerClosed: false, draining: false) == .open)
+        #expect(connection.session.deadlines.expiry(at: 34_000_000_000) == nil)
+        #expect(connection.session.deadlines.expiry(at: 35_000_000_000) == .request)
+        // The rest arrives in time and is answered.
+        #expect(connection.send(" a\r\n\r\n", now: 31_000_000_000).map(\.status) == [200])
+    }
+
     @Test func logsOneLinePerRequestWithTemplateAndNoQueryOrHeaderValues() throws {
         let connection = InMemoryConnection()
         _ = connection.send("GET /items/secret-item?token=hunter2 HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer xyz\r\nX-Request-ID: rid-1\r\n\r\n")

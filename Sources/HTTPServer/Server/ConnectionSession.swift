@@ -12,6 +12,8 @@ struct ConnectionSession {
     var parser: HTTPRequestParser
     var output = OutputQueue()
     var deadlines: ConnectionDeadlines
+    /// Buffered request bytes wait for the output to drain (see `process(now:)`).
+    private var requestHeldForOutput = false
     private(set) var closeAfterFlush = false
     /// Close by half-closing and draining: the peer may still be sending bytes we never read, and closing
     /// outright would reset the connection and could destroy the response before the client reads it.
@@ -81,6 +83,10 @@ struct ConnectionSession {
                 }
             }
             outputDrained(now: now)
+            if requestHeldForOutput {
+                requestHeldForOutput = false
+                if !parser.isIdle || current != nil { deadlines.requestStarted(at: now) }
+            }
             if closeAfterFlush {
                 return lingerOnClose && !peerClosed ? .linger : .close
             }
@@ -103,6 +109,14 @@ struct ConnectionSession {
             case .complete(let body): finish(body: body)
             case .failure(let error): fail(error)
             }
+        }
+        // A request waiting behind output that has not drained is held by the server, not by the client: its
+        // deadline would otherwise run out for a client that sent everything at once and reads at a modest rate
+        // (a false 408). The write deadline bounds the wait; reading resumes, and the request's deadline starts
+        // afresh, once the output drains.
+        if output.byteCount >= Self.outputHighWater && !closeAfterFlush && held == nil && (!parser.isIdle || current != nil) {
+            deadlines.requestCompleted()
+            requestHeldForOutput = true
         }
     }
 
