@@ -33,6 +33,9 @@ import Testing
         #expect((value("trust_insights_store_batches_total") ?? 0) >= 1)
         #expect(value("trust_insights_store_checkpoint_catchups_total") != nil)
         #expect(value("trust_insights_store_expired_holds_total") == 0)
+        // How full the velocity tracker is, for both of its bounds.
+        #expect(value("trust_insights_velocity_tracked_accounts") == 0)
+        #expect(value("trust_insights_velocity_tracked_counterparties") == 0)
 
         // Draining (as on SIGTERM) and starting both answer 503, so load balancers stop sending traffic.
         service.runtime.readiness.set(.draining)

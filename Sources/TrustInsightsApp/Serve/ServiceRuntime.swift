@@ -183,6 +183,8 @@ final class ServiceRuntime: Sendable {
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
+        let trackedCounterparties = metrics.gauge(
+            "trust_insights_velocity_tracked_counterparties", help: "Counterparties held by the velocity tracker (up to maxTrackedCounterparties).")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
@@ -203,6 +205,7 @@ final class ServiceRuntime: Sendable {
             modelGeneration.set(Double(models.generation))
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
+            trackedCounterparties.set(Double(velocity.trackedCounterparties))
             storageWritable.set(readiness.lastKnownStorageWritable ? 1 : 0)
         }
     }
