@@ -124,9 +124,9 @@ public enum XGBoostImporter {
             throw .badBaseScore(text)
         }
         let trimmed = parts[0].trimmingCharacters(in: " ")
-        // Decimal only: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own reader takes as 0.
-        guard !trimmed.isEmpty, trimmed.allSatisfy({ "0123456789.eE+-".contains($0) }), let value = Float(trimmed),
-            value >= 0, value <= 1
+        // Decimal only, by the CSV reader's rule: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own
+        // reader takes as 0. The value itself is read straight into float32, as XGBoost reads it.
+        guard case .number = CSVNumberField.read(String(trimmed)), let value = Float(trimmed), value >= 0, value <= 1
         else { throw .badBaseScore(text) }
         return value
     }

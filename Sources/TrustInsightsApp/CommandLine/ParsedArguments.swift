@@ -1,3 +1,5 @@
+import InsightModel
+
 /// What the parser found for one command, with typed accessors that turn bad values into usage errors.
 public struct ParsedArguments: Sendable {
     public var commandPath: [String]
@@ -27,8 +29,8 @@ public struct ParsedArguments: Sendable {
 
     public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(CommandLineError) -> Double? {
         guard let text = value(name) else { return nil }
-        // Decimal only, as everywhere else numbers are read (`Double` would also take `0x1p-1`).
-        guard text.utf8.allSatisfy({ "0123456789.eE+-".utf8.contains($0) }), let number = Double(text), number.isFinite else {
+        // Decimal only, by the rule CSV values follow (`Double` would also take `0x1p-1`).
+        guard case .number(let number) = CSVNumberField.read(text), number.isFinite else {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected a decimal number")
         }
         if let range, !range.contains(number) {
