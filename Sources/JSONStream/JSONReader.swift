@@ -196,8 +196,12 @@ public struct JSONReader: ~Copyable {
         guard bytes[index] == UInt8(ascii: "\"") else { throw JSONSyntaxError(.typeMismatch, at: index) }
         index += 1
         let start = index
-        // Fast path: no escapes.
-        var highBits: UInt8 = 0
+        // Fast path: no escapes. Whole words first, then the word that ends the run byte by byte.
+        var sawNonASCII = false
+        index = bytes.withUnsafeBufferPointer { buffer in
+            StringBytesScan.endOfPlainWords(in: buffer, from: index, sawNonASCII: &sawNonASCII)
+        }
+        var highBits: UInt8 = sawNonASCII ? 0x80 : 0
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {

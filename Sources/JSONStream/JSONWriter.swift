@@ -142,7 +142,7 @@ public struct JSONWriter: Sendable {
         // Scanned and copied in one visit to contiguous storage: the generic UTF-8 view cost more than the copy,
         // and going through it twice (once to scan, once to append) retained and released the string each time.
         let copied = value.utf8.withContiguousStorageIfAvailable { utf8 in
-            for byte in utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+            if StringBytesScan.containsByteNeedingAttention(utf8) { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
