@@ -18,10 +18,12 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 . "$HERE/references.sh"
 . "$HERE/server.sh"
 HUMMINGBIRD_OUT=$(mktemp)
+REPORT=$(mktemp)
+TIMES=$(mktemp)
 start_hummingbird "$HUMMINGBIRD_OUT"
-trap 'kill -TERM $SERVER $HUMMINGBIRD 2>/dev/null || true; wait $SERVER $HUMMINGBIRD 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$HUMMINGBIRD_OUT"' EXIT
+trap 'kill -TERM $SERVER $HUMMINGBIRD 2>/dev/null || true; wait $SERVER $HUMMINGBIRD 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$HUMMINGBIRD_OUT" "$REPORT" "$TIMES"' EXIT
 
-# Prints "requests/s wrk-us-per-request" for one run of script $2 against URL $1 (after a 2 s warm-up).
+# Prints "requests/s wrk-us-per-request non-2xx" for one run of script $2 against URL $1 (after a 2 s warm-up).
 measure() {
   wrk -t2 -c"$CONNECTIONS" -d2s -s "$2" "$1" >/dev/null
   TIMEFORMAT='%U %S'
@@ -32,10 +34,6 @@ measure() {
     /Non-2xx/ { bad = $5 }
     END { split(t, c, " "); printf "%12.0f %14.1f %8d\n", rate, (c[1] + c[2]) * 1e6 / n, bad }' "$REPORT"
 }
-REPORT=$(mktemp)
-TIMES=$(mktemp)
-trap 'kill -TERM $SERVER $HUMMINGBIRD 2>/dev/null || true; wait $SERVER $HUMMINGBIRD 2>/dev/null || true; rm -rf "$DATA" "$OUT" "$HUMMINGBIRD_OUT" "$REPORT" "$TIMES"' EXIT
-
 printf '%-5s %-38s %12s %14s %8s\n' round "route (wrk script)" requests/s "wrk us/request" non-2xx
 for round in $(seq "$ROUNDS"); do
   printf '%-5s %-38s %s\n' "$round" "evaluation (evaluate.lua)" "$(measure "$URL" "$HERE/evaluate.lua")"

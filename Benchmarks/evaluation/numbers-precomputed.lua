@@ -14,8 +14,8 @@ init = function(args)
   end
 end
 
-local next = 0
+local sent = 0
 request = function()
-  next = next % count + 1
-  return bodies[next]
+  sent = sent % count + 1
+  return bodies[sent]
 end
