@@ -19,4 +19,27 @@ import InsightModel
         try provider.reload()
         #expect(provider.generation == newer.generation + 1)
     }
+
+    /// A requested version is the loaded one that compares equal by the manifest's rule (leading zeros in a part do
+    /// not count), answered as the manifest spells it; a version the manifest could not hold is not matched.
+    @Test func aSpecificVersionWrittenWithOrWithoutLeadingZerosFindsTheLoadedModel() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        let registry = try ModelRegistry(
+            manifestPath: CatalogueTestSupport.packageRoot + "/models/manifest.json",
+            schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+        let snapshot = RegistryModelProvider(registry: registry, catalogue: catalogue).currentSnapshot()
+        func version(_ text: String) -> String? {
+            guard case .found(let model, _) = snapshot.lookup(
+                insightType: InsightType.isLikelyBeingCoached, category: .payment, version: .specific(text)) else { return nil }
+            return model.version
+        }
+        #expect(version("2026.09.1") == "2026.09.1")
+        #expect(version("2026.9.1") == "2026.09.1")
+        #expect(version("2026.09.01") == "2026.09.1")
+        #expect(version("2026.11.1") == "2026.11.1")
+        for unmatched in ["2026..9.1", "2026.9.1.", "+2026.9.1", "2026.9", "2026.9.1.0", " 2026.9.1"] {
+            #expect(version(unmatched) == nil, "\(unmatched)")
+        }
+        #expect(registry.snapshot.model(for: InsightType.isLikelyBeingCoached, category: "payment", version: .specific("2026.9.1"))?.version == "2026.09.1")
+    }
 }

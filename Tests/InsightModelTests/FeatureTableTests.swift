@@ -33,7 +33,7 @@ import Testing
         #expect(try table.matrix(for: ["two\nlines", "x,y"]).values == [3, 1])
     }
 
-    @Test func namesTheLineOfEachMistake() {
+    @Test func namesTheLineOfEachMistake() throws {
         #expect(throws: FeatureTable.ReadError.badQuote(line: 2)) { try FeatureTable(csv: "a,b\n\"1,2\n3,4\n") }
         #expect(throws: FeatureTable.ReadError.badQuote(line: 2)) { try FeatureTable(csv: "a,b\n\"1\"x,2\n") }
         #expect(throws: FeatureTable.ReadError.badQuote(line: 3)) { try FeatureTable(csv: "a,b\n1,2\n1\"5,2\n") }
@@ -48,6 +48,11 @@ import Testing
         for label in ["nan", "1e300", "0.5", "NA"] {
             #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,\(label)\n") }
         }
+        // Labels are 0 or 1, as train reads them: another coding is refused, not counted as negatives.
+        for label in ["2", "-1", "3.0"] {
+            #expect(throws: FeatureTable.ReadError.badLabel(line: 3)) { try FeatureTable(csv: "a,label\n1,1\n1,\(label)\n") }
+        }
+        #expect(try FeatureTable(csv: "a,label\n1,1.0\n2,0\n3,-0\n").labels == [1, 0, 0])
         #expect(throws: FeatureTable.ReadError.empty) { try FeatureTable(csv: "\n\n") }
     }
 

@@ -10,10 +10,11 @@ import Testing
     static func xgboost(
         objective: String = "binary:logistic", baseScore: String = "5E-1", splitType: String = "0",
         numClass: String = "0", booster: String = "gbtree", leafVector: String = "1",
-        featureNames: String = "", attributes: String = "", defaultLeft: String = "1", numNodes: String = "3"
+        featureNames: String = "", attributes: String = "", defaultLeft: String = "1", numNodes: String = "3",
+        featureTypes: String = ""
     ) -> [UInt8] {
         let json = """
-            {"learner":{"attributes":{\(attributes)},"feature_names":[\(featureNames)],"feature_types":[],
+            {"learner":{"attributes":{\(attributes)},"feature_names":[\(featureNames)],"feature_types":[\(featureTypes)],
              "gradient_booster":{"model":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"1"},
               "tree_info":[0],
               "trees":[{"base_weights":[0,0,0],"categories":[],"categories_nodes":[],"categories_segments":[],
@@ -77,6 +78,9 @@ import Testing
     @Test func refusesOtherObjectivesCategoricalMultiClassAndOtherBoosters() {
         #expect(refusal(Self.xgboost(objective: "reg:squarederror")) == .unsupportedObjective("reg:squarederror"))
         #expect(refusal(Self.xgboost(splitType: "1")) == .categoricalSplitsNotSupported(tree: 0))
+        // A feature declared categorical is named as such, even when no tree splits on it.
+        #expect(refusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))
+        #expect(refusal(Self.xgboost(featureTypes: #""q","q""#)) == nil)
         #expect(refusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
         #expect(refusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
         #expect(refusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))

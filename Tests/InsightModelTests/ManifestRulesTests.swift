@@ -30,6 +30,12 @@ import Testing
         #expect(refusal([entry("2026.09.1", .prior), entry("2026.11.1", .current), entry("2026.12.1")]) == nil)
     }
 
+    /// A manifest that lists nothing would have every insight answer insightUnavailable: refused at start, on
+    /// reload and by `models verify` alike, since all three build their snapshot here.
+    @Test func refusesAManifestThatListsNoModels() {
+        #expect(refusal([]) == "manifest.json: lists no models: every insight would answer insightUnavailable")
+    }
+
     @Test(arguments: ["", "../../etc", "1.2.x", "2026.12.1 ", "2026.1e3", " 2026.12.1", "2026..1", "2026.12.", "-1", "v1"])
     func refusesAVersionThatIsNotDotSeparatedNumbers(version: String) throws {
         let reason = try #require(refusal([entry("2026.11.1", .current), entry(version, path: "x.json")]))

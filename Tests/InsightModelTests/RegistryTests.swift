@@ -80,6 +80,10 @@ import Testing
         #expect(throws: ModelRegistryError.self) { try registry.reload() }
         try writeManifest([entry("2026.09.1", .prior)], in: directory)
         #expect(throws: ModelRegistryError.self) { try registry.reload() }
+        try writeManifest([], in: directory)
+        #expect(throws: ModelRegistryError(file: manifestPath, reason: "lists no models: every insight would answer insightUnavailable")) {
+            try registry.reload()
+        }
         #expect(registry.snapshot === before)
     }
 

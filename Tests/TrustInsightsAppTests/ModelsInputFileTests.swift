@@ -1,4 +1,7 @@
-import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
 import Testing
 import InsightModel
 
@@ -28,6 +31,28 @@ import InsightModel
         let harness = try ModelsCommandHarness()
         let result = harness.importModel("absent.json", from: "xgboost", to: "m.json")
         #expect(result.errors.contains("cannot read \(harness.path("absent.json")): no such file"), "\(result.errors)")
+    }
+
+    /// A named pipe reads like a file (as `<(...)` gives one), and an empty input is named for what it holds, not
+    /// refused as a permission problem.
+    @Test func aPipeIsReadAndAnEmptyInputIsNamedForItsContent() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        let fifo = harness.path("fifo.json")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            let bytes = Array(ModelsCommandHarness.xgboostOneFeature.utf8)
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        writer.start()
+        let piped = harness.importModel("fifo.json", from: "xgboost", to: "m.json")
+        #expect(piped.status == 0, "\(piped.errors)")
+        let empty = harness.run(["models", "score", "--model", "/dev/null", "--input", "/dev/null"])
+        #expect(empty.status == 1)
+        #expect(empty.errors.contains("/dev/null: not a trust-insights model document"), "\(empty.errors)")
+        #expect(!empty.errors.contains("permission denied"))
     }
 
     @Test func foundationErrorsReadAsTheSystemsReason() {

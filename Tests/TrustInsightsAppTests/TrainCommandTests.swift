@@ -42,6 +42,16 @@ import Testing
         try Data(text.utf8).write(to: url)
     }
 
+    /// Without a catalogue folder, `simulate` says so, not that another category's file is missing.
+    @Test func simulateWithoutACatalogueNamesTheFolderItLookedIn() {
+        let (status, output) = run(["simulate", "--category", "account", "--rows", "10", "--out", "/nonexistent/x.csv",
+                                    "--config-dir", "/nonexistent-config"])
+        #expect(status != 0)
+        let errors = output.standardError.withLock { $0 }
+        #expect(errors.contains("no feature catalogue at /nonexistent-config/features"), "\(errors)")
+        #expect(!errors.contains("payment.json"))
+    }
+
     @Test func missingRequiredOptionIsAUsageError() {
         let (status, output) = run(["train", "--valid", "v.csv", "--out", "m.json"])
         #expect(status == 64)
@@ -53,7 +63,8 @@ import Testing
         for bad in [
             ["--trees", "0"], ["--max-depth", "40"], ["--learning-rate", "2"], ["--subsample", "0"],
             ["--colsample", "abc"], ["--bins", "300"], ["--seed", "-1"], ["--lambda", "-1"],
-            ["--high-precision", "1.5"], ["--created-at", "yesterday"], ["--no-such-flag", "1"],
+            ["--high-precision", "1.5"], ["--high-precision", "0"], ["--medium-recall", "0.0"],
+            ["--created-at", "yesterday"], ["--no-such-flag", "1"],
             ["--created-at", "2026-13-45T99:99:99Z"], ["--created-at", "2026-02-30T00:00:00Z"],
             ["--created-at", "2026-01-01T00:00:00+02:00"], ["--learning-rate", "0x1p-3"],
         ] {

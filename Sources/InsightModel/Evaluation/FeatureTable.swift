@@ -8,11 +8,13 @@
 /// float32 would differ for a decimal just past a float32 midpoint, whose double lands on the midpoint itself.
 ///
 /// Columns the caller does not ask for (an ID column, say) may hold anything: a field that is not a number is only
-/// an error once `matrix(for:)` asks for its column. The label column must always hold whole numbers.
+/// an error once `matrix(for:)` asks for its column. The label column must always hold 0 or 1, as `train` requires:
+/// another coding (1/2, -1/1) read as negatives would put wrong metrics into a model's metadata.
 public struct FeatureTable: Sendable {
     public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
         case empty
         case badField(line: Int, column: String)
+        case badLabel(line: Int)
         case wrongFieldCount(line: Int, expected: Int, found: Int)
         /// A blank line in a table of several columns: not a row (which would need every field), and not to be
         /// dropped silently.
@@ -26,6 +28,7 @@ public struct FeatureTable: Sendable {
             switch self {
             case .empty: "the CSV has no header"
             case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
+            case .badLabel(let line): "line \(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
             case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
             case .blankLine(let line, let expected):
                 "line \(line) is blank: a row needs \(expected) fields (write a missing value as an empty field or NA between the commas)"
@@ -76,6 +79,7 @@ public struct FeatureTable: Sendable {
                     guard case .number(let number) = reading, let label = Int(exactly: number) else {
                         throw .badField(line: line, column: Self.labelColumn)
                     }
+                    guard label == 0 || label == 1 else { throw .badLabel(line: line) }
                     labels.append(label)
                     continue
                 }

@@ -9,6 +9,9 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case unsupportedObjective(String)
     case multiClassNotSupported(String)
     case categoricalSplitsNotSupported(tree: Int)
+    /// XGBoost's `feature_types` declares a feature categorical (`c`): its values would be category codes, whether or
+    /// not a tree splits on it.
+    case categoricalFeatureNotSupported(feature: Int)
     case linearTreesNotSupported(tree: Int)
     case unsupportedBooster(String)
     case vectorLeavesNotSupported(tree: Int)
@@ -31,6 +34,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .multiClassNotSupported(let detail): "multi-class models are not supported (\(detail))"
         case .categoricalSplitsNotSupported(let tree):
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
+        case .categoricalFeatureNotSupported(let feature):
+            "feature \(feature) is declared categorical (feature_types 'c'), which is not supported: encode categories as numbers and retrain"
         case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
         case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"

@@ -41,8 +41,8 @@ public enum XGBoostImporter {
             throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
         }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
-        if let types = learner["feature_types"]?.arrayValue, types.contains(where: { $0.stringValue == "c" }) {
-            throw .categoricalSplitsNotSupported(tree: 0)
+        if let types = learner["feature_types"]?.arrayValue, let feature = types.firstIndex(where: { $0.stringValue == "c" }) {
+            throw .categoricalFeatureNotSupported(feature: feature)
         }
         let bestIteration = learner["attributes"]?["best_iteration"]?.stringValue.flatMap { Int($0) }
         let treesToKeep = try keptTreeCount(

@@ -17,6 +17,21 @@ extension ModelManifest {
                 throw ModelRegistryError(file: manifestPath, reason: "not a valid manifest (\(error))")
             }
         }
+        // The model file must be new to the manifest: written over the manifest, the manifest would then overwrite it
+        // and list itself; written over a listed model, it would replace a file the manifest pins (and may serve).
+        let directory = manifestURL.deletingLastPathComponent()
+        let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
+        let modelIdentity = modelURL.resolvingSymlinksInPath()
+        if modelIdentity == manifestURL.resolvingSymlinksInPath() {
+            throw ModelRegistryError(file: modelPath, reason: "the model's file is the manifest itself: choose another file for the model")
+        }
+        if let listed = manifest.models.first(where: {
+            directory.appendingPathComponent($0.path).standardizedFileURL.resolvingSymlinksInPath() == modelIdentity
+        }) {
+            throw ModelRegistryError(
+                file: modelPath,
+                reason: "the manifest already lists this file, for \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)): write the new model to a file of its own")
+        }
         let metadata = document.metadata
         manifest.models.append(
             Entry(
@@ -32,8 +47,6 @@ extension ModelManifest {
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot encode the manifest (\(error))")
         }
-        let directory = manifestURL.deletingLastPathComponent()
-        let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
         _ = try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: 0, schemaCheck: schemaCheck,
             readModel: { path in

@@ -6,6 +6,9 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
     case absolutePath(entry: String, path: String)
     case emptyPath(entry: String)
     case badDigest(entry: String)
+    /// Every insight would answer insightUnavailable: a deployment mistake (a script that wrote an empty list),
+    /// refused alike at start, on reload (the old models stay) and by `models verify`.
+    case noModels
 
     static func name(of entry: ModelManifest.Entry, at index: Int) -> String {
         "models[\(index)] (\(entry.insightType)/\(entry.category) \(entry.version))"
@@ -22,11 +25,13 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
             "\(entry): path '\(path)' is absolute: a path is relative to the manifest's directory"
         case .emptyPath(let entry): "\(entry): path is empty"
         case .badDigest(let entry): "\(entry): sha256 is not 64 hexadecimal digits (the output of sha256sum)"
+        case .noModels: "lists no models: every insight would answer insightUnavailable"
         }
     }
 
     /// The first problem of `manifest`'s entries, if any, checked before any model is loaded.
     static func first(in manifest: ModelManifest) -> ModelManifestProblem? {
+        guard !manifest.models.isEmpty else { return .noModels }
         var earlier: [String: [(version: String, name: String)]] = [:]
         for (index, entry) in manifest.models.enumerated() {
             let name = name(of: entry, at: index)

@@ -135,7 +135,11 @@ public final class RegistrySnapshot: Sendable {
             guard let current = currentVersions[pair] else { return nil }
             return models[pair]?[current]
         case .specific(let version):
-            return models[pair]?[version]
+            guard let versions = models[pair] else { return nil }
+            if let model = versions[version] { return model }
+            // The manifest's comparison: a part written with leading zeros is the same version.
+            guard (try? ModelVersionSyntax.check(version)) != nil else { return nil }
+            return versions.first { ModelVersionOrder.areSame($0.key, version) }?.value
         }
     }
 

@@ -1,19 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FoundationEssentials
 import InsightModel
 
 /// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
 enum ModelsFiles {
+    /// Reads through `read(2)`, so a pipe (`<(...)`) or a device works like a file: Foundation's reader refused
+    /// those as a permission problem.
     static func read(_ path: String) throws(CommandLineError) -> Data {
-        var isDirectory = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .failure("cannot read \(path): no such file")
-        }
-        guard !isDirectory else { throw .failure("cannot read \(path): it is a directory, not a file") }
+        guard !FileSystem.isDirectory(atPath: path) else { throw .failure("cannot read \(path): it is a directory, not a file") }
+        let bytes: [UInt8]?
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try FileSystem.readFile(atPath: path)
         } catch {
-            throw .failure("cannot read \(path): \(FileErrorText.reason(error))")
+            let reason = String(cString: strerror(error.code))
+            throw .failure("cannot read \(path): \(reason.prefix(1).lowercased() + reason.dropFirst())")
         }
+        guard let bytes else { throw .failure("cannot read \(path): no such file") }
+        return Data(bytes)
     }
 
     static func write(_ data: Data, to path: String) throws(CommandLineError) {

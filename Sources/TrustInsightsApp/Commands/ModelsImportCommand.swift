@@ -1,4 +1,5 @@
 import FoundationEssentials
+import InsightCore
 import InsightModel
 
 /// `trust-insights models import`: converts a source model to our format, optionally registering it as a
@@ -11,8 +12,8 @@ enum ModelsImportCommand {
             discussion: "XGBoost: save_model JSON (binary:logistic). LightGBM: model text (binary sigmoid:1). Feature names come from the source model unless --features is given.",
             options: [
                 .value("from", "xgboost|lightgbm", help: "The source library.", required: true),
-                .value("insight", "type", help: "Insight type, e.g. isLikelyBeingCoached.", required: true),
-                .value("category", "name", help: "Operation category, e.g. payment.", required: true),
+                .value("insight", "type", help: "Insight the model answers: isLikelyBeingCoached.", required: true),
+                .value("category", "name", help: "Operation category: payment, account, resourceUse, communication or other.", required: true),
                 .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.09.1.", required: true),
                 .value("out", "file", help: "Where to write the converted model.", required: true),
                 .value("features", "a,b,c", help: "Feature names in the source model's column order."),
@@ -38,6 +39,9 @@ enum ModelsImportCommand {
         let source = try arguments.choice("from", from: ["xgboost", "lightgbm"])!
         let input = arguments.positionals[0]
         let outPath = try arguments.required("out")
+        try OutputFile.refuseOverwriting(
+            inputs: [input] + (arguments.value("evaluate").map { [$0] } ?? []), option: "out", path: outPath,
+            with: "the converted model")
         let medium = try arguments.double("medium", in: 0...1) ?? 0.2
         let high = try arguments.double("high", in: 0...1) ?? 0.5
         // The rule the model format holds thresholds to (0 < medium <= high < 1), told as the usage error it is.
@@ -55,8 +59,11 @@ enum ModelsImportCommand {
         } catch {
             throw .usage("The value for '--version' is invalid: \(error)")
         }
+        // What no manifest would take is refused before any work, registered or not, as `train` refuses it.
+        let insightType = try arguments.choice("insight", from: [InsightType.isLikelyBeingCoached])!
+        let category = try arguments.choice("category", from: OperationCategory.allCases.map(\.rawValue))!
         var options = ModelImportOptions(
-            insightType: try arguments.required("insight"), category: try arguments.required("category"),
+            insightType: insightType, category: category,
             version: version, createdAt: Self.timestamp(), featureNames: features,
             thresholds: RiskThresholds(medium: medium, high: high))
         options.keepsBestIterationOnly = arguments.flag("best-iteration")
@@ -79,6 +86,12 @@ enum ModelsImportCommand {
         if let evaluationPath = arguments.value("evaluate") {
             let (rows, labels) = try ModelsFiles.loadRows(evaluationPath, for: compiled)
             guard let labels else { throw .failure("\(evaluationPath): no label column to evaluate against") }
+            // Metrics written into the model must mean something: with one class only, AUC and precision are undefined.
+            let positives = labels.count { $0 == 1 }
+            guard !labels.isEmpty else { throw .failure("\(evaluationPath): no rows to evaluate") }
+            guard positives > 0, positives < labels.count else {
+                throw .failure("\(evaluationPath): the held-out rows are all \(positives == 0 ? "negatives (label 0)" : "positives (label 1)"): AUC and precision are undefined without both classes")
+            }
             let metrics = HeldOutMetrics.measure(compiled, rows: rows, labels: labels)
             document.metadata.heldOutMetrics = metrics
             document.metadata.training.dataDescription = "held-out metrics from \(evaluationPath)"

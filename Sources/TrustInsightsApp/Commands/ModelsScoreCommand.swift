@@ -14,8 +14,12 @@ enum ModelsScoreCommand {
                 .value("output", "csv", help: "Where to write margin,prob (default: standard output)."),
             ]
         ) { arguments, environment in
-            let model = try ModelsFiles.loadModel(try arguments.required("model"))
-            let (rows, labels) = try ModelsFiles.loadRows(try arguments.required("input"), for: model)
+            let modelPath = try arguments.required("model"), inputPath = try arguments.required("input")
+            if let output = arguments.value("output") {
+                try OutputFile.refuseOverwriting(inputs: [inputPath, modelPath], option: "output", path: output, with: "the scores")
+            }
+            let model = try ModelsFiles.loadModel(modelPath)
+            let (rows, labels) = try ModelsFiles.loadRows(inputPath, for: model)
             let margins = model.margins(for: rows)
             let objective = model.document.objective
             let probabilities = margins.map { objective.probability(margin: $0) }

@@ -37,6 +37,24 @@ enum OutputFile {
         return mask & 0o777
     }
 
+    /// Refuses an output that names one of the command's input files, through any path or link: one wrong character
+    /// in `--<option>` would otherwise replace a data set or a model with `product`, and the input would be gone.
+    static func refuseOverwriting(
+        inputs: [String], option: String, path: String, with product: String
+    ) throws(CommandLineError) {
+        if let input = inputs.first(where: { isSameFile(path, $0) }) {
+            throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
+        }
+    }
+
+    /// True when both paths name one existing regular file (through links too), by device and inode. Devices and
+    /// pipes (`/dev/stdout`, a FIFO) are written through, never replaced, so naming one twice destroys nothing.
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0, a.st_mode & S_IFMT == S_IFREG else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     /// Fails unless the folder `path` would be written in exists; a long command checks before it starts.
     @discardableResult
     static func requireFolder(of path: String) throws(CommandLineError) -> String {

@@ -37,6 +37,11 @@ enum SimulateCommand {
             let configDirectory = arguments.value("config-dir") ?? "./config"
 
             let catalogue: FeatureCatalogue
+            // Said before loading: the catalogue's loader names its first file, which is another category's.
+            guard FileSystem.isDirectory(atPath: configDirectory + "/features") else {
+                throw CommandLineError.configuration(
+                    key: "features", message: "no feature catalogue at \(configDirectory)/features (run from the service's folder, or give --config-dir)")
+            }
             do {
                 catalogue = try FeatureCatalogue.load(from: configDirectory + "/features")
             } catch {

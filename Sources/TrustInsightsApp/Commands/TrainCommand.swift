@@ -79,9 +79,19 @@ enum TrainCommand {
         if let value = try arguments.int("bins", in: 2...256) { parameters.maxBins = value }
         if let value = try arguments.int("threads", in: 1...64) { parameters.threads = value }
         var rule = ThresholdRule()
-        if let value = try arguments.double("high-precision", in: 0...1) { rule.highPrecision = value }
-        if let value = try arguments.double("medium-recall", in: 0...1) { rule.mediumRecall = value }
+        if let value = try target("high-precision", arguments) { rule.highPrecision = value }
+        if let value = try target("medium-recall", arguments) { rule.mediumRecall = value }
         return (parameters, rule)
+    }
+
+    /// A threshold's precision or recall target, above 0 and at most 1: a target of 0 is met by the lowest score,
+    /// which flags every row, the outcome `train` refuses for a model without signal.
+    static func target(_ name: String, _ arguments: ParsedArguments) throws(CommandLineError) -> Double? {
+        guard let value = try arguments.double(name, in: 0...1) else { return nil }
+        guard value > 0 else {
+            throw .usage("The value '\(arguments.value(name) ?? "0")' is invalid for '--\(name)': expected a target above 0 and at most 1 (a target of 0 flags every row)")
+        }
+        return value
     }
 
     static func run(_ arguments: ParsedArguments, environment: CommandEnvironment) throws(CommandLineError) -> Int32 {
@@ -91,11 +101,8 @@ enum TrainCommand {
         let outPath = try arguments.required("out")
         let metadata = try metadata(from: arguments)
         try OutputFile.requireFolder(of: outPath)
-        // One wrong character in --out would otherwise replace the training data with the model.
-        if let input = [trainPath, validPath].first(where: { Self.isSameFile(outPath, $0) }) {
-            throw .usage("The value for '--out' names the input file \(input): the model would overwrite it")
-        }
-        if Self.isSameFile(trainPath, validPath) {
+        try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
+        if OutputFile.isSameFile(trainPath, validPath) {
             environment.standardError(
                 "warning: --train and --valid name the same file: the thresholds and the held-out metrics will come from the training data\n")
         }
@@ -192,13 +199,6 @@ enum TrainCommand {
         var time = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-    }
-
-    /// True when both paths name one existing file (through links too), by device and inode.
-    static func isSameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
-        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     static func createdAt(_ text: String?) throws(CommandLineError) -> String {

@@ -78,13 +78,12 @@ final class ServiceRuntime: Sendable {
                 log.error("model refused", [("file", .text(refusal.file)), ("reason", .text(refusal.reason))])
             }
             // Serving without a single model would answer every insight insightUnavailable while reporting ready,
-            // and owe consumption reports for answers that carry nothing: a deployment mistake, said at once.
+            // and owe consumption reports for answers that carry nothing: a deployment mistake, said at once. (A
+            // manifest that lists none is refused as such by the registry, here and on reload alike.)
             if snapshot.loadedCount == 0 {
                 throw CommandLineError.configuration(
                     key: manifestPath,
-                    message: snapshot.refused.isEmpty
-                        ? "lists no models: every insight would answer insightUnavailable"
-                        : "none of its \(snapshot.refused.count) models could be loaded (each is named in a 'model refused' line above)")
+                    message: "none of its \(snapshot.refused.count) models could be loaded (each is named in a 'model refused' line above)")
             }
             models = RegistryModelProvider(registry: registry, catalogue: catalogue)
         } catch let error as CommandLineError {

@@ -1,0 +1,105 @@
+import FoundationEssentials
+import Testing
+
+@testable import TrustInsightsApp
+
+/// `models import` and `models score` never write over what they read, and `--register` never writes the model over
+/// the manifest or over a model the manifest already lists: each is a refusal that leaves every file as it was.
+@Suite struct ModelsFileSafetyTests {
+    private static let catalogue = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("config/features").path
+
+    @Test func anImportWhoseOutputNamesItsSourceOrHeldOutFileIsAUsageErrorThatChangesNothing() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "source.json")
+        try harness.write("f0,label\n0.1,0\n0.9,1\n", to: "held-out.csv")
+        try FileManager.default.createSymbolicLink(atPath: harness.path("link.json"), withDestinationPath: harness.path("source.json"))
+        try FileManager.default.createDirectory(atPath: harness.path("sub"), withIntermediateDirectories: true)
+        for (out, named) in [("source.json", "source.json"), ("sub/../source.json", "source.json"), ("link.json", "source.json")] {
+            let result = harness.importModel("source.json", from: "xgboost", to: out)
+            #expect(result.status == 64, "\(out): \(result.errors)")
+            #expect(result.errors.contains("'--out' names the input file") && result.errors.contains(named), "\(result.errors)")
+        }
+        let evaluated = harness.importModel("source.json", from: "xgboost", to: "held-out.csv", ["--evaluate", harness.path("held-out.csv")])
+        #expect(evaluated.status == 64, "\(evaluated.errors)")
+        #expect(try harness.read("source.json") == ModelsCommandHarness.xgboostOneFeature)
+        #expect(try harness.read("held-out.csv") == "f0,label\n0.1,0\n0.9,1\n")
+    }
+
+    @Test func scoresWhoseOutputNamesTheRowsOrTheModelAreAUsageErrorThatChangesNothing() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "source.json")
+        #expect(harness.importModel("source.json", from: "xgboost", to: "m.json").status == 0)
+        let model = try harness.read("m.json")
+        try harness.write("f0\n0.4\n", to: "rows.csv")
+        for output in ["rows.csv", "m.json"] {
+            let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows.csv"),
+                                      "--output", harness.path(output)])
+            #expect(result.status == 64, "\(output): \(result.errors)")
+            #expect(result.errors.contains("'--output' names the input file"), "\(result.errors)")
+        }
+        #expect(try harness.read("rows.csv") == "f0\n0.4\n")
+        #expect(try harness.read("m.json") == model)
+        // A device is written through, not replaced: naming one is no overwrite.
+        let toDevice = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows.csv"),
+                                    "--output", "/dev/null"])
+        #expect(toDevice.status == 0, "\(toDevice.errors)")
+    }
+
+    @Test func registeringOverTheManifestOrAModelItListsIsRefusedAndChangesNothing() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(featureNames: "activeCall callDurationSeconds"), to: "source.txt")
+        let register = ["--register", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue]
+        try FileManager.default.createDirectory(atPath: harness.path("models"), withIntermediateDirectories: true)
+        let first = harness.importModel("source.txt", from: "lightgbm", to: "models/payment-2027.01.1.json", register)
+        #expect(first.status == 0, "\(first.errors)")
+        let manifest = try harness.read("models/manifest.json")
+        let listedModel = try harness.read("models/payment-2027.01.1.json")
+
+        let overManifest = harness.importModel("source.txt", from: "lightgbm", to: "models/manifest.json", version: "2027.01.2", register)
+        #expect(overManifest.status == 1)
+        #expect(overManifest.errors.contains("the model's file is the manifest itself"), "\(overManifest.errors)")
+        let overListed = harness.importModel(
+            "source.txt", from: "lightgbm", to: "models/./payment-2027.01.1.json", version: "2027.01.2", register)
+        #expect(overListed.status == 1)
+        #expect(overListed.errors.contains("the manifest already lists this file, for isLikelyBeingCoached/payment 2027.01.1 (candidate)"),
+                "\(overListed.errors)")
+        #expect(try harness.read("models/manifest.json") == manifest)
+        #expect(try harness.read("models/payment-2027.01.1.json") == listedModel)
+        let verify = harness.run(["models", "verify", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(verify.status == 0, "\(verify.errors)")
+    }
+
+    /// What no manifest would take is refused before the model is read, registered or not.
+    @Test func anImportForAnUnknownInsightOrCategoryIsAUsageError() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "source.json")
+        for (flag, value) in [("--insight", "fooInsight"), ("--category", "banking"), ("--category", "Payment")] {
+            var options = ["--insight": "isLikelyBeingCoached", "--category": "payment"]
+            options[flag] = value
+            let result = harness.run(["models", "import", "--from", "xgboost", "--insight", options["--insight"]!,
+                                      "--category", options["--category"]!, "--version", "1.0", "--out", harness.path("m.json"),
+                                      harness.path("source.json")])
+            #expect(result.status == 64, "\(flag) \(value): \(result.errors)")
+            #expect(result.errors.contains("The value '\(value)' is invalid for '\(flag)'"), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: harness.path("m.json")))
+        }
+    }
+
+    /// Held-out metrics written into a model need both classes and labels coded 0/1, as `train` reads them.
+    @Test func heldOutRowsOfOneClassOrAnotherLabelCodingAreRefused() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "source.json")
+        for (csv, expected) in [
+            ("f0,label\n0.1,0\n0.9,0\n", "all negatives (label 0)"),
+            ("f0,label\n0.1,1\n0.9,1\n", "all positives (label 1)"),
+            ("f0,label\n0.1,1\n0.9,2\n", "line 3: label must be 0 or 1"),
+        ] {
+            try harness.write(csv, to: "held-out.csv")
+            let result = harness.importModel("source.json", from: "xgboost", to: "m.json", ["--evaluate", harness.path("held-out.csv")])
+            #expect(result.status == 1, "\(csv)")
+            #expect(result.errors.contains(expected), "\(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: harness.path("m.json")))
+        }
+    }
+}
