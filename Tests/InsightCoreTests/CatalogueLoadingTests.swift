@@ -58,8 +58,10 @@ struct CatalogueLoadingTests {
             _ = try FeatureCatalogue.load(from: directory)
             Issue.record("expected an error")
         } catch {
-            guard case .malformedJSON(let file, _, _) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .malformedJSON(let file, _, let detail) = error else { Issue.record("unexpected \(error)"); return }
             #expect(file.hasSuffix("/account.json"))
+            // Placed by its byte, as the other configuration files' syntax errors are.
+            #expect(detail.hasPrefix("not valid JSON: ") && detail.contains("byte 20"), "\(detail)")
         }
     }
 

@@ -30,6 +30,15 @@ import Testing
         #expect(configuration.idleTimeoutSeconds == 5)
     }
 
+    /// A check made after loading (a folder that does not exist) names the flag or variable the operator set.
+    @Test func namesWhereASettingTookItsValue() throws {
+        let variable = ["TRUST_INSIGHTS_MODELS_DIR": "/nope"]
+        #expect(ConfigurationLoader.source(of: "modelsDir", arguments: try arguments([]), variables: [:]) == "modelsDir")
+        #expect(ConfigurationLoader.source(of: "modelsDir", arguments: try arguments([]), variables: variable) == "TRUST_INSIGHTS_MODELS_DIR")
+        #expect(ConfigurationLoader.source(of: "modelsDir", arguments: try arguments(["--models-dir", "/x"]), variables: variable) == "--models-dir")
+        #expect(ConfigurationLoader.source(of: "configDir", arguments: try arguments(["--models-dir", "/x"]), variables: variable) == "configDir")
+    }
+
     @Test func derivesVariableAndFlagNamesFromKeys() {
         let key = ConfigurationKey.all.first { $0.name == "maxRequestLineBytes" }!
         #expect(key.environmentVariable == "TRUST_INSIGHTS_MAX_REQUEST_LINE_BYTES")

@@ -18,10 +18,17 @@ import InsightCrypto
         return (run.status, run.output + run.errors)
     }
 
-    @Test func listingAnEmptyFolderCreatesNothing() {
+    /// A folder with neither a database nor keys is a mistyped --data-dir, refused as `keys list` refuses it; a
+    /// folder with a database and no key yet (made by `keys create`) is told its first key is still to come.
+    @Test func listingAFolderWithoutADatabaseIsRefusedAndCreatesNothing() {
         let (status, output) = run(["list"])
-        #expect(status == 0)
-        #expect(output.contains("No signing keys yet"))
+        #expect(status == 1)
+        #expect(output.contains("no database and no signing keys at \(directory): check --data-dir"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
+        createDatabase()
+        let (fresh, freshOutput) = run(["list"])
+        #expect(fresh == 0)
+        #expect(freshOutput.contains("No signing keys yet"), "\(freshOutput)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
     }
 

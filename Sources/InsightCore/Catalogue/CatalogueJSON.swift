@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import JSONStream
 
 /// A parsed JSON value, so that the catalogue reader can walk a document by hand and report the exact RFC 6901
 /// pointer of whatever is wrong (Codable would only say "type mismatch" somewhere).
@@ -43,6 +44,15 @@ indirect enum CatalogueJSON: Decodable, Sendable {
     }
 
     static func parse(_ data: Data, file: String) throws(CatalogueError) -> CatalogueJSON {
+        // The syntax is read first by the reader the other configuration files use, so a mistake is placed by its
+        // byte as theirs are (the decoder below says only that the text is not JSON).
+        var reader = JSONReader(Array(data))
+        do {
+            try reader.skipValue()
+            try reader.finish()
+        } catch {
+            throw .malformedJSON(file: file, pointer: "", detail: "not valid JSON: \(error)")
+        }
         do {
             return try JSONDecoder().decode(CatalogueJSON.self, from: data)
         } catch {

@@ -43,7 +43,9 @@ extension CryptoError: CustomStringConvertible {
         case let .insecurePermissions(path, mode, reason):
             return "refusing \(path): mode \(String(mode & 0o7777, radix: 8)) \(reason)"
         case let .foreignOwner(path, owner, expected):
-            return "refusing \(path): owned by uid \(owner), not by this process's uid \(expected); chown it"
+            // Most often the command runs as the wrong user (root on the service's folder): handing the folder to
+            // root as "chown it" suggested would lock the service out of its own keys.
+            return "refusing \(path): owned by uid \(owner), not by this process's uid \(expected): run this as the user that owns it (the service's user); chown it only if the service now runs as uid \(expected)"
         case let .noKeys(path):
             return "no signing key in \(path)"
         case let .keyStorage(path, operation, errno):

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CSQLite
 
 /// One SQLite connection, opened with SQLITE_OPEN_NOMUTEX: it must be used by one thread at a time, which its
@@ -39,7 +42,12 @@ public final class SQLiteConnection: @unchecked Sendable {
         if mode == .readWrite && sqlite3_db_readonly(pointer, "main") == 1 {
             sqlite3_close_v2(pointer)
             var error = SQLiteError(connection: nil, code: SQLITE_READONLY, context: "open \(path)")
-            error.message = "the file (or its folder, for the -wal and -shm files) is not writable by this user"
+            // A read-only mount (a snapshot, a restored backup) is no permissions problem: said as what it is.
+            var fileSystem = statvfs()
+            let readOnlyMount = statvfs(path, &fileSystem) == 0 && fileSystem.f_flag & UInt(ST_RDONLY) != 0
+            error.message = readOnlyMount
+                ? "the file system is read-only (mounted so), and the database is opened for writing"
+                : "the file (or its folder, for the -wal and -shm files) is not writable by this user"
             throw error
         }
         handle = pointer

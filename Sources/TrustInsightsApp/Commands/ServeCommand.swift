@@ -45,7 +45,9 @@ enum ServeCommand {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
-        let runtime = try ServiceRuntime(configuration: configuration, logSink: StandardErrorLogSink(), environment: environment)
+        let runtime = try ServiceRuntime(
+            configuration: configuration, logSink: StandardErrorLogSink(), environment: environment,
+            settingSource: { ConfigurationLoader.source(of: $0, arguments: arguments, variables: environment.variables) })
         for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
             runtime.log.warning("unknown environment variable ignored", [("name", .text(name))])
         }

@@ -17,10 +17,6 @@ enum SigningKeysCommand {
         }.dataDir
     }
 
-    private static func files(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> SigningKeyFiles {
-        SigningKeyFiles(directory: try dataDir(arguments, environment) + "/signing-keys")
-    }
-
     static var list: CommandSpec {
         CommandSpec(
             name: "list",
@@ -28,7 +24,15 @@ enum SigningKeysCommand {
             options: KeysCommand.dataOptions
         ) { arguments, environment in
             // Listing creates nothing: the service makes the first key on its first start.
-            let keys = try files(arguments, environment).existing()
+            let dataDir = try dataDir(arguments, environment)
+            let keys = try SigningKeyFiles(directory: dataDir + "/signing-keys").existing()
+            // A folder without a database or keys is a mistyped --data-dir (as `keys list` and `rotate` say), not a
+            // folder whose keys are still to come.
+            let folder = DataFolderState(dataDir: dataDir)
+            guard !keys.isEmpty || folder.holdsDatabase else {
+                throw CommandLineError.failure(
+                    "no database and no signing keys at \(dataDir): check --data-dir (or dataDir in the configuration)")
+            }
             guard let active = keys.last else {
                 environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
                 return 0

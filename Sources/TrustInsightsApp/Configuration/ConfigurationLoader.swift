@@ -64,6 +64,16 @@ struct ConfigurationLoader {
         return configuration
     }
 
+    /// Where the setting `name` took its value, by the loader's precedence: its flag, then its environment variable,
+    /// else the name itself (the configuration file's member, or the default). A check made after loading (a
+    /// folder that does not exist) names what the operator set, not a member their file may not even hold.
+    static func source(of name: String, arguments: ParsedArguments, variables: [String: String]) -> String {
+        guard let key = ConfigurationKey.all.first(where: { $0.name == name }) else { return name }
+        if arguments.value(key.flag) != nil { return "--\(key.flag)" }
+        if variables[key.environmentVariable] != nil { return key.environmentVariable }
+        return name
+    }
+
     /// `TRUST_INSIGHTS_*` variables that name no setting: most likely a misspelt one, which the service reports
     /// at start (a warning, not a refusal: the environment is shared with whatever else runs alongside).
     static func unknownVariables(in variables: [String: String]) -> [String] {

@@ -26,14 +26,18 @@ final class ServiceRuntime: Sendable {
     /// Set by SIGTERM or SIGINT: a velocity replay still running at start-up stops, and `stop` follows.
     private let startUpCancelled = Atomic<Bool>(false)
 
-    init(configuration: ServiceConfiguration, logSink: any LogSink, environment: CommandEnvironment) throws {
+    /// `settingSource` names where a setting came from (`ConfigurationLoader.source`), for errors found here.
+    init(
+        configuration: ServiceConfiguration, logSink: any LogSink, environment: CommandEnvironment,
+        settingSource: (String) -> String = { $0 }
+    ) throws {
         self.configuration = configuration
         let log = EventLog(sink: logSink)
         self.log = log
         // A mistyped folder is a setting to correct, named as such (exit 2), not a file error deep in a loader.
         for (key, folder) in [("configDir", configuration.configDir), ("modelsDir", configuration.modelsDir)]
         where !FileSystem.isDirectory(atPath: folder) {
-            throw CommandLineError.configuration(key: key, message: "\(folder) is not a folder")
+            throw CommandLineError.configuration(key: settingSource(key), message: "\(folder) is not a folder")
         }
         dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
         let folderState = DataFolderState(dataDir: configuration.dataDir)
