@@ -99,6 +99,10 @@ struct LabelIntakeTests {
             ("2026-11-18", .rejected, "/items/0/occurredOn is before the UTC day of the evaluation"),
             ("2026-11-22", .rejected, "/items/0/occurredOn is in the future"),
             ("2026-02-30", .rejected, "/items/0/occurredOn must be a date as YYYY-MM-DD"),
+            // A real date before 1970 is before every evaluation, and said so (it was called no date).
+            ("1969-12-31", .rejected, "/items/0/occurredOn is before the UTC day of the evaluation"),
+            ("0001-01-01", .rejected, "/items/0/occurredOn is before the UTC day of the evaluation"),
+            ("1969-02-29", .rejected, "/items/0/occurredOn must be a date as YYYY-MM-DD"),
             ("21/11/2026", .rejected, "/items/0/occurredOn must be a date as YYYY-MM-DD"),
         ]
         for (index, (date, expected, reason)) in cases.enumerated() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import InsightCore
+import JSONStream
 @testable import InsightService
 
 @Suite struct MetricsWireTests {
@@ -138,6 +139,23 @@ import InsightCore
         #expect(lines[2].hasSuffix(",confirmedLegitimate"))
         #expect(lines.last == "")
         #expect(lines[2].components(separatedBy: ",").count == header.count + 1, "the quoted version holds one comma")
+    }
+
+    /// A ratio reads alike in both formats: whole values without a fraction, as the JSON answer writes them.
+    @Test func csvWritesRatiosAsTheJSONAnswerDoes() {
+        var csv = CSVWriter(capacity: 64)
+        var json = JSONWriter(capacity: 64)
+        json.beginArray()
+        for value in [0, 1, 1.0 / 3, 0.25, -0.0] {
+            csv.ratio(value)
+            json.double(value)
+        }
+        json.endArray()
+        csv.ratio(nil)
+        csv.ratio(.nan)
+        csv.endRow()
+        #expect(String(decoding: csv.bytes, as: UTF8.self) == "0,1,0.3333333333333333,0.25,0,,\r\n")
+        #expect(String(decoding: json.bytes, as: UTF8.self) == "[0,1,0.3333333333333333,0.25,0]")
     }
 
     @Test func jsonIsValidAndWithheldFiguresAreNullAndListed() throws {

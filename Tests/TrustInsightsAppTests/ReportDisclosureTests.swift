@@ -102,6 +102,23 @@ import InsightCore
         expectNothingRecomputable(shown, exact, k: 10)
     }
 
+    /// The second outside review's case: no `medium` at all on a day. The chart had printed that day's medium as 0
+    /// beside a withheld medium row, so the withheld unknown row was the summary minus high minus 0.
+    @Test func anOutcomeAbsentOnADayIsAWithheldZeroInTheChartToo() throws {
+        let data = [Self.aggregate(.unknown, evaluations: 16, fraud: 0), Self.aggregate(.high, evaluations: 24, fraud: 0)]
+        let shown = try disclosure(data, k: 10)
+        let exact = try disclosure(data, k: 0)
+        for group in shown.byOutcome.groups {
+            #expect(group.series.map(\.day) == [Self.today], "every outcome has a cell on every day the chart shows")
+        }
+        let medium = try #require(shown.byOutcome.groups.first { $0.value(of: .outcome) == "medium" })
+        #expect(medium.series.first?.evaluations == nil)
+        #expect(exact.byOutcome.groups.first { $0.value(of: .outcome) == "medium" }?.series.first?.evaluations == 0)
+        let html = MetricsReportPage(overall: shown.overall, byOutcome: shown.byOutcome, byModelVersion: shown.byModelVersion).html()
+        #expect(!html.contains("medium: 0"), "a zero below k is not printed")
+        expectNothingRecomputable(shown, exact, k: 10)
+    }
+
     @Test(arguments: [3, 5, 10, 20])
     func nothingWithheldCanBeWorkedOutOnALargerPage(k: Int) throws {
         var data: [MetricsAggregate] = []

@@ -52,7 +52,7 @@ extension LabelDraft {
         }
         var day: Int64?
         if let text = require(occurredOn, "occurredOn", .occurredOn) {
-            day = Timestamp.days(fromDate: text)
+            day = Timestamp.days(fromDate: text, before1970: true)
             if let known = day, known > today {
                 invalid("occurredOn", "is in the future")
                 day = nil

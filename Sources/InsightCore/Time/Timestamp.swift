@@ -41,8 +41,10 @@ public enum Timestamp {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    /// Days since 1970-01-01 of a strict `YYYY-MM-DD` date; nil if malformed or not a real date.
-    public static func days(fromDate text: String) -> Int64? {
+    /// Days since 1970-01-01 of a strict `YYYY-MM-DD` date; nil if malformed or not a real date, and for a date
+    /// before 1970 unless `before1970` (a label's operation date: every evaluation is later, so such a date is
+    /// named as before its evaluation rather than as no date).
+    public static func days(fromDate text: String, before1970: Bool = false) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
         func number(_ range: Range<Int>) -> Int64? {
@@ -55,7 +57,7 @@ public enum Timestamp {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), year >= 1970
+              (1...12).contains(month), day >= 1, day <= daysInMonth(year: year, month: month), before1970 || year >= 1970
         else { return nil }
         return daysFromCivil(year: year, month: month, day: day)
     }

@@ -31,9 +31,16 @@ struct CSVWriter {
         }
     }
 
+    /// Written as the JSON answer writes it (`JSONWriter.double`): a whole value without a fraction (`0`, `1`), any
+    /// other in Swift's shortest round-trip form, so the two formats of one answer read alike; a non-finite one empty.
     mutating func ratio(_ value: Double?) {
         separate()
-        if let value { bytes.append(contentsOf: value.description.utf8) }
+        guard let value, value.isFinite else { return }
+        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+            bytes.append(contentsOf: String(Int(value)).utf8)
+        } else {
+            bytes.append(contentsOf: value.description.utf8)
+        }
     }
 
     mutating func bool(_ value: Bool) { field(value ? "true" : "false") }

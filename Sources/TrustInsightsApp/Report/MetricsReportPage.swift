@@ -52,6 +52,7 @@ struct MetricsReportPage {
             return SVGBarChart.Series(
                 name: level.rawValue, color: Self.outcomeColors[level]!,
                 values: days.map { day -> Double? in
+                    // ReportDisclosure gives every outcome every day of the chart; a day still absent is a zero.
                     guard let entry = byDay[day] else { return 0 }
                     return entry.map(Double.init)
                 })

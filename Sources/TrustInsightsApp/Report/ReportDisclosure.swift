@@ -28,6 +28,22 @@ struct ReportDisclosure {
             byOutcome.groups.first { $0.value(of: .outcome) == level.rawValue }
                 ?? .empty([(.outcome, level.rawValue)], outcome: level, today: today)
         }
+        // Likewise every outcome has a cell on every day the chart shows: a day without that outcome is a zero,
+        // withheld like any count below k (printed as 0 beside a withheld row, it gave that row away).
+        let chartDays = Dictionary(
+            self.byOutcome.groups.flatMap(\.series).map { ($0.day, $0) }, uniquingKeysWith: { first, _ in first })
+        for index in self.byOutcome.groups.indices {
+            let present = Set(self.byOutcome.groups[index].series.map(\.day))
+            let zeros = chartDays.values.filter { !present.contains($0.day) }.map { day -> GroupMetrics.Day in
+                var zero = day
+                zero.evaluations = 0
+                zero.confirmedFraud = 0
+                zero.confirmedLegitimate = 0
+                return zero
+            }
+            guard !zeros.isEmpty else { continue }
+            self.byOutcome.groups[index].series = (self.byOutcome.groups[index].series + zeros).sorted { $0.day < $1.day }
+        }
         if policy.suppressionK > 0 { suppress(k: policy.suppressionK) }
     }
 
