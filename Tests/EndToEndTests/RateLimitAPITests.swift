@@ -145,6 +145,22 @@ struct RateLimitAPITests {
         #expect(stillSuspended.status == 200)
         #expect(try jsonObject(stillSuspended)["standing"] as? String == "suspended")
         #expect(try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(key)")]).status == 403)
+        // The person's own choice: an opt-in (or back to notDetermined) is recorded, so suspending the app cannot hold
+        // back someone turning protection on again; an opt-out, a read or a malformed body is refused.
+        func authorization(_ method: String, _ body: String?) throws -> SocketClient.Response {
+            try service.client().request(method, "/v1/authorization/acct-opt-in", headers: [
+                ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+            ], body: body.map { Array($0.utf8) })
+        }
+        for status in ["authorized", "notDetermined"] {
+            #expect(try authorization("PUT", #"{"status": "\#(status)"}"#).status == 200, "\(status)")
+        }
+        for body in [#"{"status": "denied"}"#, #"{"status": "deniedRequestable"}"#, #"{"status": 1}"#, "{"] {
+            let refused = try authorization("PUT", body)
+            #expect(refused.status == 403, "\(body)")
+            #expect((try jsonObject(refused)["type"] as? String)?.hasSuffix("access-revoked") == true, "\(body)")
+        }
+        #expect(try authorization("GET", nil).status == 403)
 
         // What `trust-insights keys reinstate` does; the key then gets a fresh suspension period.
         let keyID = try #require(APIKeySecret(presented: key)?.keyID)

@@ -128,6 +128,8 @@ struct CatalogueValidationTests {
         let violation = FeatureViolation(
             pointer: "/features/hesitationMillis", reason: .outOfRange(minimum: 0, maximum: 600_000, unit: "milliseconds"))
         #expect(violation.message == "/features/hesitationMillis: must be between 0 and 600000 milliseconds")
+        #expect(FeatureViolationReason.outOfRange(minimum: 0, maximum: 1, unit: "ratio").message == "must be between 0 and 1 (a ratio)")
+        #expect(FeatureViolationReason.outOfRange(minimum: 0, maximum: 50, unit: "count").message == "must be between 0 and 50")
         #expect(FeatureViolationReason.notAllowedBand(allowed: [0, 1]).code == "notAllowedBand")
     }
 }

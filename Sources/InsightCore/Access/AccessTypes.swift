@@ -80,7 +80,8 @@ public struct Principal: Sendable, Equatable {
     public var rate: Double?
     public var burst: Int?
     /// Suspended for not reporting consumption. Only routes that admit suspended keys (the key's own reports and
-    /// compliance figures, which is how it catches up and learns why) ever see such a principal.
+    /// compliance figures, which is how it catches up and learns why, and a person's opt-in) ever see such a
+    /// principal.
     public var isSuspended: Bool
 
     public init(

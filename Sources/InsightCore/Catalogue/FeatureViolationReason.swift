@@ -57,10 +57,16 @@ public enum FeatureViolationReason: Sendable, Hashable {
             // A flag's range is its two values; "between 0 and 1" would invite 0.5.
             return "must be true, false, 0 or 1"
         case .outOfRange(let minimum, let maximum, let unit):
-            let suffix = unit.isEmpty || unit == "boolean" || unit == "count" ? "" : " \(unit)"
+            // A unit of measure reads after the number ("600000 milliseconds"); a ratio is no unit of measure.
+            let suffix = switch unit {
+            case "", "boolean", "count", "band": ""
+            case "ratio": " (a ratio)"
+            default: " \(unit)"
+            }
             return "must be between \(NumberText.render(minimum)) and \(NumberText.render(maximum))\(suffix)"
         case .notFinite:
-            return "must be a finite number"
+            // Also a number written with more digits than a double holds (1e400, 400 digits of integer).
+            return "must be a finite number (at most about 1.8e308 in magnitude)"
         case .notAnInteger:
             return "must be an integer"
         case .notAllowedBand(let allowed):

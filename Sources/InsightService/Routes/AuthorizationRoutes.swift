@@ -14,11 +14,20 @@ struct AuthorizationRoutes: Sendable {
         router.add(.get, "/v1/authorization/{subjectRef}") { request, context in
             try routes.get(request, context)
         }
+        // A suspended key may still record an opt-in (below): whether it may is known only from the body.
         let putOptions = RouteOptions(
-            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client))
+            acceptedContentTypes: MediaType.json,
+            checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client, admittingSuspended: true))
         router.add(.put, "/v1/authorization/{subjectRef}", options: putOptions) { request, context in
             try routes.put(request, context)
         }
+    }
+
+    /// True for a well-formed choice that does not block evaluations (`authorized`, `notDetermined`); anything
+    /// else, a malformed body included, is what a suspended key may not send.
+    private static func turnsProtectionOn(_ body: [UInt8]) -> Bool {
+        guard let requested = try? AuthorizationRequestDecoder.decode(body) else { return false }
+        return !requested.blocksEvaluation
     }
 
     private static let refDetail = "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded"
@@ -57,7 +66,10 @@ struct AuthorizationRoutes: Sendable {
 
     func put(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, role: .client, now: now)
+        let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
+        // A key suspended for not reporting is refused, except for a choice that turns protection on: suspending
+        // the app must not hold back the opt-in of someone coached into opting out (RATE-LIMITS.md).
+        if principal.isSuspended, !Self.turnsProtectionOn(request.body) { throw ServiceProblem.accessRevoked }
         try NoQueryParameters.check(request)
         let requested: AuthorizationStatus
         do {
