@@ -250,6 +250,19 @@ struct ConnectionSessionTests {
         let text = String(decoding: slow.rawOutput, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text)")
         #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
+        // Refused at the request line itself, once its method is known to be HEAD: no body either.
+        for (request, status) in [
+            ("HEAD /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", "400"), ("HEAD * HTTP/1.1\r\nHost: a\r\n\r\n", "400"),
+            ("HEAD / HTTP/2.0\r\nHost: a\r\n\r\n", "505"), ("HEAD / HTTP/1.x\r\nHost: a\r\n\r\n", "400"),
+            ("HEAD /" + String(repeating: "a", count: 9000) + " HTTP/1.1\r\nHost: a\r\n\r\n", "414"),
+            ("HEAD / HTTP/1.1\nHost: a\r\n\r\n", "400"),
+        ] {
+            let connection = InMemoryConnection()
+            _ = connection.send(request)
+            let text = String(decoding: connection.rawOutput, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 \(status) "), "\(text)")
+            #expect(text.hasSuffix("\r\n\r\n"), "no body after a refused HEAD: \(text)")
+        }
         // A GET refused the same way keeps its problem document.
         let get = InMemoryConnection()
         _ = get.send("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")

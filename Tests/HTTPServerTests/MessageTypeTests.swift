@@ -66,6 +66,17 @@ struct MessageTypeTests {
         _ = try JSONDecoder().decode([String: JSONValue].self, from: Data(line.utf8))
     }
 
+    /// An unknown method may be any token up to the request line's limit: the log keeps its first 24 bytes.
+    @Test func logsALongMethodCutShort() {
+        let method = String(repeating: "X", count: 5000)
+        let line = AccessLogLine(requestID: "r", method: method, route: "-", status: 501, durationNanoseconds: 0, bytes: 0)
+            .render(time: "2026-01-01T00:00:00.000Z")
+        #expect(line.contains(#""method":"\#(String(repeating: "X", count: 24))...","#))
+        #expect(line.utf8.count < 300)
+        let exact = AccessLogLine(requestID: "r", method: String(repeating: "Y", count: 24), route: "-", status: 501, durationNanoseconds: 0, bytes: 0)
+        #expect(exact.render().contains(#""method":"\#(String(repeating: "Y", count: 24))","#))
+    }
+
     @Test func rendersTheIdentityMemberAfterTheRouteEscaped() throws {
         var line = AccessLogLine(
             requestID: "r", method: "POST", route: "/v1/x", status: 401, durationNanoseconds: 0, bytes: 0)

@@ -21,13 +21,13 @@ struct ParserRejectionTests {
         ParserCase("truncated percent escape", "GET /a% HTTP/1.1\r\n\(host)\r\n", .invalidPercentEscape),
         ParserCase("angle brackets in target", "GET /<script> HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("fragment in target", "GET /a#b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
-        ParserCase("userinfo in absolute-form", "GET http://u@h/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("userinfo in absolute-form", "GET http://u@h/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
         // RFC 9110 §4.2.1: an http URI without a host, or with an authority a Host field could not hold, is invalid.
-        ParserCase("absolute-form with a port but no host", "GET http://:80/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("absolute-form with two ports", "GET http://a:80:80/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("absolute-form with an unbracketed IPv6 address", "GET http://::1/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("absolute-form with a bad IP literal", "GET http://[zz]/ HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
-        ParserCase("absolute-form authority only, bad", "OPTIONS http://a:b HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
+        ParserCase("absolute-form with a port but no host", "GET http://:80/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        ParserCase("absolute-form with two ports", "GET http://a:80:80/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        ParserCase("absolute-form with an unbracketed IPv6 address", "GET http://::1/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        ParserCase("absolute-form with a bad IP literal", "GET http://[zz]/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        ParserCase("absolute-form authority only, bad", "OPTIONS http://a:b HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
         ParserCase("control byte in target", "GET /a\u{1}b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("lower-case protocol name", "GET / http/1.1\r\n\(host)\r\n", .invalidVersion),
         ParserCase("two-digit minor version", "GET / HTTP/1.10\r\n\(host)\r\n", .invalidVersion),
@@ -43,7 +43,13 @@ struct ParserRejectionTests {
         ParserCase("bare LF ending the request line", "GET / HTTP/1.1\n\(host)\r\n", .invalidLineEnding),
         ParserCase("bare CR in request line", "GET /\ra HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("too many empty lines first", String(repeating: "\r\n", count: 9) + "GET / HTTP/1.1\r\n\r\n",
-            .malformedRequestLine),
+            .tooManyLeadingEmptyLines),
+        ParserCase("absolute-form with an empty authority", "GET http:///a HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        ParserCase("absolute-form with a port that is no number", "GET http://a:abc/x HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
+        // '[' and ']' belong only in an IP literal (RFC 3986 §3.2.2), not in a path or query.
+        ParserCase("bracket in an origin-form path", "GET /a[b] HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        ParserCase("bracket in an origin-form query", "GET /a?b=[1] HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        ParserCase("bracket in an absolute-form path", "GET http://[::1]:80/a]b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
     ]
 
     static let fieldCases: [ParserCase] = [

@@ -61,6 +61,13 @@ struct ParserValidMessageTests {
         #expect(bare.first?.head?.path == "/")
     }
 
+    /// Brackets are refused in paths and queries but are the IP literal's own in an absolute-form authority.
+    @Test func acceptsAnIPLiteralInAnAbsoluteFormAuthority() {
+        let events = ParserVerifier.verify("GET http://[::1]:8080/a?b=1 HTTP/1.1\r\nHost: [::1]:8080\r\n\r\n")
+        #expect(events.first?.head?.path == "/a")
+        #expect(events.first?.head?.query == "b=1")
+    }
+
     @Test func acceptsAsteriskFormForOptions() {
         let events = ParserVerifier.verify("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(events.first?.head?.path == "*")

@@ -14,9 +14,18 @@ struct AccessLogLine {
     func render(time: String = UTCTimestamp.iso8601()) -> String {
         let millis = Double(durationNanoseconds / 1000) / 1000
         return #"{"time":"\#(time)","level":"info","event":"request","requestID":"\#(JSONText.escape(requestID))","#
-            + #""method":"\#(JSONText.escape(method))","route":"\#(JSONText.escape(route))","#
+            + #""method":"\#(JSONText.escape(loggedMethod))","route":"\#(JSONText.escape(route))","#
             + identityMember
             + #""status":\#(status),"durationMs":\#(millis),"bytes":\#(bytes)}"#
+    }
+
+    /// Longest method logged whole: an unknown method (answered 501) is any token up to the request line's limit,
+    /// and an unauthenticated client should not write kilobytes of its choosing into every log line.
+    static let maximumLoggedMethodLength = 24
+
+    private var loggedMethod: String {
+        guard method.utf8.count > Self.maximumLoggedMethodLength else { return method }
+        return String(method.utf8.prefix(Self.maximumLoggedMethodLength).map { Character(Unicode.Scalar($0)) }) + "..."
     }
 
     private var identityMember: String {

@@ -5,6 +5,8 @@ enum ByteClass {
     static let lf = UInt8(ascii: "\n")
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
+    static let leftBracket = UInt8(ascii: "[")
+    static let rightBracket = UInt8(ascii: "]")
 
     @inline(__always)
     private static func member(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {

@@ -8,6 +8,10 @@ enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case malformedRequestLine
     case invalidMethod
     case invalidRequestTarget
+    /// An absolute-form target whose authority is no host and port (`http:///x`, `http://x:abc/x`).
+    case invalidTargetAuthority
+    /// More empty lines before the request line than the server skips (RFC 9112 §2.2 asks for at least one).
+    case tooManyLeadingEmptyLines
     case invalidTargetCharacter
     case invalidPercentEscape
     case invalidVersion
@@ -76,6 +80,9 @@ extension HTTPParseError: HTTPResponseError {
         case .invalidRequestTarget:
             "The request-target's form is not one this method may use (RFC 9112 §3.2): a path, or an absolute URI "
                 + "without userinfo; '*' only with OPTIONS; an authority only with CONNECT."
+        case .invalidTargetAuthority:
+            "The request-target's authority is not a host with an optional numeric port, without userinfo (RFC 9110 §4.2.1)."
+        case .tooManyLeadingEmptyLines: "Too many empty lines came before the request line."
         case .invalidTargetCharacter:
             "The request-target holds a character a URI may not (such as a space, '<', '>', '\"' or '#'): percent-encode it."
         case .invalidPercentEscape: "The request-target has a '%' that is not followed by two hexadecimal digits."

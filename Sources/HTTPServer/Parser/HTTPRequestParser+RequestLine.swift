@@ -50,6 +50,10 @@ extension HTTPRequestParser {
         guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidPercentEscape) }
         let target = string(bytes, targetRange)
         if bytes[targetRange.lowerBound] == UInt8(ascii: "/"), method != .connect {
+            // '[' and ']' may stand only in an IP-literal host (RFC 3986 §3.2.2), which an origin-form has none of.
+            guard !targetRange.contains(where: { bytes[$0] == ByteClass.leftBracket || bytes[$0] == ByteClass.rightBracket }) else {
+                return .failure(.invalidTargetCharacter)
+            }
             // origin-form, by far the most common: split on the bytes, and share the string when there is no query.
             guard let queryMark else {
                 return .success(RequestLine(method: method, target: target, path: target, query: nil, version: version))
@@ -59,10 +63,11 @@ extension HTTPRequestParser {
                     method: method, target: target, path: string(bytes, targetRange.lowerBound..<queryMark),
                     query: string(bytes, (queryMark + 1)..<targetRange.upperBound), version: version))
         }
-        guard let (path, query) = splitTarget(target, method: method) else {
-            return .failure(.invalidRequestTarget)
+        switch splitTarget(target, method: method) {
+        case .failure(let error): return .failure(error)
+        case .success(let (path, query)):
+            return .success(RequestLine(method: method, target: target, path: path, query: query, version: version))
         }
-        return .success(RequestLine(method: method, target: target, path: path, query: query, version: version))
     }
 
     /// HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive. HTTP/1.x above 1.1 is served as 1.1
@@ -84,17 +89,17 @@ extension HTTPRequestParser {
     }
 
     /// Splits the four request-target forms of RFC 9112 §3.2 into a path and a query.
-    static func splitTarget(_ target: String, method: HTTPMethod) -> (path: String, query: String?)? {
+    static func splitTarget(_ target: String, method: HTTPMethod) -> Result<(path: String, query: String?), HTTPParseError> {
         let utf8 = target.utf8
         if method == .connect {
             // CONNECT names only an authority (RFC 9112 §3.2.3), and every other method may not use that form.
-            return !target.isEmpty && !target.contains("/") ? (path: target, query: nil) : nil
+            return !target.isEmpty && !target.contains("/") ? .success((path: target, query: nil)) : .failure(.invalidRequestTarget)
         }
         if utf8.first == UInt8(ascii: "/") {
-            return splitQuery(target[...])
+            return pathAndQuery(target[...])
         }
         if target == "*" {
-            return method == .options ? (path: "*", query: nil) : nil
+            return method == .options ? .success((path: "*", query: nil)) : .failure(.invalidRequestTarget)
         }
         for scheme in ["http://", "https://"] where target.count > scheme.count
             && target.prefix(scheme.count).lowercased() == scheme
@@ -105,19 +110,22 @@ extension HTTPRequestParser {
             // The authority must still be one (RFC 9110 §4.2.1), as a Host value must.
             let rest = target.dropFirst(scheme.count)
             guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                guard HostAuthority.isValidTargetAuthority(rest) else { return nil }
-                return (path: method == .options ? "*" : "/", query: nil)
+                guard HostAuthority.isValidTargetAuthority(rest) else { return .failure(.invalidTargetAuthority) }
+                return .success((path: method == .options ? "*" : "/", query: nil))
             }
-            guard HostAuthority.isValidTargetAuthority(rest[..<pathStart]) else { return nil }
-            let split = splitQuery(rest[pathStart...])
-            return (path: split.path.isEmpty ? "/" : split.path, query: split.query)
+            guard HostAuthority.isValidTargetAuthority(rest[..<pathStart]) else { return .failure(.invalidTargetAuthority) }
+            return pathAndQuery(rest[pathStart...]).map { (path: $0.path.isEmpty ? "/" : $0.path, query: $0.query) }
         }
-        return nil
+        return .failure(.invalidRequestTarget)
     }
 
-    private static func splitQuery(_ text: Substring) -> (path: String, query: String?) {
-        guard let mark = text.firstIndex(of: "?") else { return (String(text), nil) }
-        return (String(text[..<mark]), String(text[text.index(after: mark)...]))
+    /// A path and its query, split at the first '?'; '[' or ']' in either is no URI character there.
+    private static func pathAndQuery(_ text: Substring) -> Result<(path: String, query: String?), HTTPParseError> {
+        guard !text.utf8.contains(where: { $0 == ByteClass.leftBracket || $0 == ByteClass.rightBracket }) else {
+            return .failure(.invalidTargetCharacter)
+        }
+        guard let mark = text.firstIndex(of: "?") else { return .success((String(text), nil)) }
+        return .success((String(text[..<mark]), String(text[text.index(after: mark)...])))
     }
 
     static func hasValidPercentEscapes(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {

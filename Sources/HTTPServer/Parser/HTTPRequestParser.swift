@@ -71,18 +71,19 @@ struct HTTPRequestParser {
             case .failed:
                 return nil
             case .requestLine(let skipped):
+                let lineStart = readIndex
                 switch takeLine(limit: limits.maxRequestLineBytes) {
                 case .incomplete: return nil
-                case .tooLong: return fail(.requestLineTooLong)
-                case .bareLineFeed: return fail(.invalidLineEnding)
+                case .tooLong: return failRequestLine(.requestLineTooLong, startingAt: lineStart)
+                case .bareLineFeed: return failRequestLine(.invalidLineEnding, startingAt: lineStart)
                 case .line(let range):
                     if range.isEmpty {
-                        guard skipped < limits.maxLeadingEmptyLines else { return fail(.malformedRequestLine) }
+                        guard skipped < limits.maxLeadingEmptyLines else { return fail(.tooManyLeadingEmptyLines) }
                         state = .requestLine(emptyLinesSkipped: skipped + 1)
                         continue
                     }
                     switch buffer.withUnsafeBufferPointer({ Self.parseRequestLine($0, range) }) {
-                    case .failure(let error): return fail(error)
+                    case .failure(let error): return failRequestLine(error, startingAt: range.lowerBound)
                     case .success(let line):
                         requestLine = line
                         methodBeforeHead = line.method
@@ -185,6 +186,16 @@ struct HTTPRequestParser {
     private mutating func fail(_ error: HTTPParseError) -> HTTPParserEvent {
         state = .failed
         return .failure(error)
+    }
+
+    /// A request line refused whole (too long, malformed) may still have begun with `HEAD `: the refusal then
+    /// carries no body, as any answer to HEAD (RFC 9110 §9.3.2), or a strict client reads it as the next response.
+    private mutating func failRequestLine(_ error: HTTPParseError, startingAt start: Int) -> HTTPParserEvent {
+        let prefix: [UInt8] = [0x48, 0x45, 0x41, 0x44, ByteClass.space]  // "HEAD "
+        if buffer.count - start >= prefix.count, buffer[start..<(start + prefix.count)].elementsEqual(prefix) {
+            methodBeforeHead = .head
+        }
+        return fail(error)
     }
 
     private mutating func complete() -> HTTPParserEvent {
