@@ -21,6 +21,24 @@ import Testing
         #expect(!state.admit(now: start + 500_000, limit: limit).allowed)
     }
 
+    /// The outside review's case: one request, then the wall clock stepped back an hour. The arrival time an hour
+    /// ahead had refused the key for the hour; its debt is now at most an emptied allowance.
+    @Test func aClockSteppedBackCostsAtMostOneInterval() {
+        var state = GCRAState()
+        let noon: Int64 = 43_200 * 1_000_000
+        #expect(state.admit(now: noon, limit: limit).allowed)
+        let stepped = noon - 3_600 * 1_000_000
+        let first = state.admit(now: stepped, limit: limit)
+        #expect(!first.allowed)
+        #expect(first.retryAfterSeconds == 1)
+        #expect(state.admit(now: stepped + 500_000, limit: limit).allowed)
+        // The burst itself is still exact: three at once, then none until an interval has passed.
+        var fresh = GCRAState()
+        #expect((0..<4).map { _ in fresh.admit(now: noon, limit: limit).allowed } == [true, true, true, false])
+        #expect(!fresh.admit(now: noon + 499_999, limit: limit).allowed)
+        #expect(fresh.admit(now: noon + 500_000, limit: limit).allowed)
+    }
+
     @Test func refillsToTheFullBurstAndThenIsIdle() {
         var state = GCRAState()
         for _ in 0..<3 { _ = state.admit(now: 0, limit: limit) }

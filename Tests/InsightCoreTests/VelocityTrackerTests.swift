@@ -235,6 +235,13 @@ import Testing
             (#"{"formatVersion": 1, "counters": "x", "rules": []}"#, .init(path: "/counters", message: "expected an array")),
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [], "limits": []}"#, .init(path: "/limits", message: "expected an object")),
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule)]}"#, .init(path: "/rules/1/name", message: "duplicate rule name")),
+            // A missing member of a rule is named, as a counter's is.
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [{"name": "r", "counter": "a", "raiseTo": "high"}]}"#,
+             .init(path: "/rules/0/atLeast", message: "required")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [{"name": "r", "counter": "a", "atLeast": 2}]}"#,
+             .init(path: "/rules/0/raiseTo", message: "required (medium or high)")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [{"counter": "a", "atLeast": 2, "raiseTo": "high"}]}"#,
+             .init(path: "/rules/0/name", message: "required")),
         ]
         for (json, error) in cases {
             #expect(throws: error, "\(json)") { try VelocityConfiguration.load(json: Array(json.utf8)) }

@@ -99,9 +99,11 @@ extension VelocityConfiguration {
             default: throw LoadError(path: path + "/" + key, message: "unknown key")
             }
         }
-        guard let name, let counter, let atLeast, let raiseTo else {
-            throw LoadError(path: path, message: "name, counter, atLeast and raiseTo are required")
-        }
+        // Named by the member missing, as a counter's are.
+        guard let name else { throw LoadError(path: path + "/name", message: "required") }
+        guard let counter else { throw LoadError(path: path + "/counter", message: "required") }
+        guard let atLeast else { throw LoadError(path: path + "/atLeast", message: "required") }
+        guard let raiseTo else { throw LoadError(path: path + "/raiseTo", message: "required (medium or high)") }
         return Rule(name: name, counter: counter, atLeast: atLeast, raiseTo: raiseTo)
     }
 
