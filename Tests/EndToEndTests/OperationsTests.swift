@@ -36,6 +36,8 @@ import Testing
         // How full the velocity tracker is, for both of its bounds.
         #expect(value("trust_insights_velocity_tracked_accounts") == 0)
         #expect(value("trust_insights_velocity_tracked_counterparties") == 0)
+        #expect(value("trust_insights_velocity_evicted_accounts_total") == 0)
+        #expect(value("trust_insights_velocity_evicted_counterparties_total") == 0)
 
         // Draining (as on SIGTERM) and starting both answer 503, so load balancers stop sending traffic.
         service.runtime.readiness.set(.draining)

@@ -116,6 +116,21 @@ import Testing
         // The most recent subject is still tracked.
         let counts = observe(tracker, account: SubjectKey(high: 0, low: 9_999), at: 10_000)
         #expect(counts.value(named: "evaluationsPerAccount10m") == 2)
+        // Every account dropped still held counts (all within their windows): each is counted for /metrics.
+        #expect(tracker.evictedAccounts == 10_000 - tracker.trackedAccounts)
+        #expect(tracker.evictedCounterparties == 0)
+    }
+
+    /// Entries whose windows have all passed are dropped first, and are no eviction: they held no count.
+    @Test func dropsOfEntriesWithoutCountsAreNotCountedAsEvictions() {
+        var configuration = VelocityConfiguration.standard
+        configuration.limits.maxTrackedAccounts = 1024
+        let tracker = VelocityTracker(configuration: configuration, shardCount: 16)
+        for index in 0..<1_024 { _ = observe(tracker, account: SubjectKey(high: 0, low: UInt64(index)), at: 0) }
+        let eightDays: Int64 = 8 * 86_400_000
+        for index in 1_024..<3_072 { _ = observe(tracker, account: SubjectKey(high: 0, low: UInt64(index)), at: eightDays) }
+        #expect(tracker.evictedAccounts > 0, "the second thousand fills the shards again")
+        #expect(tracker.evictedAccounts <= 3_072 - 1_024 - tracker.trackedAccounts, "the first thousand were expired, not evicted")
     }
 
     /// Another tenant's flood of new accounts, or the same tenant's sandbox load test, fills the shared bound: a

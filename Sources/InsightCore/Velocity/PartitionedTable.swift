@@ -13,6 +13,9 @@ struct PartitionedTable<State: VelocityEntry> {
     /// Entries per partition slot (slots are the shard's interned partitions).
     private var sizes: [Int] = []
     let capacity: Int
+    /// Entries dropped while their windows still held counts (not those whose windows had all passed): each is a
+    /// subject whose counts restart from zero, which an operator sizing `maxTracked*` needs to see.
+    private(set) var evictedWithCounts = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -66,6 +69,7 @@ struct PartitionedTable<State: VelocityEntry> {
             .prefix(count)
         for (key, _) in oldest { entries.removeValue(forKey: key) }
         sizes[victim] -= oldest.count
+        evictedWithCounts += oldest.count
     }
 }
 

@@ -162,6 +162,9 @@ public final class VelocityTracker: Sendable {
 
     public var trackedAccounts: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.accounts.count } } }
     public var trackedCounterparties: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.counterparties.count } } }
+    /// Accounts and counterparties evicted from full shards while they still held counts, since start.
+    public var evictedAccounts: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.accounts.evictedWithCounts } } }
+    public var evictedCounterparties: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.counterparties.evictedWithCounts } } }
 
     private func shard(for key: SubjectKey) -> ShardBox {
         shards[Int(key.low % UInt64(shards.count))]

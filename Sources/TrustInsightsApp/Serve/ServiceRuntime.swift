@@ -188,6 +188,12 @@ final class ServiceRuntime: Sendable {
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
         let trackedCounterparties = metrics.gauge(
             "trust_insights_velocity_tracked_counterparties", help: "Counterparties held by the velocity tracker (up to maxTrackedCounterparties).")
+        let evictedAccounts = metrics.counter(
+            "trust_insights_velocity_evicted_accounts_total",
+            help: "Accounts the velocity tracker dropped from a full shard while they still held counts (their rules fire late until the windows refill): raise maxTrackedAccounts if this grows.")
+        let evictedCounterparties = metrics.counter(
+            "trust_insights_velocity_evicted_counterparties_total",
+            help: "Counterparties dropped from a full shard while they still held counts: raise maxTrackedCounterparties if this grows.")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
@@ -209,6 +215,8 @@ final class ServiceRuntime: Sendable {
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
             trackedCounterparties.set(Double(velocity.trackedCounterparties))
+            evictedAccounts.advance(to: UInt64(velocity.evictedAccounts))
+            evictedCounterparties.advance(to: UInt64(velocity.evictedCounterparties))
             storageWritable.set(readiness.lastKnownStorageWritable ? 1 : 0)
         }
     }
