@@ -66,21 +66,12 @@ final class BoundSnapshot: ModelSnapshot {
         let wanted: String?
         switch version {
         case .current: wanted = currentVersion
-        case .specific(let text): wanted = Self.loadedVersion(matching: text, among: versions)
+        case .specific(let text):
+            // The registry finds a version as the manifest compares them (`2026.9.1` is `2026.09.1`), and answers
+            // with the manifest's spelling, which keys `versions`.
+            wanted = snapshot.model(for: insightType, category: category.rawValue, version: .specific(text))?.version
         }
         guard let wanted, let model = versions[wanted] else { return .versionUnavailable(currentVersion: currentVersion) }
         return .found(model, currentVersion: currentVersion)
-    }
-
-    /// The loaded version a request names: spelled as the manifest spells it or, with leading zeros in a part, the
-    /// one it compares equal to (`2026.9.1` is `2026.09.1`), since the manifest refuses two such entries as one.
-    static func loadedVersion(matching text: String, among versions: [String: CatalogueBoundModel]) -> String? {
-        if versions[text] != nil { return text }
-        do throws(InvalidModelVersion) {
-            try ModelVersionSyntax.check(text)
-        } catch {
-            return nil
-        }
-        return versions.keys.first { ModelVersionOrder.areSame($0, text) }
     }
 }

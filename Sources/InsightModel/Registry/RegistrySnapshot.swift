@@ -137,7 +137,8 @@ public final class RegistrySnapshot: Sendable {
         case .specific(let version):
             guard let versions = models[pair] else { return nil }
             if let model = versions[version] { return model }
-            // The manifest's comparison: a part written with leading zeros is the same version.
+            // The manifest's comparison: a part written with leading zeros is the same version (the manifest refuses
+            // two such entries, so at most one matches). Text that is no version matches none.
             guard (try? ModelVersionSyntax.check(version)) != nil else { return nil }
             return versions.first { ModelVersionOrder.areSame($0.key, version) }?.value
         }
