@@ -42,18 +42,18 @@ extension HTTPRequestParser {
 
         let method = HTTPMethod(rawValue: string(bytes, methodRange))
         var queryMark: Int?
+        var holdsBracket = false
         for index in targetRange {
             let byte = bytes[index]
             guard ByteClass.isTarget(byte) else { return .failure(.invalidTargetCharacter) }
             if byte == UInt8(ascii: "?") && queryMark == nil { queryMark = index }
+            holdsBracket = holdsBracket || byte == ByteClass.leftBracket || byte == ByteClass.rightBracket
         }
         guard hasValidPercentEscapes(bytes, targetRange) else { return .failure(.invalidPercentEscape) }
         let target = string(bytes, targetRange)
         if bytes[targetRange.lowerBound] == UInt8(ascii: "/"), method != .connect {
             // '[' and ']' may stand only in an IP-literal host (RFC 3986 §3.2.2), which an origin-form has none of.
-            guard !targetRange.contains(where: { bytes[$0] == ByteClass.leftBracket || bytes[$0] == ByteClass.rightBracket }) else {
-                return .failure(.invalidTargetCharacter)
-            }
+            guard !holdsBracket else { return .failure(.invalidTargetCharacter) }
             // origin-form, by far the most common: split on the bytes, and share the string when there is no query.
             guard let queryMark else {
                 return .success(RequestLine(method: method, target: target, path: target, query: nil, version: version))
