@@ -83,11 +83,10 @@ enum LabelBatchDecoder {
             switch try reader.peekKind() {
             case .string:
                 let value = try reader.readString()
-                if value.isEmpty || !Wire.fits(value, maximumFieldLength) {
-                    draft.record(Wire.invalidValue(pointer + "/" + key, "must be 1 to \(maximumFieldLength) characters long"))
-                } else {
-                    text = value
-                }
+                // No field holds more than 64 characters, so a longer value is not kept. It becomes the empty
+                // string, which no vocabulary, date or identifier accepts: the field's own check then says what
+                // the field must be, as the contract states it, rather than a length rule the contract never names.
+                text = Wire.fits(value, maximumFieldLength) ? value : ""
             case .null where bit == 16:
                 try reader.readNull()
                 return
