@@ -52,11 +52,17 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a finite Double in Swift's shortest round-trip form; non-finite values become null, as JSON has none.
+    /// True for a finite whole value that `double` writes as an integer (`0`, `1`, `42`), without the `.0` of Swift's
+    /// description; other writers of the same figures (CSV) follow it, so that every format of an answer reads alike.
+    public static func writesAsInteger(_ value: Double) -> Bool {
+        value.isFinite && value == value.rounded(.towardZero) && abs(value) < 1e15
+    }
+
     public mutating func double(_ value: Double) {
         separate()
         if !value.isFinite {
             appendASCII("null")
-        } else if value == value.rounded(.towardZero), abs(value) < 1e15 {
+        } else if Self.writesAsInteger(value) {
             appendInteger(Int(value))
         } else {
             appendASCII(value.description)

@@ -1,3 +1,5 @@
+import JSONStream
+
 /// Appends RFC 4180 CSV to a byte buffer: fields separated by commas, rows ended by CRLF, a field quoted only when
 /// it holds a comma, a quote or a line break.
 struct CSVWriter {
@@ -36,7 +38,7 @@ struct CSVWriter {
     mutating func ratio(_ value: Double?) {
         separate()
         guard let value, value.isFinite else { return }
-        if value == value.rounded(.towardZero), abs(value) < 1e15 {
+        if JSONWriter.writesAsInteger(value) {
             bytes.append(contentsOf: String(Int(value)).utf8)
         } else {
             bytes.append(contentsOf: value.description.utf8)
