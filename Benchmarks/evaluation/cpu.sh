@@ -56,8 +56,8 @@ HZ=$(getconf CLK_TCK)
 BATCH=-
 if [ "${ROUTE:-evaluation}" = evaluation ]; then
   BATCH=$(curl -s "$URL/metrics" | awk '/^trust_insights_store_batches_total/ { b = $2 } /^trust_insights_store_writes_total/ { w = $2 }
-    /^trust_insights_store_checkpoint_catchups_total/ { c = $2 } /^trust_insights_store_expired_holds_total/ { e = $2 }
-    END { if (b > 0) printf "%.1f  catch-ups %d  expired-holds %d", w / b, c, e; else print "-" }')
+    /^trust_insights_store_checkpoint_catchups_total/ { c = $2 }
+    END { if (b > 0) printf "%.1f  catch-ups %d", w / b, c; else print "-" }')
 fi
 echo "requests/s $(awk '/Requests\/sec/ { print $2 }' <<<"$REPORT")  p99 $(awk '$1 == "99%" { print $2 }' <<<"$REPORT")" \
   " server-us-per-request $(( (END - START) * 1000000 / HZ / REQUESTS ))  ticks-per-thread [$THREADS ]" \

@@ -100,4 +100,42 @@ struct LoopTasksTests {
             #expect(ran.firstIndex(of: "handler \(id)")! < ran.firstIndex(of: entry)!)
         }
     }
+
+    /// The server's end-of-pass hook comes after the pass's tasks: a commit made there covers what the tasks did,
+    /// and the answers both settle leave in the same pass.
+    @Test func liveServerRunsTheAfterEachPassHookAfterThePassesTasks() throws {
+        let order = RunOrder()
+        let server = try TestServer.start(router: SampleRoutes.laterRouter(order: order), afterEachPass: {
+            if order.all.last != "pass end" { order.note("pass end") }
+        })
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        for index in 0..<5 {
+            #expect(client.send("GET /later/\(index) HTTP/1.1\r\nHost: a\r\n\r\n"))
+            #expect(client.readResponse()?.bodyText == "\(index)")
+        }
+        let ran = order.all
+        for index in 0..<5 {
+            let handler = try #require(ran.firstIndex(of: "handler \(index)"))
+            let task = try #require(ran.firstIndex(of: "task \(index)"))
+            // No end of pass between a handler and its task: both belong to one pass, whose end follows the task.
+            #expect(!ran[handler..<task].contains("pass end"))
+            #expect(ran[task...].contains("pass end"))
+        }
+    }
+
+    /// The hook also runs when a wait times out with nothing to handle (every 50 ms at most while the loop has
+    /// connections): work left for an end of pass that never came is still done.
+    @Test func liveServerRunsTheAfterEachPassHookOnIdleTicks() throws {
+        let calls = Atomic<Int>(0)
+        let server = try TestServer.start(afterEachPass: { calls.add(1, ordering: .relaxed) })
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        #expect(client.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n"))
+        #expect(client.readResponse()?.bodyText == "1")
+        let before = calls.load(ordering: .relaxed)
+        usleep(500_000)
+        // Ten ticks of the loop holding the connection, at least a few even on a loaded machine.
+        #expect(calls.load(ordering: .relaxed) - before >= 3)
+    }
 }

@@ -49,6 +49,7 @@ final class EventLoop {
 
     /// The loop body; returns when draining is over.
     func run() {
+        mailbox.ownerStarted()
         let capacity = 256
         var events = [UInt32](repeating: 0, count: capacity)
         var tokens = [UInt64](repeating: 0, count: capacity)
@@ -76,14 +77,14 @@ final class EventLoop {
                     if mailbox.hasPosts { releaseSettledResponses() }
                 }
             }
-            if count > 0 { shared.afterEachPass?() }
-            if !services.tasks.isEmpty {
-                services.tasks.runAll()
-                if mailbox.hasPosts { releaseSettledResponses() }
-            }
+            if !services.tasks.isEmpty { services.tasks.runAll() }
+            shared.afterEachPass?()
+            // What the end of the pass settled on this thread goes now: posts from this thread wake no eventfd.
+            if mailbox.hasPosts { releaseSettledResponses() }
             if now >= nextTimerCheck {
                 nextTimerCheck = now + 50_000_000
                 checkTimers()
+                if mailbox.hasPosts { releaseSettledResponses() }
             }
             if let drainDeadline {
                 if connections.isEmpty { break }

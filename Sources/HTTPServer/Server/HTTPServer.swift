@@ -14,10 +14,11 @@ public final class HTTPServer: Sendable {
     private let shared: ServerShared
     private let lifecycle = Mutex(Lifecycle())
 
-    /// `afterEachPass` runs on an event loop's thread each time it has handled a batch of ready events, before it waits
-    /// for more. Work that handlers put off so that a burst can share it (the store commits the evaluations of one
-    /// pass together) is started there. Keep it short: the loop's connections wait for it. The handlers' own
-    /// end-of-pass work (`LoopTasks`) runs right after it, so it overlaps whatever `afterEachPass` started.
+    /// `afterEachPass` runs on an event loop's thread at the end of each pass, after the handlers' own end-of-pass
+    /// work (`LoopTasks`) and before the loop waits again, also after a wait that timed out (at least every 50 ms
+    /// while the loop has connections, every second otherwise). Work that handlers put off so that a burst can share
+    /// it is done there: the service commits the evaluation records of the pass together, and the answers they
+    /// settle leave before the loop waits. Keep it short: the loop's connections wait for it.
     ///
     /// `accessLogIdentity` adds who each request says it comes from to its access-log line (see `AccessLogIdentity`).
     public init(

@@ -1,8 +1,8 @@
 /// Work a handler leaves for its event loop to run at the end of the loop's pass: after every connection that was
-/// ready has been handled and after the server's `afterEachPass`, as swift-nio's `EventLoop.execute` runs tasks after
+/// ready has been handled and before the server's `afterEachPass`, as swift-nio's `EventLoop.execute` runs tasks after
 /// a round of I/O. Work of one kind from many requests then runs back to back with its code and tables still in
-/// the cache, and what `afterEachPass` starts (a group commit) overlaps it. The evaluation route signs its answers
-/// this way (docs/BENCHMARKS.md).
+/// the cache. The evaluation route signs its answers this way, and the service's `afterEachPass` then commits the
+/// pass's records (docs/BENCHMARKS.md).
 ///
 /// A task runs on the loop's thread, so it must not block; one that answers its request settles the gate of the
 /// response its handler returned. Only that thread may enqueue: the queue is reached through the `RequestContext`

@@ -4,7 +4,8 @@ import Glibc
 #endif
 import Synchronization
 
-/// Batches writes from many threads into one transaction on a dedicated writer thread. `submit` returns at once
+/// Batches writes from many threads into one transaction on a dedicated writer thread, or, for held writes when
+/// `releasersCommit` is set, on the thread that ends the hold (`commitHeldWrites()`). `submit` returns at once
 /// and calls back once the write is committed (the service holds its answer until then); `perform` waits for it.
 /// Whatever queues up while a batch commits goes into the next one, so batches grow with load and the WAL pages
 /// each commit writes are shared by more writes.
@@ -75,9 +76,15 @@ public final class GroupCommitter: Sendable {
     /// `releaseHeldWrites()`: past it, the writer commits the queue anyway and counts it in `holdsExpired`. A burst
     /// that lasts longer than the hold is cut short that way now and then (an event loop's pass under heavy load);
     /// when nearly every batch ends that way, nobody is releasing.
+    ///
+    /// `releasersCommit`: held writes are committed by the thread that ends the hold, with `commitHeldWrites()`,
+    /// instead of by the writer thread. The writer is then not woken for a held write at all and no hold limit
+    /// applies: the releaser must come (the service's event loops release at the end of every pass). An event loop
+    /// that commits its own pass's records answers them in the same pass; handing them to the writer cost two
+    /// thread wake-ups per batch, a third of the writer's CPU (docs/BENCHMARKS.md, "The event loop commits").
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
-        commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000,
+        commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000, releasersCommit: Bool = false,
         hooks: BatchHooks = BatchHooks(), walGrowing: @escaping @Sendable () -> Void = {},
         precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
@@ -85,8 +92,8 @@ public final class GroupCommitter: Sendable {
         engine = Engine(
             connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit,
             commitWindowMicroseconds: max(0, commitWindowMicroseconds),
-            maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), hooks: hooks, walGrowing: walGrowing,
-            precondition: precondition)
+            maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), releasersCommit: releasersCommit, hooks: hooks,
+            walGrowing: walGrowing, precondition: precondition)
         let engine = self.engine
         thread = DetachedThread.spawn(name: "store-writer") { engine.run() }
     }
@@ -123,6 +130,14 @@ public final class GroupCommitter: Sendable {
         engine.release()
     }
 
+    /// Ends the hold and commits every queued write on the calling thread, completions included, in batches of at
+    /// most `maximumBatch`. If another thread is committing (another releaser, or the writer), this returns at
+    /// once: that thread looks at the queue again once it lets go of the connection, and takes these writes too.
+    /// So a releaser never waits for another's commit, and two event loops ending their passes together share one.
+    public func commitHeldWrites() {
+        engine.commitOnCallingThread()
+    }
+
     /// Runs `write` in the next group transaction and returns once it is committed (or throws its error).
     public func perform(_ write: @escaping Write) throws {
         let latch = Latch()
@@ -132,7 +147,8 @@ public final class GroupCommitter: Sendable {
 
     /// Runs `body` with exclusive use of the write connection (migrations, maintenance).
     public func withConnection<T>(_ body: (SQLiteConnection) throws -> T) rethrows -> T {
-        try engine.connectionLock.withLock { _ in try body(engine.connection) }
+        defer { engine.wakeWriterForReleasedWrites() }
+        return try engine.connectionLock.withLock { _ in try body(engine.connection) }
     }
 
     /// Transactions the writer has run to COMMIT (or failed whole).
@@ -174,10 +190,14 @@ private final class Engine: @unchecked Sendable {
     /// The writer is waiting out the commit window: a new write wakes it only once the batch is full.
     private var writerGathering = false
     let maximumHoldMicroseconds: Int
+    /// Held writes are committed by their releaser (`commitOnCallingThread`), never woken for.
+    let releasersCommit: Bool
     /// The queue may be committed: it holds a write that was not held, or its held writes were released.
     private var released = false
     /// When the queue last went from empty to not empty: held writes wait at most `maximumHoldMicroseconds` from then.
     private var queueStartedAt = timespec()
+    /// A releaser's commit left the WAL past `walFrameLimit`: the writer thread catches up.
+    private var catchUpWanted = false
     private let expiredHolds = Atomic<Int>(0)
     private let batches = Atomic<Int>(0)
     private let writes = Atomic<Int>(0)
@@ -188,9 +208,10 @@ private final class Engine: @unchecked Sendable {
 
     init(
         connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, commitWindowMicroseconds: Int,
-        maximumHoldMicroseconds: Int, hooks: GroupCommitter.BatchHooks, walGrowing: @escaping @Sendable () -> Void,
-        precondition: @escaping @Sendable () -> (any Error)?
+        maximumHoldMicroseconds: Int, releasersCommit: Bool, hooks: GroupCommitter.BatchHooks,
+        walGrowing: @escaping @Sendable () -> Void, precondition: @escaping @Sendable () -> (any Error)?
     ) {
+        self.releasersCommit = releasersCommit
         self.walGrowing = walGrowing
         self.connection = connection
         self.maximumHoldMicroseconds = maximumHoldMicroseconds
@@ -213,8 +234,10 @@ private final class Engine: @unchecked Sendable {
             queue.append(ticket)
             if !held { released = true }
             // The first write into an empty queue wakes a waiting writer even when held: it must start the timed
-            // wait that bounds the hold. Later held writes leave it asleep.
-            if (writerWaiting && (released || first)) || (writerGathering && queue.count >= maximumBatch) {
+            // wait that bounds the hold. Later held writes leave it asleep (a released queue has woken it already),
+            // and so does every held write that its releaser commits.
+            let wakes = held ? first && !releasersCommit : released
+            if (writerWaiting && wakes) || (writerGathering && queue.count >= maximumBatch) {
                 signal.signalLocked()
             }
         }
@@ -228,6 +251,52 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
+    /// The releaser's commit (see `GroupCommitter.commitHeldWrites`). Whoever holds the connection lock looks at
+    /// the queue again after letting go of it, under the queue's lock: a releaser that found the connection taken
+    /// had queued its writes before trying, so they are seen then.
+    func commitOnCallingThread() {
+        let queued = signal.locked { () -> Bool in
+            guard !queue.isEmpty else { return false }
+            released = true
+            return true
+        }
+        guard queued else { return }
+        while true {
+            let committed: (batch: [Ticket], outcomes: [Result<Void, any Error>])?? = connectionLock.withLockIfAvailable { _ in
+                guard let batch = signal.locked({ takeReleasedBatchLocked() }) else { return nil }
+                let outcomes = commitBatch(batch)
+                if walFrameLimit > 0 { noteWALLength(catchingUp: false) }
+                return (batch, outcomes)
+            }
+            switch committed {
+            case nil:
+                return
+            case let (batch, outcomes)??:
+                complete(batch, outcomes)
+            case .some(nil):
+                if !(signal.locked { released && !queue.isEmpty }) { return }
+            }
+        }
+    }
+
+    /// After the connection was held for maintenance: writes a releaser queued meanwhile found the lock taken and
+    /// left for whoever held it, so the writer takes them.
+    func wakeWriterForReleasedWrites() {
+        signal.locked {
+            if released && !queue.isEmpty && writerWaiting { signal.signalLocked() }
+        }
+    }
+
+    /// Up to `maximumBatch` writes from the queue's head if it may be committed; the rest stays released.
+    private func takeReleasedBatchLocked() -> [Ticket]? {
+        guard released, !queue.isEmpty else { return nil }
+        let taken = Array(queue.prefix(maximumBatch))
+        queue.removeFirst(taken.count)
+        released = !queue.isEmpty
+        if released { queueStartedAt = Condition.deadline(microsecondsFromNow: 0) }
+        return taken
+    }
+
     func stop() {
         signal.locked {
             stopping = true
@@ -238,47 +307,68 @@ private final class Engine: @unchecked Sendable {
     func run() {
         var previousBatch = 0
         while true {
-            let batch: [Ticket]? = signal.locked {
+            let next: (batch: [Ticket], catchUp: Bool)? = signal.locked {
                 if previousBatch > 1 && commitWindowMicroseconds > 0 { gatherLocked() }
-                awaitBatchLocked()
-                if queue.isEmpty { return nil }
+                let mayCommit = awaitBatchLocked()
+                let catchUp = catchUpWanted
+                catchUpWanted = false
+                // Stopping commits whatever is queued, held or not, and ends once nothing is.
+                if stopping && queue.isEmpty { return nil }
+                guard mayCommit, !queue.isEmpty else { return ([], catchUp) }
                 let taken = Array(queue.prefix(maximumBatch))
                 queue.removeFirst(taken.count)
                 // What is left over from a full batch goes next, without waiting for another release.
                 released = !queue.isEmpty
                 if released { queueStartedAt = Condition.deadline(microsecondsFromNow: 0) }
-                return taken
+                return (taken, catchUp)
             }
-            guard let batch else { return }
-            previousBatch = batch.count
-            let outcomes: [Result<Void, any Error>]
-            if let refusal = precondition() {
-                outcomes = Array(repeating: .failure(refusal), count: batch.count)
-            } else {
-                outcomes = commit(batch)
+            guard let next else { return }
+            previousBatch = next.batch.count
+            let outcomes = connectionLock.withLock { _ in
+                let outcomes = next.batch.isEmpty ? [] : commitBatch(next.batch)
+                if walFrameLimit > 0 { noteWALLength(catchingUp: true) }
+                return outcomes
             }
-            batches.add(1, ordering: .relaxed)
-            writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
-            for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
-            if walFrameLimit > 0 { catchUpIfWALIsLong() }
+            complete(next.batch, outcomes)
         }
+    }
+
+    /// Commits `batch`, or fails it whole when the precondition refuses. With `connectionLock` held.
+    private func commitBatch(_ batch: [Ticket]) -> [Result<Void, any Error>] {
+        let outcomes: [Result<Void, any Error>]
+        if let refusal = precondition() {
+            outcomes = Array(repeating: .failure(refusal), count: batch.count)
+        } else {
+            outcomes = commit(batch)
+        }
+        batches.add(1, ordering: .relaxed)
+        writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
+        return outcomes
+    }
+
+    /// Runs the completions, outside `connectionLock`: a completion may queue a write of its own.
+    private func complete(_ batch: [Ticket], _ outcomes: [Result<Void, any Error>]) {
+        for (ticket, outcome) in zip(batch, outcomes) { ticket.completion(outcome) }
     }
 
     /// Waits until the queue may be committed: it is released, or its oldest held write has waited the longest hold,
     /// or the committer is stopping (which commits what is queued).
-    private func awaitBatchLocked() {
+    /// Returns false when woken only for a catch-up: the queue, if any, holds writes that their releaser commits.
+    private func awaitBatchLocked() -> Bool {
         writerWaiting = true
         defer { writerWaiting = false }
         while !stopping {
-            if queue.isEmpty {
+            if !queue.isEmpty && released { return true }
+            if catchUpWanted { return false }
+            if queue.isEmpty || releasersCommit {
+                // Held writes whose releaser commits them: nothing to time.
                 signal.waitLocked()
-            } else if released {
-                return
             } else if !signal.waitLocked(until: Condition.adding(microseconds: maximumHoldMicroseconds, to: queueStartedAt)) {
                 if !queue.isEmpty && !released { expiredHolds.add(1, ordering: .relaxed) }
-                return
+                return true
             }
         }
+        return true
     }
 
     /// Waits out the commit window, unless the batch fills or the committer stops first.
@@ -291,64 +381,73 @@ private final class Engine: @unchecked Sendable {
         }
     }
 
-    /// With no write in progress, a PASSIVE checkpoint can copy every frame back (the checkpoint thread has done
-    /// most of them already), and the next commit then starts the WAL over. If the checkpoint thread holds the
-    /// checkpoint lock, or a reader still needs old frames, this returns at once and is tried after the next batch.
-    private func catchUpIfWALIsLong() {
-        connectionLock.withLock { _ in
-            let frames = connection.framesInWAL
-            if frames >= walFrameLimit / 4 { walGrowing() }
-            guard frames >= walFrameLimit else { return }
-            // One row: busy, frames in the WAL, frames copied back.
-            guard let statement = try? connection.statement("PRAGMA wal_checkpoint(PASSIVE)") else { return }
-            defer { statement.reset() }
-            if (try? statement.step()) == true, statement.int(0) == 0, statement.int(1) == statement.int(2) {
-                catchUps.add(1, ordering: .relaxed)
+    /// Nudges the checkpoint thread as the WAL grows, and past `walFrameLimit` catches up: with no write in
+    /// progress, a PASSIVE checkpoint can copy every frame back (the checkpoint thread has done most of them
+    /// already), and the next commit then starts the WAL over. If the checkpoint thread holds the checkpoint lock,
+    /// or a reader still needs old frames, this returns at once and is tried after the next batch.
+    ///
+    /// Only the writer thread catches up (`catchingUp`): a catch-up syncs the database file, which would hold an
+    /// event loop's every connection. A releaser that leaves the WAL past the limit wakes the writer for it instead.
+    /// With `connectionLock` held.
+    private func noteWALLength(catchingUp: Bool) {
+        let frames = connection.framesInWAL
+        if frames >= walFrameLimit / 4 { walGrowing() }
+        guard frames >= walFrameLimit else { return }
+        guard catchingUp else {
+            signal.locked {
+                catchUpWanted = true
+                if writerWaiting { signal.signalLocked() }
             }
+            return
+        }
+        // One row: busy, frames in the WAL, frames copied back.
+        guard let statement = try? connection.statement("PRAGMA wal_checkpoint(PASSIVE)") else { return }
+        defer { statement.reset() }
+        if (try? statement.step()) == true, statement.int(0) == 0, statement.int(1) == statement.int(2) {
+            catchUps.add(1, ordering: .relaxed)
         }
     }
 
+    /// With `connectionLock` held.
     private func commit(_ batch: [Ticket]) -> [Result<Void, any Error>] {
-        connectionLock.withLock { _ in
+        do {
+            try run("BEGIN IMMEDIATE")
+        } catch {
+            return Array(repeating: .failure(error), count: batch.count)
+        }
+        defer { connection.resetActiveStatements() }
+        switch commitWithoutSavepoints(batch) {
+        case .finished(let outcomes): return outcomes
+        // Alone in its transaction, a failing write was rolled back with it: that is its outcome.
+        case .writeFailed(let error) where batch.count == 1: return [.failure(error)]
+        case .writeFailed: break
+        }
+        do {
+            try run("BEGIN IMMEDIATE")
+        } catch {
+            return Array(repeating: .failure(error), count: batch.count)
+        }
+        var outcomes: [Result<Void, any Error>] = []
+        outcomes.reserveCapacity(batch.count)
+        for ticket in batch {
             do {
-                try run("BEGIN IMMEDIATE")
-            } catch {
-                return Array(repeating: .failure(error), count: batch.count)
-            }
-            defer { connection.resetActiveStatements() }
-            switch commitWithoutSavepoints(batch) {
-            case .finished(let outcomes): return outcomes
-            // Alone in its transaction, a failing write was rolled back with it: that is its outcome.
-            case .writeFailed(let error) where batch.count == 1: return [.failure(error)]
-            case .writeFailed: break
-            }
-            do {
-                try run("BEGIN IMMEDIATE")
-            } catch {
-                return Array(repeating: .failure(error), count: batch.count)
-            }
-            var outcomes: [Result<Void, any Error>] = []
-            outcomes.reserveCapacity(batch.count)
-            for ticket in batch {
+                try run("SAVEPOINT item")
                 do {
-                    try run("SAVEPOINT item")
-                    do {
-                        try ticket.write(connection)
-                        try run("RELEASE item")
-                        ticket.written?()
-                        outcomes.append(.success(()))
-                    } catch {
-                        try? run("ROLLBACK TO item")
-                        try? run("RELEASE item")
-                        outcomes.append(.failure(error))
-                    }
+                    try ticket.write(connection)
+                    try run("RELEASE item")
+                    ticket.written?()
+                    outcomes.append(.success(()))
                 } catch {
+                    try? run("ROLLBACK TO item")
+                    try? run("RELEASE item")
                     outcomes.append(.failure(error))
                 }
+            } catch {
+                outcomes.append(.failure(error))
             }
-            if let error = finish() { return Array(repeating: .failure(error), count: batch.count) }
-            return outcomes
         }
+        if let error = finish() { return Array(repeating: .failure(error), count: batch.count) }
+        return outcomes
     }
 
     /// The batch hook, then COMMIT; on failure the transaction is rolled back and the error returned.

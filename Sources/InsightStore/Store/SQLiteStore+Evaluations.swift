@@ -43,6 +43,12 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         writer.releaseHeldWrites()
     }
 
+    /// Commits the evaluations recorded since the last release on the calling thread, unless another thread is
+    /// committing and takes them along (`GroupCommitter.commitHeldWrites()`).
+    public func commitHeldWrites() {
+        writer.commitHeldWrites()
+    }
+
     /// One stored evaluation as the velocity tracker replays it: keyed hashes and times, nothing else.
     public struct VelocityReplayRow: Sendable {
         public var partition: VelocityPartition

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// The embedded store: one SQLite database in WAL mode under the data folder. Writes go through one group-commit
-/// writer and return only once committed; reads use a pool of read-only connections.
+/// The embedded store: one SQLite database in WAL mode under the data folder. Writes go through one group committer
+/// and return only once committed (evaluation records may be committed by the event loop that made them, the rest
+/// by the writer thread); reads use a pool of read-only connections.
 public final class SQLiteStore: Sendable {
     public static let fileName = "trust-insights.sqlite"
 
@@ -23,11 +24,12 @@ public final class SQLiteStore: Sendable {
     /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
     ///
     /// `holdsEvaluations`: `record(_:)` holds each evaluation until `releaseHeldWrites()`, so a burst of them
-    /// shares one commit. The service sets it and releases at the end of each event loop pass; without a release,
-    /// a held evaluation is committed after `evaluationHoldMicroseconds` anyway.
+    /// shares one commit; without a release, a held evaluation is committed after `evaluationHoldMicroseconds`
+    /// anyway. With `releasersCommit` as well, the releaser commits them itself (`commitHeldWrites()`) and no hold
+    /// limit applies: the service's event loops do so at the end of every pass.
     public init(
         directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
-        evaluationHoldMicroseconds: Int = SQLiteStore.defaultEvaluationHoldMicroseconds
+        evaluationHoldMicroseconds: Int = SQLiteStore.defaultEvaluationHoldMicroseconds, releasersCommit: Bool = false
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -60,7 +62,8 @@ public final class SQLiteStore: Sendable {
         self.checkpointer = checkpointer
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
-            maximumHoldMicroseconds: evaluationHoldMicroseconds, hooks: hooks, walGrowing: { checkpointer.nudge() }
+            maximumHoldMicroseconds: evaluationHoldMicroseconds, releasersCommit: releasersCommit, hooks: hooks,
+            walGrowing: { checkpointer.nudge() }
         ) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)

@@ -45,7 +45,7 @@ final class ServiceRuntime: Sendable {
         do {
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
-                holdsEvaluations: true, evaluationHoldMicroseconds: configuration.evaluationHoldMicroseconds)
+                holdsEvaluations: true, releasersCommit: true)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -177,12 +177,13 @@ final class ServiceRuntime: Sendable {
             labels: LabelIntake(store: store), admission: admission,
             metrics: LabelMetrics(source: store, policy: configuration.metricsPolicy))
         ).register(in: &router)
-        // An event loop's pass records the evaluations of every ready connection; releasing them together at its end
-        // lets them share one commit (docs/BENCHMARKS.md).
+        // An event loop's pass records the evaluations of every ready connection and commits them together at its
+        // end, on its own thread, so their answers leave in the same pass (docs/BENCHMARKS.md, "The event loop
+        // commits its own records").
         let heldWrites = store
         server = HTTPServer(
             configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink,
-            afterEachPass: { heldWrites.releaseHeldWrites() }, accessLogIdentity: .keyID)
+            afterEachPass: { heldWrites.commitHeldWrites() }, accessLogIdentity: .keyID)
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
@@ -201,14 +202,12 @@ final class ServiceRuntime: Sendable {
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
         let storageWritable = metrics.gauge("trust_insights_storage_writable", help: "1 while the last write or check of the data folder succeeded, 0 while storage refuses writes (disk full, lock held).")
-        let storeExpiredHolds = metrics.counter("trust_insights_store_expired_holds_total", help: "Batches of held evaluations the writer committed because no event loop released them within evaluationHoldMicroseconds (\(configuration.evaluationHoldMicroseconds) us).")
         let models = models
         metrics.onCollect {
             let activity = store.writerActivity
             storeBatches.advance(to: UInt64(activity.batches))
             storeWrites.advance(to: UInt64(activity.writes))
             storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
-            storeExpiredHolds.advance(to: UInt64(activity.expiredHolds))
             limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
