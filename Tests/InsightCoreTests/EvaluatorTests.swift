@@ -355,6 +355,33 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         #expect(Identifier.milliseconds(of: earlier) == 1_763_700_000_000)
         #expect(Identifier.milliseconds(of: "not-an-id") == nil)
     }
+
+    /// The store finds an insight through its evaluation's row: an evaluation's identifier ends in 0, its insights'
+    /// differ from it in the last digit only, which is the position plus one.
+    @Test func insightIdentifiersAreDerivedFromTheirEvaluations() throws {
+        let random = RandomReserve()
+        let evaluations = (0..<50).map { _ in Identifier.evaluation(at: 1_795_000_000_000, random: random) }
+        #expect(Set(evaluations).count == 50)
+        for evaluation in evaluations {
+            #expect(Identifier.isWellFormed(evaluation) && evaluation.hasSuffix("0"))
+            #expect(Identifier.milliseconds(of: evaluation) == 1_795_000_000_000)
+            for position in 0..<Identifier.maximumDerivedInsights {
+                let insight = Identifier.insight(ofEvaluation: evaluation, position: position)
+                #expect(Identifier.isWellFormed(insight))
+                #expect(insight.dropLast() == evaluation.dropLast())
+                #expect(insight.last == Character(String(position + 1)))
+            }
+        }
+
+        let (evaluator, _) = try makeEvaluator()
+        let result = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_795_000_000_000)
+        #expect(result.evaluationID.hasSuffix("0"))
+        #expect(result.insights.enumerated().allSatisfy { position, insight in
+            insight.insightID == Identifier.insight(ofEvaluation: result.evaluationID, position: position)
+        })
+        let recorded = try #require(recorder.records.withLock { $0.last })
+        #expect(recorded.insights.map(\.insightID) == result.insights.map(\.insightID))
+    }
 }
 
 @Suite struct PendingWriteTests {

@@ -35,7 +35,8 @@ public final class Evaluator: Sendable {
         }
     }
 
-    public static let maximumInsights = 8
+    /// Also the most insights an evaluation's identifier can number (`Identifier.maximumDerivedInsights`).
+    public static let maximumInsights = Identifier.maximumDerivedInsights
 
     /// The feature names clients send, for decoders that read them often.
     public var clientFeatureNames: [String] { dependencies.catalogue.clientFeatureNames }
@@ -153,7 +154,9 @@ public final class Evaluator: Sendable {
         // those over that count.
         let countedFloor = counts.map { counts in VelocityCounts.floor(of: fired.filter { !counts.isOverHighOutcomes($0) }) } ?? .unknown
 
-        // 5. Every requested insight, each with its own outcome or error.
+        // 5. Every requested insight, each with its own outcome or error, and an identifier derived from the
+        // evaluation's (the store finds an insight through its evaluation's row).
+        let evaluationID = Identifier.evaluation(at: now, random: dependencies.random)
         let snapshot = dependencies.models.currentSnapshot()
         var insights: [InsightResult] = []
         var records: [EvaluationRecord.Insight] = []
@@ -162,7 +165,7 @@ public final class Evaluator: Sendable {
         records.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
-                insightRequest, features: features, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
+                insightRequest, insightID: Identifier.insight(ofEvaluation: evaluationID, position: position), features: features, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
                 overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
             insights.append(result)
             var outcome: RiskLevel?
@@ -178,7 +181,7 @@ public final class Evaluator: Sendable {
 
         // 6. The record goes to storage; the caller answers once it is durable.
         let record = EvaluationRecord(
-            evaluationID: Identifier.make(at: now, random: dependencies.random), tenant: principal.tenant, environment: principal.environment,
+            evaluationID: evaluationID, tenant: principal.tenant, environment: principal.environment,
             keyID: principal.keyID, category: request.category, createdAt: now, account: account, device: device,
             counterparty: counterparty, insights: records, countsAsHighOutcome: evaluatedHigh)
         let durability = dependencies.recorder.record(record)
@@ -195,12 +198,9 @@ public final class Evaluator: Sendable {
     }
 
     private func evaluateInsight(
-        _ request: InsightRequest, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel,
+        _ request: InsightRequest, insightID: String, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel,
         firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
-        // The same clock reading as the evaluation's identifier: the store finds an evaluation's insights as the
-        // identifiers of its millisecond (schema migration 10), and indexes any other separately.
-        let insightID = Identifier.make(at: now, random: dependencies.random)
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
             InsightResult(
                 insightID: insightID, insightType: request.insightType, modelVersion: version, newestModelVersion: current,

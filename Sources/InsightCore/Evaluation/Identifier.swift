@@ -3,15 +3,44 @@ import InsightCrypto
 /// Identifiers for evaluations and insights: lowercase UUIDs of version 7 (RFC 9562), 48 bits of Unix milliseconds
 /// followed by 74 random bits.
 ///
-/// Time-ordered on purpose: every evaluation inserts its identifiers into B-tree indexes, and random (version 4)
-/// keys dirtied a different page per insert, so each group commit wrote several pages per evaluation to the WAL.
-/// Ordered keys land on the same right-hand pages, and a batch of evaluations writes a handful of pages in all.
-/// The 74 random bits keep them unguessable; the time they reveal is already in the signed response.
+/// Time-ordered on purpose: every evaluation inserts its identifier into a B-tree, and random (version 4) keys
+/// dirtied a different page per insert, so each group commit wrote several pages per evaluation to the WAL. Ordered
+/// keys land on the same right-hand pages, and a batch of evaluations writes a handful of pages in all. The random
+/// bits keep them unguessable; the time they reveal is already in the signed response.
+///
+/// An evaluation's identifier ends in the hex digit 0, and the identifier of its insight at position p (0 to 7) is
+/// the same with the last digit p + 1: the store keeps an evaluation and its insights in one row, found from either
+/// identifier without an index of insight identifiers (schema migration 12). That leaves 70 random bits, shared by
+/// the identifiers of one answer, which its reader sees together anyway.
 public enum Identifier {
+    /// Insights per evaluation that derived identifiers can number.
+    public static let maximumDerivedInsights = 8
+
+    /// A new evaluation identifier for `milliseconds`: random bits from `random`, the last hex digit 0.
+    public static func evaluation(at milliseconds: Int64, random: RandomReserve) -> String {
+        make(at: milliseconds, random: random, lastDigitZero: true)
+    }
+
+    /// The identifier of the insight at `position` (0 to 7) of the evaluation `evaluationID` made: the evaluation's,
+    /// its last hex digit `position + 1`.
+    public static func insight(ofEvaluation evaluationID: String, position: Int) -> String {
+        precondition((0..<maximumDerivedInsights).contains(position) && evaluationID.utf8.count == 36)
+        return String(unsafeUninitializedCapacity: 36) { buffer in
+            _ = buffer.initialize(from: evaluationID.utf8)
+            buffer[35] = UInt8(ascii: "1") &+ UInt8(position)
+            return 36
+        }
+    }
+
     /// A new identifier for `milliseconds`, its random bits drawn from `random`.
     public static func make(at milliseconds: Int64, random: RandomReserve) -> String {
+        make(at: milliseconds, random: random, lastDigitZero: false)
+    }
+
+    private static func make(at milliseconds: Int64, random: RandomReserve, lastDigitZero: Bool) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
             random.fill(UnsafeMutableRawBufferPointer(bytes))
+            if lastDigitZero { bytes[15] &= 0xF0 }
             let time = UInt64(max(0, milliseconds))
             for index in 0..<6 {
                 bytes[index] = UInt8(truncatingIfNeeded: time >> (40 - 8 * UInt64(index)))

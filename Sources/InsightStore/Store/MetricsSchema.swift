@@ -19,8 +19,9 @@
 /// GROUP BY, so no temporary b-tree, which SQLite would otherwise open as a temporary file on every report.
 enum MetricsSchema {
     /// Moves a reported evaluation's insights from `missing` to the report's status (schema migration 4). Its
-    /// insights are found by `evaluation_id`, which since migration 10 has no index but a partial one: migration 11
-    /// replaces this text with `movingConsumptionByTimeRange`.
+    /// insights are found by `evaluation_id`, which from migration 10 to 11 had no index but a partial one (migration
+    /// 11 replaced this text with `movingConsumptionByTimeRange`); since migration 12, which makes this text the
+    /// trigger again, `insight` is a view whose rows of one evaluation are a seek of the evaluation's row.
     static let moveConsumptionTrigger = """
         CREATE TRIGGER metrics_move_consumption AFTER INSERT ON consumption BEGIN
             INSERT INTO metrics_daily (tenant_id, environment, day, category, model_version, outcome, consumption,
@@ -85,6 +86,33 @@ enum MetricsSchema {
         AND (substr(insight_id, 1, 13) <> substr(evaluation_id, 1, 13) OR substr(insight_id, 15, 1) <> '7')
         """
 
+    /// The views that define the aggregates' figures from the raw rows (migration 4; made again by migration 12 over
+    /// the `insight` view that replaced the table).
+    static let insightFacts = """
+        CREATE VIEW metrics_insight_facts AS
+            SELECT e.tenant_id, e.environment, e.created_at / 86400000 AS day, e.category,
+                coalesce(i.model_version, '') AS model_version, i.outcome, coalesce(c.status, 'missing') AS consumption,
+                coalesce(c.late, 0) AS late,
+                (SELECT l.label FROM label AS l WHERE l.insight_id = i.insight_id ORDER BY l.label_id DESC LIMIT 1) AS verdict,
+                (SELECT l.received_at FROM label AS l WHERE l.insight_id = i.insight_id ORDER BY l.label_id LIMIT 1) AS first_label_at,
+                e.created_at
+            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
+            LEFT JOIN consumption AS c ON c.evaluation_id = i.evaluation_id
+            WHERE i.outcome IS NOT NULL;
+        CREATE VIEW metrics_daily_recomputed AS
+            SELECT tenant_id, environment, day, category, model_version, outcome, consumption,
+                count(*) AS evaluations, sum(late) AS late,
+                count(CASE WHEN verdict = 'confirmedFraud' THEN 1 END) AS fraud,
+                count(CASE WHEN verdict = 'confirmedLegitimate' THEN 1 END) AS legitimate
+            FROM metrics_insight_facts
+            GROUP BY tenant_id, environment, day, category, model_version, outcome, consumption;
+        CREATE VIEW metrics_latency_recomputed AS
+            SELECT tenant_id, environment, day, category, model_version, outcome, consumption,
+                max(0, (first_label_at - created_at) / 86400000) AS latency_days, count(*) AS labels
+            FROM metrics_insight_facts WHERE first_label_at IS NOT NULL
+            GROUP BY tenant_id, environment, day, category, model_version, outcome, consumption, latency_days;
+        """
+
     static let aggregates = """
         CREATE TABLE metrics_daily (
             tenant_id TEXT NOT NULL,
@@ -113,29 +141,7 @@ enum MetricsSchema {
             PRIMARY KEY (tenant_id, environment, day, category, model_version, outcome, consumption, latency_days)
         ) STRICT, WITHOUT ROWID;
 
-        CREATE VIEW metrics_insight_facts AS
-            SELECT e.tenant_id, e.environment, e.created_at / 86400000 AS day, e.category,
-                coalesce(i.model_version, '') AS model_version, i.outcome, coalesce(c.status, 'missing') AS consumption,
-                coalesce(c.late, 0) AS late,
-                (SELECT l.label FROM label AS l WHERE l.insight_id = i.insight_id ORDER BY l.label_id DESC LIMIT 1) AS verdict,
-                (SELECT l.received_at FROM label AS l WHERE l.insight_id = i.insight_id ORDER BY l.label_id LIMIT 1) AS first_label_at,
-                e.created_at
-            FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            LEFT JOIN consumption AS c ON c.evaluation_id = i.evaluation_id
-            WHERE i.outcome IS NOT NULL;
-        CREATE VIEW metrics_daily_recomputed AS
-            SELECT tenant_id, environment, day, category, model_version, outcome, consumption,
-                count(*) AS evaluations, sum(late) AS late,
-                count(CASE WHEN verdict = 'confirmedFraud' THEN 1 END) AS fraud,
-                count(CASE WHEN verdict = 'confirmedLegitimate' THEN 1 END) AS legitimate
-            FROM metrics_insight_facts
-            GROUP BY tenant_id, environment, day, category, model_version, outcome, consumption;
-        CREATE VIEW metrics_latency_recomputed AS
-            SELECT tenant_id, environment, day, category, model_version, outcome, consumption,
-                max(0, (first_label_at - created_at) / 86400000) AS latency_days, count(*) AS labels
-            FROM metrics_insight_facts WHERE first_label_at IS NOT NULL
-            GROUP BY tenant_id, environment, day, category, model_version, outcome, consumption, latency_days;
-
+        \(insightFacts)
         INSERT INTO metrics_daily SELECT * FROM metrics_daily_recomputed;
         INSERT INTO metrics_latency SELECT * FROM metrics_latency_recomputed;
 

@@ -8,7 +8,7 @@
 /// are summed per aggregate key; keys whose fraud and legitimate deltas both cancel are left alone. Only insights
 /// with an outcome count, as in the `*_recomputed` views that define the figures.
 ///
-/// One statement looks each touched insight up once (insight, evaluation, consumption, labels) into a temporary
+/// One statement looks each touched insight up once (its evaluation's row, consumption, labels) into a temporary
 /// table; two GROUP BYs over it upsert the daily and latency deltas. Running the lookups once instead of in each
 /// upsert took the label route from 112-118k to 121-137k labels/s (docs/BENCHMARKS.md).
 ///
@@ -31,21 +31,21 @@ extension SQLiteLabelTransaction {
 
     static let fillScratch = """
         INSERT INTO temp.label_batch_delta
-        SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category, coalesce(i.model_version, ''), i.outcome,
+        SELECT e.tenant_id, e.environment, e.created_at / 86400000, e.category,
+            coalesce(json_extract(j.value, '$[2]'), ''), json_extract(j.value, '$[3]'),
             coalesce(c.status, 'missing'),
             (n.label = 'confirmedFraud') - coalesce(o.label = 'confirmedFraud', 0),
             (n.label = 'confirmedLegitimate') - coalesce(o.label = 'confirmedLegitimate', 0),
             CASE WHEN o.label_id IS NULL THEN max(0, (f.received_at - e.created_at) / 86400000) END
         FROM (SELECT insight_id, min(label_id) AS first_new, max(label_id) AS last_new
               FROM label NOT INDEXED WHERE label_id > ?1 GROUP BY insight_id) AS t
-        JOIN insight AS i ON i.insight_id = t.insight_id
-        JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-        LEFT JOIN consumption AS c ON c.evaluation_id = i.evaluation_id
+        \(InsightRows.resolved(idColumn: "t.insight_id"))
+        LEFT JOIN consumption AS c ON c.evaluation_id = e.evaluation_id
         JOIN label AS n ON n.label_id = t.last_new
         JOIN label AS f ON f.label_id = t.first_new
         LEFT JOIN label AS o ON o.label_id =
             (SELECT max(p.label_id) FROM label AS p WHERE p.insight_id = t.insight_id AND p.label_id < t.first_new)
-        WHERE i.outcome IS NOT NULL
+        WHERE json_extract(j.value, '$[3]') IS NOT NULL
         """
 
     static let verdictDeltas = """

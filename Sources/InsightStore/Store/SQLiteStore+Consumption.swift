@@ -1,14 +1,9 @@
 import InsightCore
 
 extension SQLiteStore: ConsumptionStore {
+    /// Through the `insight` view: a seek for the evaluation's row, then its array (InsightRows).
     static let insightsOfEvaluation: StaticString = """
-        SELECT insight_id, position FROM insight
-        WHERE insight_id >= ?1 AND insight_id < ?2 AND evaluation_id = ?3 AND tenant_id = ?4
-        UNION ALL
-        SELECT insight_id, position FROM insight
-        WHERE evaluation_id = ?3 AND tenant_id = ?4
-            AND (substr(insight_id, 1, 13) <> substr(evaluation_id, 1, 13) OR substr(insight_id, 15, 1) <> '7')
-        ORDER BY position
+        SELECT insight_id, position FROM insight WHERE evaluation_id = ?1 AND tenant_id = ?2 ORDER BY position
         """
 
     /// One query shape for unknown, foreign and other-environment evaluations alike: all are simply no row.
@@ -24,12 +19,7 @@ extension SQLiteStore: ConsumptionStore {
             let keyID = evaluation.string(5)
             let existing = Self.consumptionRecord(evaluation, firstColumn: 1, evaluationID: evaluationID, tenant: tenant)
             evaluation.reset()
-            // The insights made in the evaluation's millisecond are a range of the primary key (schema migration
-            // 10): version-7 identifiers that begin with the evaluation's 13 characters of time. Any others sit in
-            // the partial index, whose condition the second half repeats word for word.
-            let timePrefix = String(decoding: evaluationID.utf8.prefix(13), as: UTF8.self)
-            let insights = try connection.statement(Self.insightsOfEvaluation)
-                .bind(1, timePrefix + "-7").bind(2, timePrefix + "-8").bind(3, evaluationID).bind(4, tenant.rawValue)
+            let insights = try connection.statement(Self.insightsOfEvaluation).bind(1, evaluationID).bind(2, tenant.rawValue)
             var insightIDs: [String] = []
             while try insights.step() { insightIDs.append(insights.string(0)) }
             return ConsumptionTarget(createdAt: createdAt, keyID: keyID, insightIDs: insightIDs, existing: existing)

@@ -4,31 +4,30 @@ import InsightCrypto
 extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore {
     private static let insertEvaluation: StaticString = """
         INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at,
-            account_hash, device_hash, counterparty_hash, high_outcome)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            account_hash, device_hash, counterparty_hash, high_outcome, insights)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
-    private static let insertInsight: StaticString = """
-        INSERT INTO insight (insight_id, evaluation_id, tenant_id, position, insight_type, model_version, outcome, error)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    private static let insertInsightIdentifier: StaticString = """
+        INSERT INTO insight_identifier (insight_id, evaluation_id, position) VALUES (?, ?, ?)
         """
 
-    /// Queues the evaluation and its insights for the next group commit; the pending write settles once durable.
+    /// Queues the evaluation and its insights, one row (InsightRows), for the next group commit; the pending write
+    /// settles once durable.
     public func record(_ evaluation: EvaluationRecord) -> PendingWrite {
         let pending = PendingWrite()
+        let insights = InsightRows.json(evaluation)
         writer.submit({ connection in
             try connection.statement(Self.insertEvaluation)
                 .bind(1, evaluation.evaluationID).bind(2, evaluation.tenant.rawValue)
                 .bind(3, evaluation.environment.rawValue).bind(4, evaluation.keyID)
                 .bind(5, evaluation.category.rawValue).bind(6, evaluation.createdAt)
                 .bind(7, evaluation.account?.hex).bind(8, evaluation.device?.hex).bind(9, evaluation.counterparty?.hex)
-                .bind(10, evaluation.countsAsHighOutcome ? 1 : 0)
+                .bind(10, evaluation.countsAsHighOutcome ? 1 : 0).bind(11, insights.text)
                 .run()
-            let insert = try connection.statement(Self.insertInsight)
-            for insight in evaluation.insights {
-                try insert.bind(1, insight.insightID).bind(2, evaluation.evaluationID).bind(3, evaluation.tenant.rawValue)
-                    .bind(4, insight.position).bind(5, insight.insightType).bind(6, insight.modelVersion)
-                    .bind(7, insight.outcome?.rawValue).bind(8, insight.error?.rawValue)
-                    .run()
+            guard insights.hasOwnIdentifiers else { return }
+            let insert = try connection.statement(Self.insertInsightIdentifier)
+            for insight in evaluation.insights where !InsightRows.isDerived(insight, of: evaluation) {
+                try insert.bind(1, insight.insightID).bind(2, evaluation.evaluationID).bind(3, insight.position).run()
             }
         }, written: { [evaluationCounts] in
             evaluationCounts.add(evaluation)

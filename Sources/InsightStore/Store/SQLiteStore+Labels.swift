@@ -20,12 +20,17 @@ extension SQLiteStore: LabelStore {
 struct SQLiteLabelTransaction: LabelTransaction {
     let connection: SQLiteConnection
 
+    /// Each wanted identifier resolved to its evaluation's row (InsightRows.resolved): seeks, no scan.
+    static let evaluationTimes = """
+        SELECT wanted.value, e.created_at FROM json_each(?1) AS wanted
+        \(InsightRows.resolved(idColumn: "wanted.value"))
+        WHERE e.tenant_id = ?2 AND e.environment = ?3
+        """
+
     func evaluationTimes(ofInsights insightIDs: [String], tenant: TenantID, environment: DeploymentEnvironment) throws -> [String: Int64] {
         guard !insightIDs.isEmpty else { return [:] }
-        let statement = try connection.statement("""
-            SELECT i.insight_id, e.created_at FROM insight AS i JOIN evaluation AS e ON e.evaluation_id = i.evaluation_id
-            WHERE i.insight_id IN (SELECT value FROM json_each(?)) AND i.tenant_id = ? AND e.environment = ?
-            """).bind(1, Self.jsonArray(insightIDs)).bind(2, tenant.rawValue).bind(3, environment.rawValue)
+        let statement = try connection.statement(Self.evaluationTimes).bind(1, Self.jsonArray(insightIDs))
+            .bind(2, tenant.rawValue).bind(3, environment.rawValue)
         var times: [String: Int64] = [:]
         times.reserveCapacity(insightIDs.count)
         while try statement.step() { times[statement.string(0)] = statement.int64(1) }
