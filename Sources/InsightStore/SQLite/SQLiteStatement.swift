@@ -67,6 +67,17 @@ public final class SQLiteStatement {
         return self
     }
 
+    /// Binds UTF-8 bytes as text (the caller guarantees they are valid UTF-8), without making a `String` of them.
+    @discardableResult
+    public func bind(_ index: Int32, utf8Text: [UInt8]) -> SQLiteStatement {
+        utf8Text.withUnsafeBytes { buffer in
+            // A null pointer would bind NULL, not the empty string.
+            guard let start = buffer.baseAddress else { return _ = sqlite3_bind_text(handle, index, "", 0, Self.transient) }
+            _ = sqlite3_bind_text(handle, index, start.assumingMemoryBound(to: CChar.self), Int32(buffer.count), Self.transient)
+        }
+        return self
+    }
+
     @discardableResult
     public func bind(_ index: Int32, blob: [UInt8]) -> SQLiteStatement {
         blob.withUnsafeBytes { buffer in

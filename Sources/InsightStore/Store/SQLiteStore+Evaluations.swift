@@ -22,7 +22,7 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                 .bind(3, evaluation.environment.rawValue).bind(4, evaluation.keyID)
                 .bind(5, evaluation.category.rawValue).bind(6, evaluation.createdAt)
                 .bind(7, evaluation.account?.hex).bind(8, evaluation.device?.hex).bind(9, evaluation.counterparty?.hex)
-                .bind(10, evaluation.countsAsHighOutcome ? 1 : 0).bind(11, insights.text)
+                .bind(10, evaluation.countsAsHighOutcome ? 1 : 0).bind(11, utf8Text: insights.utf8)
                 .run()
             guard insights.hasOwnIdentifiers else { return }
             let insert = try connection.statement(Self.insertInsightIdentifier)
