@@ -7,6 +7,11 @@
 #   scripts/generate-metrics-data.sh DATA_DIR                 # 10,000,000 evaluations, 100,000 labels
 #   EVALUATIONS=100000 LABELS=1000 scripts/generate-metrics-data.sh /tmp/small
 #
+# Rows have the layout of schema migration 12, as the service writes them: each evaluation's insight lives in its
+# row's `insights` column (a JSON array of [position, insight_type, model_version, outcome, error]; `insight` is a
+# view), and IDs are deterministic UUIDv7s of the evaluation's creation time whose last hex digit is 0, so the
+# insight's ID is derived from its evaluation's (last digit 1) and nothing goes into `insight_identifier`.
+#
 # The rows go in with sqlite3 bulk inserts while the metrics triggers and secondary indexes are set aside; the
 # indexes are then rebuilt, the aggregates filled from the schema's own *_recomputed views (the same definition the
 # migration uses) and the triggers put back, so the folder is exactly what the service would have written. (Labels
@@ -33,6 +38,9 @@ mkdir -p "$DATA"
 chmod 700 "$DATA"
 "$BIN" keys create --tenant "$TENANT" --role analyst --env production --data-dir "$DATA" | tail -1 >"$DATA/analyst.key"
 chmod 600 "$DATA/analyst.key"
+# `serve` refuses a database that holds evaluations but no signing key (DataFolderState): make one now, as a first
+# start would have.
+"$BIN" signing-keys rotate --data-dir "$DATA" >/dev/null
 
 INDEXES=$(mktemp)
 TRIGGERS=$(mktemp)
@@ -46,6 +54,12 @@ NOW_MS=$(($(date +%s) * 1000))
 SPAN=$((DAYS * 86400000))
 START=$((NOW_MS - SPAN))
 STEP=$((EVALUATIONS / LABELS))
+# Row x's creation time, and its IDs: UUIDv7 (48 bits of that time, version 7, variant 8), the row number in the
+# random bits so they are unique and in the primary key's time order, the last hex digit 0 for the evaluation and
+# 1 for its insight at position 0 (Identifier.insight(ofEvaluation:position:)).
+CREATED="($START + x * $SPAN / $EVALUATIONS)"
+EVALUATION_ID="printf('%08x-%04x-7000-8000-%011x0', $CREATED / 65536, $CREATED % 65536, x)"
+INSIGHT_ID="printf('%08x-%04x-7000-8000-%011x1', $CREATED / 65536, $CREATED % 65536, x)"
 start_time=$(date +%s)
 sqlite3 "$DB" >/dev/null <<SQL
 PRAGMA journal_mode = OFF;
@@ -64,31 +78,28 @@ CREATE TEMP TABLE draw AS
     (x * 374761393 % 4294967291) % 1000 AS label_draw,
     (x * 1181783497 % 4294967291) % 1000 AS place_draw
   FROM n;
-INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at, high_outcome)
-  SELECT printf('%08x-0000-4000-8000-%012x', x / 65536, x), '$TENANT',
+INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at, high_outcome, insights)
+  SELECT $EVALUATION_ID, '$TENANT',
     CASE WHEN place_draw % 25 = 0 THEN 'sandbox' ELSE 'production' END, 'generated',
     CASE place_draw / 200 WHEN 0 THEN 'payment' WHEN 1 THEN 'account' WHEN 2 THEN 'resourceUse' WHEN 3 THEN 'communication' ELSE 'other' END,
-    $START + x * $SPAN / $EVALUATIONS, outcome_draw >= 950
-  FROM draw ORDER BY x;
-INSERT INTO insight (insight_id, evaluation_id, tenant_id, position, insight_type, model_version, outcome, error)
-  SELECT printf('%08x-0000-4000-9000-%012x', x / 65536, x), printf('%08x-0000-4000-8000-%012x', x / 65536, x), '$TENANT', 0,
-    'isLikelyBeingCoached', CASE WHEN version_draw < 700 THEN '2026.11.1' ELSE '2026.09.1' END,
-    CASE WHEN outcome_draw < 850 THEN 'unknown' WHEN outcome_draw < 950 THEN 'medium' ELSE 'high' END, NULL
+    $CREATED, outcome_draw >= 950,
+    json_array(json_array(0, 'isLikelyBeingCoached', CASE WHEN version_draw < 700 THEN '2026.11.1' ELSE '2026.09.1' END,
+      CASE WHEN outcome_draw < 850 THEN 'unknown' WHEN outcome_draw < 950 THEN 'medium' ELSE 'high' END, NULL))
   FROM draw ORDER BY x;
 INSERT INTO consumption (evaluation_id, tenant_id, status, insight_ids, received_at, late)
-  SELECT printf('%08x-0000-4000-8000-%012x', x / 65536, x), '$TENANT',
+  SELECT $EVALUATION_ID, '$TENANT',
     CASE WHEN status_draw < 400 THEN 'usedIncreasedFriction' WHEN status_draw < 700 THEN 'usedUnchangedFriction'
          WHEN status_draw < 850 THEN 'usedReducedFriction' WHEN status_draw < 920 THEN 'notUsedNotNeeded'
          WHEN status_draw < 970 THEN 'notUsedError' ELSE 'usedEvaluationOnly' END,
-    printf('%08x-0000-4000-9000-%012x', x / 65536, x), $START + x * $SPAN / $EVALUATIONS + 2000, consumption_draw < 30
+    $INSIGHT_ID, $CREATED + 2000, consumption_draw < 30
   FROM draw WHERE consumption_draw < 950 ORDER BY x;
 INSERT INTO label (insight_id, tenant_id, label, fraud_type, occurred_on, amount_band, received_at)
-  SELECT printf('%08x-0000-4000-9000-%012x', x / 65536, x), '$TENANT',
+  SELECT $INSIGHT_ID, '$TENANT',
     CASE WHEN label_draw < (CASE WHEN outcome_draw >= 950 THEN 700 WHEN outcome_draw >= 850 THEN 300 ELSE 20 END)
          THEN 'confirmedFraud' ELSE 'confirmedLegitimate' END,
     CASE WHEN label_draw % 2 = 0 THEN 'techSupport' ELSE 'other' END,
-    date(($START + x * $SPAN / $EVALUATIONS) / 1000, 'unixepoch'), NULL,
-    min($NOW_MS, $START + x * $SPAN / $EVALUATIONS + (label_draw % 90) * 86400000 + 3600000)
+    date($CREATED / 1000, 'unixepoch'), NULL,
+    min($NOW_MS, $CREATED + (label_draw % 90) * 86400000 + 3600000)
   FROM draw WHERE x % $STEP = 0 ORDER BY x;
 DROP TABLE draw;
 COMMIT;

@@ -1,6 +1,13 @@
 #!/usr/bin/env python3
 """What the index of insights by evaluation cost each group commit, with the system's SQLite.
 
+Historical: this measures the schema before migration 12 (schema versions 10-11 and the version 9 it compares
+with), when insights were rows of their own `insight` table. Migration 12 replaced that table with a JSON column of
+the evaluation's row and a read-only `insight` view, so the measurement no longer applies to the current schema.
+The script opens no service database: it creates the old tables itself in a temporary folder, which is why it still
+runs. Comparing against the service's own tables needs a database of schema version 11 (built with a release from
+before migration 12); a data folder of the current release (schema 12) cannot stand in for it.
+
 Inserts evaluation-shaped rows (one evaluation and two insights each, UUIDv7 identifiers sharing the evaluation's
 millisecond, about 17 evaluations per millisecond as at 17k/s) in batches, as the writer thread does, with the
 service's pragmas (WAL, synchronous=NORMAL, no automatic checkpoint, 64 MiB cache; a checkpoint after each
@@ -75,7 +82,12 @@ def run(batch, total, with_index):
 
 
 def main():
-    total = int(sys.argv[1]) if len(sys.argv) > 1 else 60000
+    argument = sys.argv[1] if len(sys.argv) > 1 else "60000"
+    if not argument.isdigit() or int(argument) < 1:
+        reason = ("it opens no database: it measures the insight table of schema versions 9-11 (before migration 12) "
+                  "in tables it creates itself" if os.path.exists(argument) else "expected a number of evaluations")
+        sys.exit(f"insight-index-cost.py: {argument!r}: {reason}\nusage: python3 {sys.argv[0]} [evaluations=60000]")
+    total = int(argument)
     print("batch  with index: us/eval  frames/eval   without: us/eval  frames/eval")
     for batch in (16, 64, 256):
         with_cost = run(batch, total, True)

@@ -34,6 +34,8 @@ run_once() { # $1 = consumption|labels, $2 = connections
   partner=$(tail -1 "$out")
   local key_id
   key_id=$(echo "$key" | cut -d_ -f3)
+  # A folder holding evaluations needs its signing key to start (README, "First start").
+  "$BIN" signing-keys rotate --data-dir "$data" >/dev/null
   python3 "$HERE/seed.py" "$data/trust-insights.sqlite" "$key_id" "$EVALUATIONS" "$data/evaluations.txt" "$data/insights.txt"
   "$BIN" serve --port 0 --data-dir "$data" --access-log false >"$out" 2>/dev/null &
   local server=$!

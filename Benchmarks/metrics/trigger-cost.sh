@@ -10,6 +10,13 @@
 # migration 5: the label writer counts each batch with a few set-based statements, which this script takes from
 # Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift and runs after each batch's insert, as
 # SQLiteLabelTransaction.appendLabels does.
+#
+# Since schema migration 12 there is no insight table: an evaluation's insights are a JSON array in its row's
+# `insights` column and `insight` is a read-only view. The evaluations are inserted first (untimed, as before),
+# with IDs of the service's shape (36 characters, lowercase, the last hex digit 0, so each insight's ID is derived
+# from its evaluation's) but random bits throughout, like the random keys this script always used; the timed
+# `insight` step then writes both insights of every evaluation into its row (one UPDATE, where there were two
+# INSERTs into the table) and still divides by the 200,000 insights.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 command -v sqlite3 >/dev/null || { echo "sqlite3 is missing: apt-get install -y sqlite3" >&2; exit 1; }
@@ -19,14 +26,21 @@ BIN="$(swift build -c release --show-bin-path)/trust-insights"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # The Swift string literals `static let createScratch = """ ... """` and the others countLabels(after:) runs, in its
-# order, as SQL statements.
-label_upkeep=$(python3 - "$ROOT/Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift" <<'PY'
+# order, as SQL statements; an interpolated `InsightRows.resolved(idColumn:)` (the joins that find an insight by its
+# ID since migration 12) is expanded from Sources/InsightStore/Store/InsightRows.swift.
+label_upkeep=$(python3 - "$ROOT/Sources/InsightStore/Store/SQLiteLabelTransaction+Aggregates.swift" \
+  "$ROOT/Sources/InsightStore/Store/InsightRows.swift" <<'PY'
 import re, sys
 source = open(sys.argv[1]).read()
+resolved = re.search(r'static func resolved\(idColumn: String\) -> String \{\s*"""\n(.*?)"""', open(sys.argv[2]).read(), re.S).group(1)
 literals = dict(re.findall(r'static let (\w+) = """\n(.*?)"""', source, re.S))
 literals["emptyScratch"] = re.search(r'static let emptyScratch = "(.*?)"', source).group(1)
 for name in ("createScratch", "emptyScratch", "fillScratch", "verdictDeltas", "firstLabelLatencies", "emptyScratch"):
-    print(literals[name].rstrip() + ";")
+    sql = re.sub(r'\\\(InsightRows\.resolved\(idColumn: "([^"]*)"\)\)',
+                 lambda match: resolved.replace("\\(idColumn)", match.group(1)).rstrip(), literals[name])
+    if "\\(" in sql:
+        sys.exit(f"trigger-cost.sh: {name} interpolates Swift that this script does not expand:\n{sql}")
+    print(sql.rstrip() + ";")
 PY
 )
 # Sums the user CPU of the timed statements after each `.print` marker, per row.
@@ -66,12 +80,14 @@ PRAGMA temp_store = MEMORY;
 PRAGMA cache_size = -65536;
 CREATE TEMP TABLE n AS WITH RECURSIVE n(x) AS (SELECT 0 UNION ALL SELECT x + 1 FROM n WHERE x < 99999) SELECT x FROM n;
 INSERT INTO evaluation (evaluation_id, tenant_id, environment, key_id, category, created_at, high_outcome)
-  SELECT hex(randomblob(16)), 'bench', 'production', 'k', 'payment', 1795000000000 + x * 1000, 0 FROM n;
+  SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(h, 14, 3) || '-8' || substr(h, 18, 3) || '-'
+      || substr(h, 21, 11) || '0', 'bench', 'production', 'k', 'payment', 1795000000000 + x * 1000, 0
+  FROM (SELECT x, lower(hex(randomblob(16))) AS h FROM n);
 .timer on
 .print insight
-INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 0, 't', '2026.11.1',
-  CASE abs(random()) % 3 WHEN 0 THEN 'unknown' WHEN 1 THEN 'medium' ELSE 'high' END, NULL FROM evaluation;
-INSERT INTO insight SELECT hex(randomblob(16)), evaluation_id, 'bench', 1, 't', '2026.09.1', 'unknown', NULL FROM evaluation;
+UPDATE evaluation SET insights = json_array(
+  json_array(0, 't', '2026.11.1', CASE abs(random()) % 3 WHEN 0 THEN 'unknown' WHEN 1 THEN 'medium' ELSE 'high' END, NULL),
+  json_array(1, 't', '2026.09.1', 'unknown', NULL));
 $insight_upkeep
 .timer off
 CREATE TEMP TABLE target AS SELECT insight_id FROM insight WHERE position = 0 LIMIT 20000;
