@@ -179,6 +179,29 @@ import InsightCrypto
         #expect(try store.aggregateRowsDifferingFromRecomputation() == 0)
     }
 
+    @Test func onlyTheExactDerivedIdentifierCountsAsDerived() {
+        let evaluationID = Identifier.evaluation(at: time, random: random)
+        func derived(_ insightID: String, position: Int) -> Bool {
+            let record = record(evaluationID, insights: [insightID])
+            var insight = record.insights[0]
+            insight.position = position
+            return InsightRows.isDerived(insight, of: record)
+        }
+        let prefix = String(evaluationID.dropLast())
+        #expect(derived(prefix + "1", position: 0))
+        #expect(derived(prefix + "8", position: 7))
+        #expect(!derived(prefix + "2", position: 0))
+        #expect(!derived(prefix + "9", position: 8))
+        #expect(!derived(evaluationID, position: 0))
+        // Stored identifiers are lowercase: the same UUID in capitals (when it has letters) is another text.
+        let capitals = prefix.uppercased()
+        if capitals != prefix { #expect(!derived(capitals + "1", position: 0)) }
+        #expect(!derived(prefix + "1 ", position: 0))
+        #expect(!derived(String(prefix.dropLast()) + "1", position: 0))
+        #expect(!derived("x" + prefix.dropFirst() + "1", position: 0))
+        #expect(!derived(prefix + "1", position: -1))
+    }
+
     @Test func insightElementsAreJSONForAnyText() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(directory: directory.path)

@@ -42,10 +42,18 @@ enum InsightRows {
     }
 
     /// Whether `insight` carries the identifier derived from its evaluation's, which its element then leaves out.
+    /// Compared byte by byte: made for every insight on the event loop, it must not build the derived identifier.
     static func isDerived(_ insight: EvaluationRecord.Insight, of evaluation: EvaluationRecord) -> Bool {
-        (0..<Identifier.maximumDerivedInsights).contains(insight.position)
-            && insight.insightID.utf8.count == 36 && evaluation.evaluationID.utf8.count == 36
-            && insight.insightID == Identifier.insight(ofEvaluation: evaluation.evaluationID, position: insight.position)
+        guard (0..<Identifier.maximumDerivedInsights).contains(insight.position) else { return false }
+        var own = insight.insightID.utf8.makeIterator()
+        var index = 0
+        for byte in evaluation.evaluationID.utf8 {
+            guard let ownByte = own.next() else { return false }
+            let expected = index == 35 ? UInt8(ascii: "1") &+ UInt8(insight.position) : byte
+            guard index < 36, ownByte == expected else { return false }
+            index += 1
+        }
+        return index == 36 && own.next() == nil
     }
 
     /// The evaluation's `insights` column as UTF-8 JSON, and whether any insight brings an identifier of its own
@@ -59,7 +67,7 @@ enum InsightRows {
         for (index, insight) in evaluation.insights.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "["))
-            bytes.append(contentsOf: String(insight.position).utf8)
+            appendDecimal(insight.position, to: &bytes)
             bytes.append(UInt8(ascii: ","))
             appendJSONString(insight.insightType, to: &bytes)
             bytes.append(UInt8(ascii: ","))
@@ -81,6 +89,16 @@ enum InsightRows {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude, to: &bytes)
+    }
+
+    private static func appendDecimal(_ value: UInt, to bytes: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
+        bytes.append(UInt8(ascii: "0") &+ UInt8(value % 10))
+    }
+
     /// A JSON string (RFC 8259), or `null`.
     private static func appendJSONString(_ value: String?, to bytes: inout [UInt8]) {
         guard let value else {
@@ -88,6 +106,15 @@ enum InsightRows {
             return
         }
         bytes.append(UInt8(ascii: "\""))
+        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        } ?? false
+        if plain {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""), UInt8(ascii: "\\"):
