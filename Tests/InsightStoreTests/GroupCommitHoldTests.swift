@@ -9,23 +9,6 @@ import Testing
 /// Held writes: they wait for a release, a write that is not held, or the hold limit, and then share one commit.
 /// Holds here are long (seconds) wherever a test must see a write still waiting, so a slow machine cannot blur them.
 @Suite struct GroupCommitHoldTests {
-    /// Counts the completions, and lets a test wait for a number of them.
-    private final class Completions: Sendable {
-        private let done = DispatchSemaphore(value: 0)
-        private let succeeded = Atomic<Int>(0)
-        var count: Int { succeeded.load(ordering: .relaxed) }
-
-        func record(_ outcome: Result<Void, any Error>) {
-            if case .success = outcome { succeeded.add(1, ordering: .relaxed) }
-            done.signal()
-        }
-
-        /// True if `count` completions arrived within `seconds`.
-        func wait(for count: Int, seconds: Double) -> Bool {
-            (0..<count).allSatisfy { _ in done.wait(timeout: .now() + seconds) == .success }
-        }
-    }
-
     private func makeCommitter(_ directory: TemporaryDirectory, maximumHoldMicroseconds: Int) throws -> GroupCommitter {
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
         try connection.execute(ItemInsert.createTable)
@@ -40,7 +23,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         for _ in 0..<5 {
             committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         }
@@ -60,7 +43,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         #expect(!completions.wait(for: 1, seconds: 0.2))
@@ -74,7 +57,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         committer.releaseHeldWrites()
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
         #expect(!completions.wait(for: 1, seconds: 0.3))
@@ -86,7 +69,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 200_000)
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         // The writer is asleep on an empty queue by now: the held write must wake it to start the hold's clock.
         usleep(100_000)
         var started = timespec()
@@ -106,7 +89,7 @@ import Testing
         // Long enough that a writer thread starved for a while on a loaded machine still sees two holds run out.
         let committer = try makeCommitter(directory, maximumHoldMicroseconds: 1_000_000)
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         var started = timespec()
         clock_gettime(CLOCK_MONOTONIC, &started)
         committer.submit({ try insert($0) }, heldForRelease: true, completion: completions.record)
@@ -126,7 +109,7 @@ import Testing
     @Test func stoppingCommitsWhatIsStillHeld() throws {
         let directory = try TemporaryDirectory()
         let insert = ItemInsert()
-        let completions = Completions()
+        let completions = WriteCompletions()
         do {
             let committer = try makeCommitter(directory, maximumHoldMicroseconds: 30_000_000)
             for _ in 0..<3 {
