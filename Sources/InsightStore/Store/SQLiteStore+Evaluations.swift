@@ -37,11 +37,6 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         return pending
     }
 
-    /// Lets the writer commit the evaluations recorded since the last release (with `holdsEvaluations`).
-    public func releaseHeldWrites() {
-        writer.releaseHeldWrites()
-    }
-
     /// Commits the evaluations recorded since the last release on the calling thread, unless another thread is
     /// committing and takes them along (`GroupCommitter.commitHeldWrites()`).
     public func commitHeldWrites() {

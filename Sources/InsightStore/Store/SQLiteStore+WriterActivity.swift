@@ -7,15 +7,11 @@ extension SQLiteStore {
         public var writes: Int
         /// Checkpoints the writer had to run itself because the WAL outgrew its limit.
         public var checkpointCatchUps: Int
-        /// Batches of held evaluations committed because no release came within `evaluationHoldMicroseconds`: a
-        /// few under heavy load (an event loop pass that long), nearly one per batch if nothing calls
-        /// `releaseHeldWrites()`.
-        public var expiredHolds: Int
     }
 
     public var writerActivity: WriterActivity {
         WriterActivity(
             batches: writer.batchesCommitted, writes: writer.writesCommitted,
-            checkpointCatchUps: writer.checkpointCatchUps, expiredHolds: writer.holdsExpired)
+            checkpointCatchUps: writer.checkpointCatchUps)
     }
 }

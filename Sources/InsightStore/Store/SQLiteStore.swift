@@ -14,22 +14,18 @@ public final class SQLiteStore: Sendable {
     let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
-    /// Evaluation records wait for `releaseHeldWrites()` (or the hold's limit) before they are committed.
+    /// Evaluation records wait for `commitHeldWrites()` before they are committed.
     let holdsEvaluations: Bool
-    /// The default longest wait of a held evaluation for a release: the cost of a missing one, and longer than a
-    /// pass of an event loop usually lasts under load.
-    public static let defaultEvaluationHoldMicroseconds = 2000
 
     /// Opens (creating if needed) the store in `directory` and brings its schema up to date.
     /// `commitWindowMicroseconds`: see `GroupCommitter`; the service sets it, one-off commands leave it at 0.
     ///
-    /// `holdsEvaluations`: `record(_:)` holds each evaluation until `releaseHeldWrites()`, so a burst of them
-    /// shares one commit; without a release, a held evaluation is committed after `evaluationHoldMicroseconds`
-    /// anyway. With `releasersCommit` as well, the releaser commits them itself (`commitHeldWrites()`) and no hold
-    /// limit applies: the service's event loops do so at the end of every pass.
+    /// `holdsEvaluations`: `record(_:)` holds each evaluation until the caller commits the held ones itself with
+    /// `commitHeldWrites()`, so a burst of them shares one commit; no time limit applies (a write that is not held
+    /// takes them along, and a closing store commits them). The service's event loops commit at the end of every
+    /// pass (`GroupCommitter(releasersCommit:)`).
     public init(
-        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
-        evaluationHoldMicroseconds: Int = SQLiteStore.defaultEvaluationHoldMicroseconds, releasersCommit: Bool = false
+        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -62,7 +58,7 @@ public final class SQLiteStore: Sendable {
         self.checkpointer = checkpointer
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
-            maximumHoldMicroseconds: evaluationHoldMicroseconds, releasersCommit: releasersCommit, hooks: hooks,
+            releasersCommit: holdsEvaluations, hooks: hooks,
             walGrowing: { checkpointer.nudge() }
         ) {
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }

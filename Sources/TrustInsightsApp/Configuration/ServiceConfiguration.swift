@@ -25,7 +25,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
     public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays
     public var commitWindowMicroseconds = 0
-    public var evaluationHoldMicroseconds = SQLiteStore.defaultEvaluationHoldMicroseconds
+    /// Retired and ignored (ConfigurationKey), kept so that files which set it stay valid.
+    public var evaluationHoldMicroseconds = 2000
 
     public init() {}
 }

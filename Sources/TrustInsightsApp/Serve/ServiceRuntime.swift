@@ -45,7 +45,7 @@ final class ServiceRuntime: Sendable {
         do {
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
-                holdsEvaluations: true, releasersCommit: true)
+                holdsEvaluations: true)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
