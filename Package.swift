@@ -27,7 +27,7 @@ let package = Package(
         .target(name: "InsightModel", dependencies: ["InsightCrypto"], swiftSettings: optimised),
         .target(name: "InsightCrypto", dependencies: ["CCrypto"], swiftSettings: optimised),
         .target(name: "InsightCore", dependencies: ["InsightModel", "InsightCrypto", "JSONStream", "DetachedThreads"], swiftSettings: optimised),
-        .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite", "DetachedThreads"], swiftSettings: optimised),
+        .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite", "DetachedThreads", "JSONStream"], swiftSettings: optimised),
         .target(name: "InsightTraining", dependencies: ["InsightModel"], swiftSettings: optimised),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"], swiftSettings: optimised),
         // openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.

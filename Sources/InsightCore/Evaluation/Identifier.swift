@@ -16,6 +16,20 @@ public enum Identifier {
     /// Insights per evaluation that derived identifiers can number.
     public static let maximumDerivedInsights = 8
 
+    /// Whether `insightID` is the identifier `insight(ofEvaluation:position:)` derives, compared byte by byte: the
+    /// store asks for every insight it records, and must not build the derived identifier to answer.
+    public static func isInsight(_ insightID: String, ofEvaluation evaluationID: String, position: Int) -> Bool {
+        guard (0..<maximumDerivedInsights).contains(position) else { return false }
+        var own = insightID.utf8.makeIterator()
+        var index = 0
+        for byte in evaluationID.utf8 {
+            guard index < 36, let ownByte = own.next() else { return false }
+            guard ownByte == (index == 35 ? UInt8(ascii: "1") &+ UInt8(position) : byte) else { return false }
+            index += 1
+        }
+        return index == 36 && own.next() == nil
+    }
+
     /// A new evaluation identifier for `milliseconds`: random bits from `random`, the last hex digit 0.
     public static func evaluation(at milliseconds: Int64, random: RandomReserve) -> String {
         make(at: milliseconds, random: random, lastDigitZero: true)

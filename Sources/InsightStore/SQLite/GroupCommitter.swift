@@ -81,7 +81,7 @@ public final class GroupCommitter: Sendable {
     /// instead of by the writer thread. The writer is then not woken for a held write at all and no hold limit
     /// applies: the releaser must come (the service's event loops release at the end of every pass). An event loop
     /// that commits its own pass's records answers them in the same pass; handing them to the writer cost two
-    /// thread wake-ups per batch, a third of the writer's CPU (docs/BENCHMARKS.md, "The event loop commits").
+    /// thread wake-ups per batch, a third of the writer's CPU (docs/BENCHMARKS.md, "The event loop commits its own records, and one row per evaluation").
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000, releasersCommit: Bool = false,

@@ -1,4 +1,5 @@
 import InsightCore
+import JSONStream
 
 /// The insights of an evaluation, kept in its row since schema migration 12: `evaluation.insights` is a JSON array
 /// with one element per insight, `[position, insight_type, model_version, outcome, error]`, and a sixth member, the
@@ -7,7 +8,7 @@ import InsightCore
 /// own. Those are also in `insight_identifier`, which maps each to its evaluation and position.
 ///
 /// An evaluation of derived identifiers is one row and one B-tree insert; with two insights it was three rows in two
-/// B-trees, and each group commit wrote the pages of both (docs/BENCHMARKS.md, "One row per evaluation").
+/// B-trees, and each group commit wrote the pages of both (docs/BENCHMARKS.md, "The event loop commits its own records, and one row per evaluation").
 enum InsightRows {
     /// The identifier of the insight an element describes, in SQL: its own, else the derived one.
     static func identifier(element: String, evaluationID: String) -> String {
@@ -42,93 +43,31 @@ enum InsightRows {
     }
 
     /// Whether `insight` carries the identifier derived from its evaluation's, which its element then leaves out.
-    /// Compared byte by byte: made for every insight on the event loop, it must not build the derived identifier.
     static func isDerived(_ insight: EvaluationRecord.Insight, of evaluation: EvaluationRecord) -> Bool {
-        guard (0..<Identifier.maximumDerivedInsights).contains(insight.position) else { return false }
-        var own = insight.insightID.utf8.makeIterator()
-        var index = 0
-        for byte in evaluation.evaluationID.utf8 {
-            guard let ownByte = own.next() else { return false }
-            let expected = index == 35 ? UInt8(ascii: "1") &+ UInt8(insight.position) : byte
-            guard index < 36, ownByte == expected else { return false }
-            index += 1
-        }
-        return index == 36 && own.next() == nil
+        Identifier.isInsight(insight.insightID, ofEvaluation: evaluation.evaluationID, position: insight.position)
     }
 
     /// The evaluation's `insights` column as UTF-8 JSON, and whether any insight brings an identifier of its own
-    /// (which then also goes into `insight_identifier`). Made on the event loop for every evaluation: bytes appended
-    /// to one buffer, with no string interpolation.
+    /// (which then also goes into `insight_identifier`). Made on the event loop for every evaluation.
     static func json(_ evaluation: EvaluationRecord) -> (utf8: [UInt8], hasOwnIdentifiers: Bool) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(72 * evaluation.insights.count + 2)
-        bytes.append(UInt8(ascii: "["))
+        var writer = JSONWriter(capacity: 72 * evaluation.insights.count + 2)
         var hasOwnIdentifiers = false
-        for (index, insight) in evaluation.insights.enumerated() {
-            if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            bytes.append(UInt8(ascii: "["))
-            appendDecimal(insight.position, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendJSONString(insight.insightType, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendJSONString(insight.modelVersion, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendJSONString(insight.outcome?.rawValue, to: &bytes)
-            bytes.append(UInt8(ascii: ","))
-            appendJSONString(insight.error?.rawValue, to: &bytes)
+        writer.beginArray()
+        for insight in evaluation.insights {
+            writer.beginArray()
+            writer.int(insight.position)
+            writer.string(insight.insightType)
+            writer.stringOrNull(insight.modelVersion)
+            writer.stringOrNull(insight.outcome?.rawValue)
+            writer.stringOrNull(insight.error?.rawValue)
             if !isDerived(insight, of: evaluation) {
                 hasOwnIdentifiers = true
-                bytes.append(UInt8(ascii: ","))
-                appendJSONString(insight.insightID, to: &bytes)
+                writer.string(insight.insightID)
             }
-            bytes.append(UInt8(ascii: "]"))
+            writer.endArray()
         }
-        bytes.append(UInt8(ascii: "]"))
-        return (bytes, hasOwnIdentifiers)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    private static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDecimal(value.magnitude, to: &bytes)
-    }
-
-    private static func appendDecimal(_ value: UInt, to bytes: inout [UInt8]) {
-        if value >= 10 { appendDecimal(value / 10, to: &bytes) }
-        bytes.append(UInt8(ascii: "0") &+ UInt8(value % 10))
-    }
-
-    /// A JSON string (RFC 8259), or `null`.
-    private static func appendJSONString(_ value: String?, to bytes: inout [UInt8]) {
-        guard let value else {
-            bytes.append(contentsOf: "null".utf8)
-            return
-        }
-        bytes.append(UInt8(ascii: "\""))
-        let plain = value.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else { return false }
-            bytes.append(contentsOf: utf8)
-            return true
-        } ?? false
-        if plain {
-            bytes.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0..<0x20:
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        writer.endArray()
+        return (writer.bytes, hasOwnIdentifiers)
     }
 
     static let createIdentifierTable = """
@@ -161,4 +100,10 @@ enum InsightRows {
         \(MetricsSchema.insightFacts)
         \(MetricsSchema.moveConsumptionTrigger)
         """
+}
+
+private extension JSONWriter {
+    mutating func stringOrNull(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
 }

@@ -37,8 +37,8 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         return pending
     }
 
-    /// Commits the evaluations recorded since the last release on the calling thread, unless another thread is
-    /// committing and takes them along (`GroupCommitter.commitHeldWrites()`).
+    /// Commits the evaluations held since the last commit on the calling thread, unless another thread is committing
+    /// and takes them along (`GroupCommitter.commitHeldWrites()`).
     public func commitHeldWrites() {
         writer.commitHeldWrites()
     }
