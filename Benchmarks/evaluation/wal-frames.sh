@@ -22,8 +22,8 @@ wrk -t2 -c16 -d2s -s "$HERE/evaluate.lua" "$URL" >/dev/null
 wrk -t2 -c"$CONNECTIONS" -d$((TRACED + 3))s -s "$HERE/evaluate.lua" "$URL" >/dev/null &
 WRK=$!
 sleep 1
-# The writer's WAL descriptor: the first one open on the -wal file.
-WAL_FD=$(ls -l /proc/$SERVER/fd | awk '/sqlite-wal$/ && !found { print $9; found = 1 }')
+# The writer's WAL descriptor: the lowest-numbered one open on the -wal file (ls sorts names as text: "11" < "5").
+WAL_FD=$(ls -l /proc/$SERVER/fd | awk '/sqlite-wal$/ { print $9 }' | sort -n | head -1)
 timeout -s INT "$TRACED" strace -f -e trace=pwrite64 -e signal=none -p "$SERVER" -o "$TRACE" 2>/dev/null || true
 wait $WRK
 python3 - "$TRACE" "$WAL_FD" <<'PY'
