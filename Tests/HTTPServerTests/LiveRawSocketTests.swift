@@ -103,7 +103,14 @@ struct LiveRawSocketTests {
         ("bad chunk size", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
         ("wrong content type", "POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/xml\r\nContent-Length: 2\r\n\r\nab", 415),
         ("method not allowed", "PATCH /items/1 HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 405),
+        ("no route", "GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n", 404),
+        ("unknown method", "BREW /items/1 HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+        ("method over 8 KiB", String(repeating: "A", count: 8200) + " / HTTP/1.1\r\nHost: a\r\n\r\n", 501),
+        ("https target on a plain connection", "GET https://a/items/1 HTTP/1.1\r\nHost: a\r\n\r\n", 421),
     ]
+
+    /// Answers the request only, kept open: the refusal says nothing about where the next message starts.
+    static let statusesThatKeepTheConnection: Set<Int> = [404, 405, 415, 501]
 
     @Test(arguments: 0..<limitCases.count)
     func answersEachLimitWithItsStatusAndProblemJSON(_ index: Int) throws {
@@ -116,7 +123,8 @@ struct LiveRawSocketTests {
         #expect(response.status == testCase.status, "\(testCase.name)")
         #expect(response.header("Content-Type") == "application/problem+json", "\(testCase.name)")
         #expect(response.header("X-Request-ID") != nil, "\(testCase.name)")
-        if testCase.status != 405 && testCase.status != 415 {
+        #expect(response.bodyText.contains("\"detail\":"), "\(testCase.name): no detail")
+        if !Self.statusesThatKeepTheConnection.contains(testCase.status) || testCase.name == "method over 8 KiB" {
             #expect(response.header("Connection") == "close", "\(testCase.name)")
             #expect(client.waitForClose(), "\(testCase.name): connection stays open")
         }

@@ -11,6 +11,15 @@ struct ParserLimitTests {
         ParserCase("request line one byte over", "GET /" + String(repeating: "a", count: 19) + " HTTP/1.1\r\nHost: a\r\n\r\n",
             .requestLineTooLong, limits: small),
         ParserCase("request line without end", "GET /" + String(repeating: "a", count: 40), .requestLineTooLong, limits: small),
+        // RFC 9112 §3: a method longer than any implemented is 501; 414 is for the target alone.
+        ParserCase("method over the request line limit", String(repeating: "A", count: 40) + " / HTTP/1.1\r\n\r\n",
+            .methodTooLong, limits: small),
+        ParserCase("non-token bytes over the limit before any space", String(repeating: "(", count: 40),
+            .invalidMethod, limits: small),
+        ParserCase("version over the request line limit", "GET / HTTP/1.1" + String(repeating: "1", count: 30) + "\r\n",
+            .malformedRequestLine, limits: small),
+        ParserCase("target with a raw space over the limit", "GET /a b" + String(repeating: "c", count: 30),
+            .malformedRequestLine, limits: small),
         ParserCase("header block over size", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 60) + "\r\n\r\n",
             .headerBlockTooLarge, limits: small),
         ParserCase("header block over size by its final CRLF",
@@ -78,7 +87,8 @@ struct ParserLimitTests {
         case .requestLineTooLong: 414
         case .headerBlockTooLarge, .tooManyHeaderFields: 431
         case .unsupportedVersion: 505
-        case .unsupportedTransferCoding: 501
+        case .unsupportedTransferCoding, .methodTooLong: 501
+        case .httpsTargetOnPlainConnection: 421
         case .bodyTooLarge: 413
         default: 400
         }

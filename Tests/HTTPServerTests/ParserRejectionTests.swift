@@ -50,6 +50,13 @@ struct ParserRejectionTests {
         ParserCase("bracket in an origin-form path", "GET /a[b] HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("bracket in an origin-form query", "GET /a?b=[1] HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
         ParserCase("bracket in an absolute-form path", "GET http://[::1]:80/a]b HTTP/1.1\r\n\(host)\r\n", .invalidTargetCharacter),
+        // RFC 9110 §7.4: an https resource may not be served over this plain connection.
+        ParserCase("https absolute-form", "GET https://a/healthz HTTP/1.1\r\n\(host)\r\n", .httpsTargetOnPlainConnection),
+        ParserCase("https absolute-form, scheme in capitals", "GET HTTPS://a/ HTTP/1.1\r\n\(host)\r\n",
+            .httpsTargetOnPlainConnection),
+        ParserCase("https absolute-form, authority only", "OPTIONS https://a HTTP/1.1\r\n\(host)\r\n",
+            .httpsTargetOnPlainConnection),
+        ParserCase("https absolute-form with userinfo", "GET https://u@a/ HTTP/1.1\r\n\(host)\r\n", .invalidTargetAuthority),
     ]
 
     static let fieldCases: [ParserCase] = [

@@ -57,7 +57,7 @@ struct ParserValidMessageTests {
         let events = ParserVerifier.verify("GET http://example.com:8080/a/b?c=d HTTP/1.1\r\nHost: example.com\r\n\r\n")
         #expect(events.first?.head?.path == "/a/b")
         #expect(events.first?.head?.query == "c=d")
-        let bare = ParserVerifier.verify("GET HTTPS://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n")
+        let bare = ParserVerifier.verify("GET HTTP://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n")
         #expect(bare.first?.head?.path == "/")
     }
 

@@ -34,6 +34,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let uriTooLong = HTTPStatus(code: 414, reasonPhrase: "URI Too Long")
     public static let unsupportedMediaType = HTTPStatus(code: 415, reasonPhrase: "Unsupported Media Type")
     public static let expectationFailed = HTTPStatus(code: 417, reasonPhrase: "Expectation Failed")
+    public static let misdirectedRequest = HTTPStatus(code: 421, reasonPhrase: "Misdirected Request")
     public static let unprocessableContent = HTTPStatus(code: 422, reasonPhrase: "Unprocessable Content")
     public static let tooManyRequests = HTTPStatus(code: 429, reasonPhrase: "Too Many Requests")
     public static let requestHeaderFieldsTooLarge = HTTPStatus(
@@ -49,8 +50,8 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         .continue, .ok, .created, .accepted, .noContent, .notModified, .badRequest, .unauthorized, .forbidden,
         .notFound, .methodNotAllowed, .notAcceptable, .requestTimeout, .conflict, .gone, .lengthRequired,
         .preconditionFailed, .payloadTooLarge, .uriTooLong, .unsupportedMediaType, .expectationFailed,
-        .unprocessableContent, .tooManyRequests, .requestHeaderFieldsTooLarge, .internalServerError, .notImplemented,
-        .badGateway, .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported,
+        .misdirectedRequest, .unprocessableContent, .tooManyRequests, .requestHeaderFieldsTooLarge,
+        .internalServerError, .notImplemented, .badGateway, .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported,
     ]
 
     /// The predefined status with this code, if there is one.

@@ -2,6 +2,8 @@
 /// know where the next message would start, and guessing is how request smuggling works.
 enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case requestLineTooLong
+    /// A request line over the limit before its first space: a method longer than any the server implements.
+    case methodTooLong
     case headerBlockTooLarge
     case tooManyHeaderFields
     case invalidLineEnding
@@ -10,6 +12,8 @@ enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case invalidRequestTarget
     /// An absolute-form target whose authority is no host and port (`http:///x`, `http://x:abc/x`).
     case invalidTargetAuthority
+    /// An absolute-form `https://` target on this plain-HTTP connection.
+    case httpsTargetOnPlainConnection
     /// More empty lines before the request line than the server skips (RFC 9112 §2.2 asks for at least one).
     case tooManyLeadingEmptyLines
     case invalidTargetCharacter
@@ -44,6 +48,8 @@ extension HTTPParseError: HTTPResponseError {
     var status: HTTPStatus {
         switch self {
         case .requestLineTooLong: .uriTooLong
+        case .methodTooLong: .notImplemented
+        case .httpsTargetOnPlainConnection: .misdirectedRequest
         case .headerBlockTooLarge, .tooManyHeaderFields: .requestHeaderFieldsTooLarge
         case .unsupportedVersion: .httpVersionNotSupported
         case .unsupportedTransferCoding: .notImplemented
@@ -59,6 +65,8 @@ extension HTTPParseError: HTTPResponseError {
     var slug: String {
         switch self {
         case .requestLineTooLong: "request-line-too-long"
+        case .methodTooLong: "method-not-implemented"
+        case .httpsTargetOnPlainConnection: "misdirected-request"
         case .headerBlockTooLarge: "header-block-too-large"
         case .tooManyHeaderFields: "too-many-header-fields"
         case .unsupportedVersion: "http-version-not-supported"
@@ -71,7 +79,11 @@ extension HTTPParseError: HTTPResponseError {
     /// Fixed texts: a detail never quotes the offending bytes back.
     var detail: String {
         switch self {
-        case .requestLineTooLong: "The request line exceeds the server's limit."
+        case .requestLineTooLong: "The request-target makes the request line longer than the server's limit."
+        case .methodTooLong: "The method is longer than any this server implements (RFC 9112 §3)."
+        case .httpsTargetOnPlainConnection:
+            "The request-target is an https URI, but this connection is plain HTTP (RFC 9110 §7.4): send the request "
+                + "over TLS to its origin, or in origin-form through the gateway that terminates TLS."
         case .headerBlockTooLarge: "The header section exceeds the server's size limit."
         case .tooManyHeaderFields: "The header section has more fields than the server accepts."
         case .invalidLineEnding: "Lines must end with CRLF."

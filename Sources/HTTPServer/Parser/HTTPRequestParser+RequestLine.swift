@@ -109,11 +109,14 @@ extension HTTPRequestParser {
             // (RFC 9112 §3.2.4).
             // The authority must still be one (RFC 9110 §4.2.1), as a Host value must.
             let rest = target.dropFirst(scheme.count)
-            guard let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) else {
-                guard HostAuthority.isValidTargetAuthority(rest) else { return .failure(.invalidTargetAuthority) }
-                return .success((path: method == .options ? "*" : "/", query: nil))
+            let pathStart = rest.firstIndex(where: { $0 == "/" || $0 == "?" })
+            guard HostAuthority.isValidTargetAuthority(rest[..<(pathStart ?? rest.endIndex)]) else {
+                return .failure(.invalidTargetAuthority)
             }
-            guard HostAuthority.isValidTargetAuthority(rest[..<pathStart]) else { return .failure(.invalidTargetAuthority) }
+            // This server speaks plain HTTP only: an https resource asked for on it must be refused (RFC 9110
+            // §7.4). A gateway that terminates TLS in front of it forwards origin-form targets, which pass.
+            if scheme == "https://" { return .failure(.httpsTargetOnPlainConnection) }
+            guard let pathStart else { return .success((path: method == .options ? "*" : "/", query: nil)) }
             return pathAndQuery(rest[pathStart...]).map { (path: $0.path.isEmpty ? "/" : $0.path, query: $0.query) }
         }
         return .failure(.invalidRequestTarget)

@@ -74,7 +74,7 @@ struct HTTPRequestParser {
                 let lineStart = readIndex
                 switch takeLine(limit: limits.maxRequestLineBytes) {
                 case .incomplete: return nil
-                case .tooLong: return failRequestLine(.requestLineTooLong, startingAt: lineStart)
+                case .tooLong: return failRequestLine(overlongRequestLineError(startingAt: lineStart), startingAt: lineStart)
                 case .bareLineFeed: return failRequestLine(.invalidLineEnding, startingAt: lineStart)
                 case .line(let range):
                     if range.isEmpty {
@@ -196,6 +196,21 @@ struct HTTPRequestParser {
             methodBeforeHead = .head
         }
         return fail(error)
+    }
+
+    /// Which part made the request line too long (RFC 9112 §3): no space within the limit is a method longer than
+    /// any implemented (501); more than a version's eight bytes after a second space is a version run on or a
+    /// target holding a raw space (400); otherwise the target is what ran over (414).
+    private func overlongRequestLineError(startingAt start: Int) -> HTTPParseError {
+        let window = buffer[start..<min(buffer.count, start + limits.maxRequestLineBytes)]
+        guard let firstSpace = window.firstIndex(of: ByteClass.space) else {
+            return window.allSatisfy(ByteClass.isToken) ? .methodTooLong : .invalidMethod
+        }
+        guard let secondSpace = buffer[(firstSpace + 1)..<window.endIndex].firstIndex(of: ByteClass.space) else {
+            return .requestLineTooLong
+        }
+        let tail = buffer[(secondSpace + 1)...].prefix(9)
+        return tail.count > 8 && !tail.contains(ByteClass.cr) ? .malformedRequestLine : .requestLineTooLong
     }
 
     private mutating func complete() -> HTTPParserEvent {

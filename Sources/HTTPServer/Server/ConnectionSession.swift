@@ -198,11 +198,17 @@ struct ConnectionSession {
         case .automaticOptions:
             break
         case .methodNotAllowed(let allow):
-            earlyError = HTTPError(.methodNotAllowed, slug: "method-not-allowed", headers: ["Allow": allow])
+            earlyError = HTTPError(
+                .methodNotAllowed, slug: "method-not-allowed",
+                detail: "This path does not serve this method; it serves \(allow) (the Allow field).",
+                headers: ["Allow": allow])
         case .methodNotImplemented:
-            earlyError = HTTPError(.notImplemented, slug: "method-not-implemented")
+            earlyError = HTTPError(
+                .notImplemented, slug: "method-not-implemented",
+                detail: "The server does not implement this method on any path.")
         case .notFound:
-            earlyError = HTTPError(.notFound, slug: "not-found")
+            // The path is not quoted back: it may hold a ref a client meant for another route.
+            earlyError = HTTPError(.notFound, slug: "not-found", detail: "No route matches this request's path.")
         }
         let pending = PendingRequest(
             head: head, requestID: requestID, resolution: resolution, routeTemplate: routeTemplate,
