@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import InsightStore
 import Testing
 
@@ -94,6 +95,16 @@ import Testing
                 && message.contains("'trust-insights signing-keys rotate --data-dir \(dataDir)'")
         }
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/signing-keys"), "no new key was made")
+        // `signing-keys list` says the same, rather than that the first key is still to come.
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } },
+            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(["signing-keys", "list", "--data-dir", dataDir], environment: environment)
+        let text = printed.withLock { $0 }
+        #expect(status == 1)
+        #expect(text.contains("no signing key in \(dataDir)/signing-keys"), "\(text)")
+        #expect(!text.contains("No signing keys yet"))
     }
 
     @Test func aManifestWithoutALoadableModelStopsStartUpAsInvalidConfiguration() throws {

@@ -9,12 +9,14 @@ struct CommandRun {
     let errors: String
 
     /// Runs `trust-insights <arguments>` in process, non-interactive, with no environment variables.
-    init(_ arguments: [String]) {
+    /// `outputFault` stands for a standard output that cannot be written (a full disk, a closed pipe).
+    init(_ arguments: [String], outputFault: String? = nil) {
         let output = Mutex("")
         let errors = Mutex("")
         let environment = CommandEnvironment(
             standardOutput: { text in output.withLock { $0 += text } },
-            standardError: { text in errors.withLock { $0 += text } }, variables: [:], isInteractive: false)
+            standardError: { text in errors.withLock { $0 += text } }, variables: [:], isInteractive: false,
+            standardOutputFault: { outputFault })
         status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
         self.output = output.withLock { $0 }
         self.errors = errors.withLock { $0 }

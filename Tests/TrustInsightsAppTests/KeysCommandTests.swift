@@ -29,6 +29,29 @@ import InsightStore
         #expect(!run(["create", "--tenant", "acme", "--role", "partner", "--env", "sandbox"]).errors.contains("Created"))
     }
 
+    /// A secret printed into a full disk or a closed pipe reached nobody: the key is revoked, not left live.
+    @Test func aSecretThatCouldNotBePrintedLeavesNoActiveKey() throws {
+        let created = CommandRun(
+            ["keys", "create", "--tenant", "acme", "--role", "client", "--env", "sandbox", "--data-dir", directory,
+             "--config", Self.repositoryRoot + "/config/default.json"],
+            outputFault: "No space left on device")
+        #expect(created.status == 1)
+        #expect(created.errors.contains("cannot write standard output (No space left on device)"))
+        #expect(created.errors.contains("was revoked"))
+        let listed = run(["list"])
+        #expect(listed.output.contains("revoked") && !listed.output.contains("active"))
+    }
+
+    /// Any command that succeeded but lost its standard output exits 1, saying why.
+    @Test func aCommandWhoseOutputWasLostFails() {
+        let listed = CommandRun(["version"], outputFault: "Broken pipe")
+        #expect(listed.status == 1)
+        #expect(listed.errors.contains("Error: cannot write standard output: Broken pipe"))
+        #expect(CommandRun(["version"]).status == 0)
+        #expect(CommandRun(["--version"]).output == CommandRun(["version"]).output)
+        #expect(CommandRun(["--version", "x"]).status == 64)
+    }
+
     /// A key with its own rate and no burst has twice the rate, which `list` says rather than "default" (which
     /// would read as the service's default burst).
     @Test func listShowsTheBurstAKeyWithItsOwnRateHas() {

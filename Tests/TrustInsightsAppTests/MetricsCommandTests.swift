@@ -88,6 +88,15 @@ import InsightCore
         #expect(row.last?.contains("confirmedFraud") == true)
     }
 
+    /// The CSV ends in CRLF; printing it must not add a blank line, which a CSV reader takes as a row.
+    @Test func exportsCSVToStandardOutputEndingInOneLineBreak() throws {
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv"])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let bytes = Array(output.standardOutput.withLock { $0 }.utf8)
+        #expect(bytes.suffix(2) == [0x0D, 0x0A])
+        #expect(bytes.suffix(3).first != 0x0A)
+    }
+
     @Test func badOptionsAreUsageErrorsNamingTheOption() {
         for (arguments, flag) in [(["--group-by", "colour"], "--group-by"), (["--from", "2026-02-30"], "--from"), (["--format", "xml"], "--format")] {
             let (status, output) = run(["export", "metrics", "--tenant", "acme"] + arguments)

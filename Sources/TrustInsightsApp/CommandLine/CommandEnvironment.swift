@@ -9,26 +9,40 @@ public struct CommandEnvironment: Sendable {
     public var variables: [String: String]
     /// True when standard error is a terminal: progress lines are drawn only then.
     public var isInteractive: Bool
+    /// Why writing standard output failed, if it has: a command's printed result that went nowhere is a failure.
+    public var standardOutputFault: @Sendable () -> String?
 
     public init(
         standardOutput: @escaping @Sendable (String) -> Void,
         standardError: @escaping @Sendable (String) -> Void,
         variables: [String: String],
-        isInteractive: Bool
+        isInteractive: Bool,
+        standardOutputFault: @escaping @Sendable () -> String? = { nil }
     ) {
         self.standardOutput = standardOutput
         self.standardError = standardError
         self.variables = variables
         self.isInteractive = isInteractive
+        self.standardOutputFault = standardOutputFault
     }
 
-    /// The process's real streams and environment.
-    public static func process(variables: [String: String]) -> CommandEnvironment {
-        CommandEnvironment(
-            standardOutput: { text in FileDescriptorWriter.write(text, to: 1) },
+    /// The process's real streams and environment. `closedStreams` comes from `ClosedStandardStreams.reserve()`,
+    /// called before anything opened a file.
+    public static func process(
+        variables: [String: String], closedStreams: ClosedStandardStreams = .allOpen
+    ) -> CommandEnvironment {
+        let fault = StandardOutputFault()
+        let outputClosed = closedStreams.standardOutputWasClosed
+        return CommandEnvironment(
+            standardOutput: { text in
+                // Descriptor 1 is /dev/null standing in for the closed stream: nothing printed reaches anyone.
+                if outputClosed { return fault.record(errorNumber: EBADF) }
+                if let failure = FileDescriptorWriter.write(text, to: 1) { fault.record(errorNumber: failure) }
+            },
             standardError: { text in FileDescriptorWriter.write(text, to: 2) },
             variables: variables,
-            isInteractive: isatty(2) == 1
+            isInteractive: isatty(2) == 1,
+            standardOutputFault: { fault.description }
         )
     }
 
@@ -38,18 +52,21 @@ public struct CommandEnvironment: Sendable {
 
 enum FileDescriptorWriter {
     /// Writes all bytes, retrying on short writes and EINTR, so lines from different threads never interleave.
-    static func write(_ text: String, to fd: Int32) {
+    /// Returns the error number of a write that failed, nil when every byte was written.
+    @discardableResult
+    static func write(_ text: String, to fd: Int32) -> Int32? {
         var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buffer in
+        return bytes.withUnsafeMutableBytes { buffer -> Int32? in
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    return errno
                 }
                 offset += written
             }
+            return nil
         }
     }
 }

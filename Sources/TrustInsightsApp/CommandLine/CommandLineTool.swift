@@ -4,10 +4,20 @@ public struct CommandLineTool: Sendable {
 
     public init(root: CommandSpec) { self.root = root }
 
-    /// Runs `arguments` (without the program name) and returns the process exit status.
+    /// Runs `arguments` (without the program name) and returns the process exit status. A command that succeeded
+    /// but could not write its standard output exits 1: what it printed (a key's secret, an export) is lost.
     public func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
+        let status = runCommand(arguments, environment: environment)
+        guard status == 0, let fault = environment.standardOutputFault() else { return status }
+        environment.printError("Error: cannot write standard output: \(fault)")
+        return 1
+    }
+
+    private func runCommand(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
         var path = [root]
-        var remaining = arguments[...]
+        // `--version` alone is what most tools answer; here it is the `version` command.
+        let versionAsked = arguments == ["--version"] && root.subcommands.contains { $0.name == "version" }
+        var remaining = (versionAsked ? ["version"] : arguments)[...]
         while let next = remaining.first, let sub = path.last!.subcommands.first(where: { $0.name == next }) {
             path.append(sub)
             remaining = remaining.dropFirst()

@@ -71,6 +71,13 @@ enum KeysCommand {
             environment.print("Created \(role.rawValue) key \(created.keyID) for tenant \(tenant) (\(deployment.rawValue)).")
             environment.print("Secret, shown only now; send it as 'Authorization: Bearer <secret>':")
             environment.print(created.revealed)
+            // A secret printed into nothing (a full disk, a closed pipe) leaves a live key that nobody can use
+            // but anybody who later finds the output could: take it back rather than leave it active.
+            if let fault = environment.standardOutputFault() {
+                try store.setKeyStatus(keyID: created.keyID, to: .revoked, now: Clock.nowMilliseconds())
+                throw CommandLineError.failure(
+                    "cannot write standard output (\(fault)): the secret of key \(created.keyID) was not shown, so the key was revoked; create another")
+            }
             return 0
         }
     }

@@ -80,8 +80,9 @@ enum MetricsCommandSupport {
     static func write(_ bytes: [UInt8], to output: String, _ environment: CommandEnvironment) throws(CommandLineError) {
         if output == "-" {
             // A terminal's prompt should not follow on the document's last line; a file keeps the API's bytes.
+            // Judged on the bytes: a CSV ends in CRLF, which a String holds as one Character that is not "\n".
             let text = String(decoding: bytes, as: UTF8.self)
-            environment.standardOutput(text.hasSuffix("\n") ? text : text + "\n")
+            environment.standardOutput(bytes.last == UInt8(ascii: "\n") ? text : text + "\n")
         } else {
             try OutputFile.write(bytes, to: output)
         }

@@ -34,6 +34,9 @@ enum SigningKeysCommand {
                     "no database and no signing keys at \(dataDir): check --data-dir (or dataDir in the configuration)")
             }
             guard let active = keys.last else {
+                // Keys gone from a folder that answered evaluations were lost, not still to come: say what
+                // `serve` would, which refuses to start there.
+                try DataFolderState(dataDir: dataDir).checkSigningKeys(store: try KeysCommand.openStore(arguments, environment))
                 environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
                 return 0
             }

@@ -20,6 +20,10 @@ enum FirstStart {
             environment.print("\(role.rawValue) key \(secret.keyID):")
             environment.print(secret.revealed)
         }
+        if let fault = environment.standardOutputFault() {
+            environment.printError(
+                "Warning: the demo keys' secrets could not be written to standard output (\(fault)); revoke them ('keys list', 'keys revoke') and create keys with 'keys create'.")
+        }
         return secrets.first { $0.0 == .client }!.1
     }
 
