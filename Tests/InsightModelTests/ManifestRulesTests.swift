@@ -47,7 +47,7 @@ import Testing
         let reason = try #require(refusal([entry("2026.12.1", .current), entry("2026.12.01")]))
         #expect(reason == "manifest.json: models[1] (isLikelyBeingCoached/payment 2026.12.01): the same version as models[0] (isLikelyBeingCoached/payment 2026.12.1) (versions compare by the numbers of their parts)")
         let twice = try #require(refusal([entry("2026.12.1", .current), entry("2026.12.1")]))
-        #expect(twice.contains("models[1] (isLikelyBeingCoached/payment 2026.12.1): the version is listed twice"))
+        #expect(twice.contains("models[1] (isLikelyBeingCoached/payment 2026.12.1): the version is listed twice (also as models[0]"))
     }
 
     @Test func refusesAnAbsoluteOrEmptyPath() throws {

@@ -2,7 +2,7 @@
 /// identity, as `models[3] (isLikelyBeingCoached/payment 2026.12.01)`.
 enum ModelManifestProblem: Sendable, CustomStringConvertible {
     case badVersion(entry: String, InvalidModelVersion)
-    case sameVersion(entry: String, earlier: String)
+    case sameVersion(entry: String, earlier: String, identical: Bool)
     case absolutePath(entry: String, path: String)
     case emptyPath(entry: String)
     case badDigest(entry: String)
@@ -17,9 +17,9 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .badVersion(let entry, let problem): "\(entry): \(problem)"
-        case .sameVersion(let entry, let earlier):
-            earlier == entry
-                ? "\(entry): the version is listed twice"
+        case .sameVersion(let entry, let earlier, let identical):
+            identical
+                ? "\(entry): the version is listed twice (also as \(earlier))"
                 : "\(entry): the same version as \(earlier) (versions compare by the numbers of their parts)"
         case .absolutePath(let entry, let path):
             "\(entry): path '\(path)' is absolute: a path is relative to the manifest's directory"
@@ -45,7 +45,7 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
             if let digest = entry.sha256, !ModelFileDigest.isWellFormed(digest) { return .badDigest(entry: name) }
             let pair = "\(entry.insightType)\u{0}\(entry.category)"
             if let same = earlier[pair]?.first(where: { ModelVersionOrder.areSame($0.version, entry.version) }) {
-                return .sameVersion(entry: name, earlier: same.version == entry.version ? name : same.name)
+                return .sameVersion(entry: name, earlier: same.name, identical: same.version == entry.version)
             }
             earlier[pair, default: []].append((entry.version, name))
         }
