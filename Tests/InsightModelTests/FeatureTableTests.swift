@@ -44,8 +44,9 @@ import Testing
         #expect(throws: FeatureTable.ReadError.badField(line: 3, column: "b")) {
             try FeatureTable(csv: "a,b\n1,2\n1,x\n4,y\n").matrix(for: ["a", "b"])
         }
-        // A label must be a whole number: NaN or a huge value is refused rather than converted.
-        for label in ["nan", "1e300", "0.5", "NA"] {
+        // A label that is no number at all is named as such; any number but 0 or 1 is a wrong label
+        // (FeatureTableRefusalTests).
+        for label in ["yes", "0x1"] {
             #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,\(label)\n") }
         }
         // Labels are 0 or 1, as train reads them: another coding is refused, not counted as negatives.

@@ -30,4 +30,24 @@ import Testing
             #expect(trained.bitPattern == Float(scored).bitPattern || (trained.isNaN && scored.isNaN))
         }
     }
+
+    /// What `train` refuses, a float32 model's `models score` refuses too, for the same reason and at the same place.
+    @Test(arguments: [
+        ("label,a,a\n0,1,2\n", DatasetError.duplicateFeatureName(path: "t", name: "a", columns: [2, 3]),
+         FeatureTable.ReadError.repeatedColumnName(name: "a", columns: [2, 3])),
+        ("label,a,b\n0,1,2\n1,3,-inf\n", .nonFiniteValue(path: "t", line: 3, column: "b"),
+         .infiniteValue(line: 3, column: "b")),
+        ("label,a,b\n0,1e39,2\n", .outsideFloat32Range(path: "t", line: 2, column: "a"),
+         .outsideFloat32Range(line: 2, column: "a")),
+        ("label,a,b\n0,1e400,2\n", .outsideFloat32Range(path: "t", line: 2, column: "a"),
+         .outsideFloat32Range(line: 2, column: "a")),
+        ("label,a,b\n0.5,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
+    ])
+    func bothReadersRefuseTheSameFields(csv: String, trained: DatasetError, scored: FeatureTable.ReadError) {
+        #expect(throws: trained) { try CSVDatasetLoader().parse(text: csv, name: "t") }
+        #expect(throws: scored) { try FeatureTable(csv: csv).matrix(for: ["a", "b"]) }
+        // Both say it in the same words, after the file's name.
+        let trainedText = trained.description.split(separator: ": ", maxSplits: 1)[1]
+        #expect(scored.description.hasSuffix(trainedText.replacing("the feature", with: "the column")))
+    }
 }

@@ -42,4 +42,53 @@ import Testing
         let unreadable = try harness.scores(model: "m.json", csv: "a,b\n0,high\n")
         #expect(unreadable.errors.contains("line 2: column 'b' is not a number"), "\(unreadable.errors)")
     }
+
+    /// Taking the first of two columns of one name scored the file silently; `train` refuses such a header.
+    @Test func scoreBenchAndEvaluateRefuseAHeaderNamingAColumnTwice() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        #expect(harness.importModel("model.txt", from: "lightgbm", to: "m.json").status == 0)
+        let expected = "rows.csv: the header names the column 'b' more than once (columns 3, 4)"
+        let scored = try harness.scores(model: "m.json", csv: "label,a,b,b\n0,0,0.1,0.9\n1,0,0.9,0.1\n")
+        #expect(scored.status == 1)
+        #expect(scored.errors.contains(expected), "\(scored.errors)")
+        let benched = harness.run(["models", "bench", "--model", harness.path("m.json"), "--input", harness.path("rows.csv")])
+        #expect(benched.status == 1)
+        #expect(benched.errors.contains(expected), "\(benched.errors)")
+        let evaluated = harness.importModel("model.txt", from: "lightgbm", to: "e.json", ["--evaluate", harness.path("rows.csv")])
+        #expect(evaluated.status == 1)
+        #expect(evaluated.errors.contains(expected), "\(evaluated.errors)")
+    }
+
+    /// XGBoost and `train` refuse infinite input; scoring one would report a probability no library gives.
+    @Test func refusesInfiniteAndOverflowingValuesNamingLineAndColumn() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        #expect(harness.importModel("model.txt", from: "lightgbm", to: "float64.json").status == 0)
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        #expect(harness.importModel("model.json", from: "xgboost", to: "float32.json").status == 0)
+        let cases: [(model: String, csv: String, message: String)] = [
+            ("float64.json", "a,b\n0,0.2\n0,-inf\n", "line 3: column 'b' is infinite"),
+            ("float64.json", "a,b\n0,1e400\n", "line 2: column 'b' is outside a double's range"),
+            ("float32.json", "f0\ninf\n", "line 2: column 'f0' is infinite"),
+            ("float32.json", "f0\n-1e39\n", "line 2: column 'f0' is outside float32's range"),
+        ]
+        for (model, csv, message) in cases {
+            let result = try harness.scores(model: model, csv: csv)
+            #expect(result.status == 1, "\(csv)")
+            #expect(result.errors.contains("rows.csv: \(message)"), "\(result.errors)")
+        }
+        // Underflow is zero, and a float64 model reads a value beyond float32 as the double it is.
+        #expect(try harness.scores(model: "float32.json", csv: "f0\n1e-400\n").margins == ["-0.25"])
+        #expect(try harness.scores(model: "float64.json", csv: "a,b\n0,1e39\n").margins == ["0.75"])
+    }
+
+    @Test func aLabelOfOneHalfIsAWrongLabelNotAnUnreadableNumber() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        #expect(harness.importModel("model.txt", from: "lightgbm", to: "m.json").status == 0)
+        let result = try harness.scores(model: "m.json", csv: "a,b,label\n0,0.9,1\n0,0.1,0.5\n")
+        #expect(result.status == 1)
+        #expect(result.errors.contains("rows.csv: line 3: label must be 0 or 1"), "\(result.errors)")
+    }
 }

@@ -7,48 +7,21 @@
 /// doubles), then, for float32 models, rounded to float32 as XGBoost rounds its input. Rounding the text straight to
 /// float32 would differ for a decimal just past a float32 midpoint, whose double lands on the midpoint itself.
 ///
-/// Columns the caller does not ask for (an ID column, say) may hold anything: a field that is not a number is only
-/// an error once `matrix(for:)` asks for its column. The label column must always hold 0 or 1, as `train` requires:
-/// another coding (1/2, -1/1) read as negatives would put wrong metrics into a model's metadata.
+/// Columns the caller does not ask for (an ID column, say) may hold anything: a field that is not a number, or is
+/// infinite, or is beyond the range of the model's precision, is only an error once `matrix(for:)` asks for its
+/// column. Such a value is refused, as `train` refuses it, rather than scored as the infinity it would become. The
+/// label column must always hold 0 or 1, as `train` requires: another coding (1/2, -1/1) read as negatives would put
+/// wrong metrics into a model's metadata. The header may not name a column twice (`CSVHeaderNames`).
 public struct FeatureTable: Sendable {
-    public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
-        case empty
-        case badField(line: Int, column: String)
-        case badLabel(line: Int)
-        case wrongFieldCount(line: Int, expected: Int, found: Int)
-        /// A blank line in a table of several columns: not a row (which would need every field), and not to be
-        /// dropped silently.
-        case blankLine(line: Int, expected: Int)
-        case missingColumns([String])
-        /// A quoted field is not closed, or a quote sits inside an unquoted field, or text follows a closing quote.
-        case badQuote(line: Int)
-        case notUTF8(line: Int, field: Int)
-
-        public var description: String {
-            switch self {
-            case .empty: "the CSV has no header"
-            case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
-            case .badLabel(let line): "line \(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
-            case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
-            case .blankLine(let line, let expected):
-                "line \(line) is blank: a row needs \(expected) fields (write a missing value as an empty field or NA between the commas)"
-            case .missingColumns(let names): "the CSV lacks the model's features: \(names.joined(separator: ", "))"
-            case .badQuote(let line):
-                "line \(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
-            case .notUTF8(let line, let field): "line \(line): field \(field) is not UTF-8 (save the CSV as UTF-8)"
-            }
-        }
-    }
-
     /// The column read as labels, not as a feature.
     public static let labelColumn = "label"
 
     public let columnNames: [String]
-    /// Row-major, all columns except `label`; NaN where a value is missing or is not a number.
+    /// Row-major, all columns except `label`; NaN where a value is missing or cannot be scored.
     public let values: [Double]
     public let labels: [Int]?
-    /// The first line of each column (by index in `columnNames`) whose field is not a number.
-    private let firstUnreadableLine: [Int: Int]
+    /// The first field of each column (by index in `columnNames`) that cannot be scored, and why.
+    private let firstUnscorableField: [Int: (line: Int, error: ReadError)]
 
     public var rowCount: Int { columnNames.isEmpty ? 0 : values.count / columnNames.count }
 
@@ -58,10 +31,13 @@ public struct FeatureTable: Sendable {
         var labelIndex: Int?
         var values: [Double] = []
         var labels: [Int] = []
-        var firstUnreadableLine: [Int: Int] = [:]
+        var firstUnscorableField: [Int: (line: Int, error: ReadError)] = [:]
         try CSVRecords.forEach(in: text) { (line, fields) throws(ReadError) in
             guard let header else {
                 guard !fields.isEmpty else { throw .empty }
+                if let repetition = CSVHeaderNames.firstRepetition(in: fields) {
+                    throw .repeatedColumnName(name: repetition.name, columns: repetition.columns)
+                }
                 header = fields
                 labelIndex = fields.firstIndex(of: Self.labelColumn)
                 return
@@ -75,33 +51,54 @@ public struct FeatureTable: Sendable {
             for (column, field) in fields.enumerated() {
                 let reading = CSVNumberField.read(field)
                 if column == labelIndex {
-                    // `Int(exactly:)`: a label of `nan` or `1e300` is refused, not a trap.
-                    guard case .number(let number) = reading, let label = Int(exactly: number) else {
-                        throw .badField(line: line, column: Self.labelColumn)
-                    }
-                    guard label == 0 || label == 1 else { throw .badLabel(line: line) }
-                    labels.append(label)
+                    labels.append(try Self.label(reading, line: line))
                     continue
                 }
+                let name = header[column]
+                let unscorable: ReadError
                 switch reading {
                 case .missing:
                     values.append(.nan)
+                    continue
                 case .number(let value):
-                    values.append(parseAsDouble ? value : Double(Float(value)))
-                case .infinity(let negative):
-                    values.append(negative ? -.infinity : .infinity)
+                    let rounded = parseAsDouble ? value : Double(Float(value))
+                    if rounded.isFinite {
+                        values.append(rounded)
+                        continue
+                    }
+                    // A decimal is finite as written: it became infinite by overflowing the model's precision.
+                    unscorable = parseAsDouble
+                        ? .outsideDoubleRange(line: line, column: name) : .outsideFloat32Range(line: line, column: name)
+                case .infinity:
+                    unscorable = .infiniteValue(line: line, column: name)
                 case .invalid:
-                    let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
-                    if firstUnreadableLine[valueColumn] == nil { firstUnreadableLine[valueColumn] = line }
-                    values.append(.nan)
+                    unscorable = .badField(line: line, column: name)
                 }
+                let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
+                if firstUnscorableField[valueColumn] == nil { firstUnscorableField[valueColumn] = (line, unscorable) }
+                values.append(.nan)
             }
         }
         guard let header else { throw .empty }
         columnNames = header.enumerated().filter { $0.offset != labelIndex }.map(\.element)
         self.values = values
         self.labels = labelIndex == nil ? nil : labels
-        self.firstUnreadableLine = firstUnreadableLine
+        self.firstUnscorableField = firstUnscorableField
+    }
+
+    /// A label field as a class. A number other than 0 or 1 (`0.5`, `2`, `1e300`), an infinity or a missing label is
+    /// a wrong label, as `train` says of it; "not a number" is kept for text that is none (`yes`, `0x1`).
+    private static func label(_ reading: CSVNumberField.Reading, line: Int) throws(ReadError) -> Int {
+        switch reading {
+        case .number(let number):
+            // `Int(exactly:)`: `0.5` or `1e300` is no class, and converting it must not trap.
+            guard let label = Int(exactly: number), label == 0 || label == 1 else { throw .badLabel(line: line) }
+            return label
+        case .missing, .infinity:
+            throw .badLabel(line: line)
+        case .invalid:
+            throw .badField(line: line, column: labelColumn)
+        }
     }
 
     /// The rows with columns reordered to `featureNames`; other columns are ignored, whatever they hold.
@@ -112,10 +109,8 @@ public struct FeatureTable: Sendable {
             if let position = columnNames.firstIndex(of: name) { positions.append(position) } else { missing.append(name) }
         }
         guard missing.isEmpty else { throw .missingColumns(missing) }
-        if let (position, line) = positions.compactMap({ position in firstUnreadableLine[position].map { (position, $0) } })
-            .min(by: { $0.1 < $1.1 })
-        {
-            throw .badField(line: line, column: columnNames[position])
+        if let first = positions.compactMap({ firstUnscorableField[$0] }).min(by: { $0.line < $1.line }) {
+            throw first.error
         }
         let width = columnNames.count
         var result: [Double] = []

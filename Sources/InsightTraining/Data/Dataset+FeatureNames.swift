@@ -6,7 +6,8 @@ extension Dataset {
     /// could never be scored. Positions in errors count the label as column 1, as in the CSV header.
     static func checkFeatureNames(_ names: [String], source: String) throws(DatasetError) {
         guard !names.isEmpty else { throw .noFeatures(path: source) }
-        var seen = Set<String>()
+        // Checked column by column with the other rules, so a header with several problems names the first.
+        let repetition = CSVHeaderNames.firstRepetition(in: names)
         for (index, name) in names.enumerated() {
             let column = index + 2
             guard !name.isEmpty else { throw .emptyFeatureName(path: source, column: column) }
@@ -14,9 +15,8 @@ extension Dataset {
                 throw .controlCharacterInFeatureName(path: source, column: column)
             }
             guard name != FeatureTable.labelColumn else { throw .reservedFeatureName(path: source, column: column) }
-            guard seen.insert(name).inserted else {
-                let columns = names.indices.filter { names[$0] == name }.map { $0 + 2 }
-                throw .duplicateFeatureName(path: source, name: name, columns: columns)
+            if let repetition, repetition.columns[1] == index + 1 {
+                throw .duplicateFeatureName(path: source, name: name, columns: repetition.columns.map { $0 + 1 })
             }
         }
     }

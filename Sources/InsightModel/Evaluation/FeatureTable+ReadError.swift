@@ -1,0 +1,48 @@
+extension FeatureTable {
+    /// Why a feature CSV cannot be scored. Messages name the line and the column, never a value; the command that
+    /// read the file puts its path in front.
+    public enum ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        case empty
+        /// The header names one column twice (`CSVHeaderNames`, the rule `train` refuses its headers by). Columns
+        /// count from 1, as in the header.
+        case repeatedColumnName(name: String, columns: [Int])
+        case badField(line: Int, column: String)
+        /// `inf` or `infinity`: XGBoost refuses infinite input, and `train` refuses it, so no model was fitted to one.
+        case infiniteValue(line: Int, column: String)
+        /// A decimal beyond the range of the model's precision (`1e39` for a float32 model, `1e400` for any): it
+        /// would be scored as an infinity, which the caller never wrote.
+        case outsideFloat32Range(line: Int, column: String)
+        case outsideDoubleRange(line: Int, column: String)
+        case badLabel(line: Int)
+        case wrongFieldCount(line: Int, expected: Int, found: Int)
+        /// A blank line in a table of several columns: not a row (which would need every field), and not to be
+        /// dropped silently.
+        case blankLine(line: Int, expected: Int)
+        case missingColumns([String])
+        /// A quoted field is not closed, or a quote sits inside an unquoted field, or text follows a closing quote.
+        case badQuote(line: Int)
+        case notUTF8(line: Int, field: Int)
+
+        public var description: String {
+            switch self {
+            case .empty: "the CSV has no header"
+            case .repeatedColumnName(let name, let columns):
+                "the header names the column '\(name)' more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
+            case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
+            case .infiniteValue(let line, let column): "line \(line): column '\(column)' is infinite"
+            case .outsideFloat32Range(let line, let column):
+                "line \(line): column '\(column)' is outside float32's range (magnitude at most 3.4028235e38)"
+            case .outsideDoubleRange(let line, let column):
+                "line \(line): column '\(column)' is outside a double's range (magnitude at most 1.7976931348623157e308)"
+            case .badLabel(let line): "line \(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
+            case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
+            case .blankLine(let line, let expected):
+                "line \(line) is blank: a row needs \(expected) fields (write a missing value as an empty field or NA between the commas)"
+            case .missingColumns(let names): "the CSV lacks the model's features: \(names.joined(separator: ", "))"
+            case .badQuote(let line):
+                "line \(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
+            case .notUTF8(let line, let field): "line \(line): field \(field) is not UTF-8 (save the CSV as UTF-8)"
+            }
+        }
+    }
+}
