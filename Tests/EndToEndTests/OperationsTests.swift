@@ -18,8 +18,16 @@ import Testing
         let echoed = try client.request("GET", "/healthz", headers: [("X-Request-ID", "ops-check-1")])
         #expect(echoed.header("X-Request-ID") == "ops-check-1")
 
+        // A method the route does not serve, and OPTIONS answered by the server, count under their route.
+        #expect(try client.request("DELETE", "/v1/models").status == 405)
+        #expect(try client.request("OPTIONS", "/v1/evaluations").status == 204)
+        #expect(try client.request("GET", "/nowhere").status == 404)
+
         let metrics = try client.request("GET", "/metrics")
         #expect(metrics.status == 200)
+        #expect(metrics.text.contains(#"method="DELETE",route="/v1/models",status="405""#), "\(metrics.text)")
+        #expect(metrics.text.contains(#"method="OPTIONS",route="/v1/evaluations",status="204""#))
+        #expect(metrics.text.contains(#"method="GET",route="-",status="404""#))
         #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(metrics.text.contains("http_requests_total{"))
         #expect(metrics.text.contains("route=\"/healthz\""))

@@ -42,6 +42,13 @@ extension Router {
         return Self.standardMethods.contains(method) ? .methodNotAllowed(allow: allow) : .methodNotImplemented
     }
 
+    /// The template of the routes at `path`, for a request no route's handler answers (`405`, automatic
+    /// `OPTIONS`): metrics and the access log then count it under its route rather than under "-".
+    func templateText(at path: String) -> String? {
+        guard path != "*", let (node, _) = lookup(path) else { return nil }
+        return node.routes.values.first?.template.text
+    }
+
     /// The methods of RFC 9110 §9, RFC 5789 and the QUERY draft; any other token is unknown to this server.
     static let standardMethods: Set<HTTPMethod> = [
         .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch, .query,

@@ -196,8 +196,9 @@ struct ConnectionSession {
                 earlyError = refusal
             }
         case .automaticOptions:
-            break
+            routeTemplate = services.router.templateText(at: head.path) ?? routeTemplate
         case .methodNotAllowed(let allow):
+            routeTemplate = services.router.templateText(at: head.path) ?? routeTemplate
             earlyError = HTTPError(
                 .methodNotAllowed, slug: "method-not-allowed",
                 detail: "This path does not serve this method; it serves \(allow) (the Allow field).",
