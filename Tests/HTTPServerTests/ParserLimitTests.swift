@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPServer
 import Testing
 
@@ -20,6 +21,10 @@ struct ParserLimitTests {
             .malformedRequestLine, limits: small),
         ParserCase("target with a raw space over the limit", "GET /a b" + String(repeating: "c", count: 30),
             .malformedRequestLine, limits: small),
+        // The verdict reads only the bytes every feeding has when the line is found too long (limit + 2): here the
+        // version's run-on lies past them, so it is the target's 414 however the bytes arrive.
+        ParserCase("version run on past the bytes judged", "GET /" + String(repeating: "a", count: 24) + " HTTP/1.1xxxxxx\r\n",
+            .requestLineTooLong, limits: small),
         ParserCase("header block over size", "GET / HTTP/1.1\r\nHost: a\r\nX-A: " + String(repeating: "b", count: 60) + "\r\n\r\n",
             .headerBlockTooLarge, limits: small),
         ParserCase("header block over size by its final CRLF",
@@ -79,6 +84,20 @@ struct ParserLimitTests {
         #expect(events.last == .failure(.tooManyHeaderFields))
         let hundred = (0..<99).map { "X-F\($0): v\r\n" }.joined()
         #expect(ParserVerifier.verify("GET / HTTP/1.1\r\nHost: a\r\n" + hundred + "\r\n", everySplit: false).count == 2)
+    }
+
+    /// Found by the http-parser fuzz target (CI, 29 November): the overlong line's verdict once depended on bytes
+    /// past the limit, so a byte-by-byte feeding and a whole one disagreed.
+    @Test func anOverlongLineGetsOneVerdictHoweverItIsCut() throws {
+        // The fuzz input without its first byte (the target's options: small limits).
+        let input = try #require(Data(base64Encoded:
+            "CEdFVCAvaXRlbXMvYSUyMGI/Qv94PTEmeT0lNDIhYk9wdGlUVFAvMS4xDWI/Qng9MSZ5Pf//////////////////////h///////"
+                + "f/9QT1NU////////////////////////////////////////////////////MStiJnogSFRUUC8xLjEK"))
+        let limits = HTTPParserLimits(
+            maxRequestLineBytes: 128, maxHeaderBytes: 512, maxHeaderCount: 8, defaultBodyLimit: 256,
+            maxChunkHeaderBytes: 32, maxChunkHeaderBytesPerMessage: 128, maxLeadingEmptyLines: 2)
+        let events = ParserVerifier.verify(Array(input), limits: limits)
+        #expect(events.last?.failure != nil)
     }
 
     @Test(arguments: HTTPParseError.allCases)

@@ -201,15 +201,20 @@ struct HTTPRequestParser {
     /// Which part made the request line too long (RFC 9112 §3): no space within the limit is a method longer than
     /// any implemented (501); more than a version's eight bytes after a second space is a version run on or a
     /// target holding a raw space (400); otherwise the target is what ran over (414).
+    ///
+    /// Judged on the first `limit + 2` bytes only: `takeLine` reports a line too long once that many have arrived,
+    /// so those are all a caller fed in small reads is sure to have, and the answer may not depend on how the
+    /// bytes were cut.
     private func overlongRequestLineError(startingAt start: Int) -> HTTPParseError {
-        let window = buffer[start..<min(buffer.count, start + limits.maxRequestLineBytes)]
+        let seen = buffer[start..<(start + limits.maxRequestLineBytes + 2)]
+        let window = seen.prefix(limits.maxRequestLineBytes)
         guard let firstSpace = window.firstIndex(of: ByteClass.space) else {
             return window.allSatisfy(ByteClass.isToken) ? .methodTooLong : .invalidMethod
         }
-        guard let secondSpace = buffer[(firstSpace + 1)..<window.endIndex].firstIndex(of: ByteClass.space) else {
+        guard let secondSpace = window[(firstSpace + 1)...].firstIndex(of: ByteClass.space) else {
             return .requestLineTooLong
         }
-        let tail = buffer[(secondSpace + 1)...].prefix(9)
+        let tail = seen[(secondSpace + 1)...].prefix(9)
         return tail.count > 8 && !tail.contains(ByteClass.cr) ? .malformedRequestLine : .requestLineTooLong
     }
 
