@@ -1,4 +1,6 @@
+import Foundation
 import InsightCore
+import InsightStore
 import Synchronization
 import Testing
 @testable import TrustInsightsApp
@@ -24,6 +26,22 @@ struct FirstStartExampleTests {
     ])
     func pointsTheCurlExampleAtAnAddressThisMachineCanReach(host: String, url: String) {
         #expect(Self.example(host: host).contains("curl -s \(url) "))
+    }
+
+    /// Demo secrets printed into a full disk or a closed pipe reached nobody: the operator is told on standard
+    /// error, the one stream still read, what to do about the keys.
+    @Test func warnsWhenTheDemoSecretsCouldNotBePrinted() throws {
+        let folder = NSTemporaryDirectory() + "first-start-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try SQLiteStore(directory: folder)
+        let errors = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } },
+            variables: [:], isInteractive: false, standardOutputFault: { "No space left on device" })
+        _ = try FirstStart.provisionIfEmpty(store: store, environment: environment)
+        let text = errors.withLock { $0 }
+        #expect(text.contains("could not be written to standard output (No space left on device)"), "\(text)")
+        #expect(text.contains("'keys revoke'"))
     }
 
     @Test func writesTheListeningURLWithIPv6InBrackets() {
