@@ -50,10 +50,13 @@ import Testing
             #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "label")) { try FeatureTable(csv: "a,label\n1,\(label)\n") }
         }
         // Labels are 0 or 1, as train reads them: another coding is refused, not counted as negatives.
-        for label in ["2", "-1", "3.0"] {
-            #expect(throws: FeatureTable.ReadError.badLabel(line: 3)) { try FeatureTable(csv: "a,label\n1,1\n1,\(label)\n") }
+        // A number equal to 0 or 1 but written otherwise is refused too, as train refuses it.
+        for label in ["2", "-1", "3.0", "+1", "01", "1e0", "-0", "1.01"] {
+            #expect(throws: FeatureTable.ReadError.badLabel(line: 3), "\(label)") {
+                try FeatureTable(csv: "a,label\n1,1\n1,\(label)\n")
+            }
         }
-        #expect(try FeatureTable(csv: "a,label\n1,1.0\n2,0\n3,-0\n").labels == [1, 0, 0])
+        #expect(try FeatureTable(csv: "a,label\n1,1.0\n2,0\n3, 0. \n4,\"1\"\n").labels == [1, 0, 0, 1])
         #expect(throws: FeatureTable.ReadError.empty) { try FeatureTable(csv: "\n\n") }
     }
 

@@ -42,6 +42,11 @@ import Testing
         ("label,a,b\n0,1e400,2\n", .outsideFloat32Range(path: "t", line: 2, column: "a"),
          .outsideFloat32Range(line: 2, column: "a")),
         ("label,a,b\n0.5,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
+        // Numbers equal to a class but not written as one.
+        ("label,a,b\n0,1,2\n+1,1,2\n", .invalidLabel(path: "t", line: 3), .badLabel(line: 3)),
+        ("label,a,b\n01,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
+        ("label,a,b\n1e0,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
+        ("label,a,b\n-0,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
     ])
     func bothReadersRefuseTheSameFields(csv: String, trained: DatasetError, scored: FeatureTable.ReadError) {
         #expect(throws: trained) { try CSVDatasetLoader().parse(text: csv, name: "t") }

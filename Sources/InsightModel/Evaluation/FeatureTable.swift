@@ -51,7 +51,7 @@ public struct FeatureTable: Sendable {
             for (column, field) in fields.enumerated() {
                 let reading = CSVNumberField.read(field)
                 if column == labelIndex {
-                    labels.append(try Self.label(reading, line: line))
+                    labels.append(try Self.label(field, reading, line: line))
                     continue
                 }
                 let name = header[column]
@@ -86,19 +86,13 @@ public struct FeatureTable: Sendable {
         self.firstUnscorableField = firstUnscorableField
     }
 
-    /// A label field as a class. A number other than 0 or 1 (`0.5`, `2`, `1e300`), an infinity or a missing label is
-    /// a wrong label, as `train` says of it; "not a number" is kept for text that is none (`yes`, `0x1`).
-    private static func label(_ reading: CSVNumberField.Reading, line: Int) throws(ReadError) -> Int {
-        switch reading {
-        case .number(let number):
-            // `Int(exactly:)`: `0.5` or `1e300` is no class, and converting it must not trap.
-            guard let label = Int(exactly: number), label == 0 || label == 1 else { throw .badLabel(line: line) }
-            return label
-        case .missing, .infinity:
-            throw .badLabel(line: line)
-        case .invalid:
-            throw .badField(line: line, column: labelColumn)
-        }
+    /// A label field as a class, by the rule `train` reads labels with (`CSVLabelField`). Text that is no number
+    /// (`yes`, `0x1`) is a bad field; any number written otherwise (`0.5`, `2`, `1e0`, `-0`), an infinity or a missing
+    /// label is a wrong label, as `train` says of it.
+    private static func label(_ field: String, _ reading: CSVNumberField.Reading, line: Int) throws(ReadError) -> Int {
+        if case .invalid = reading { throw .badField(line: line, column: labelColumn) }
+        guard let label = CSVLabelField.binaryLabel(field) else { throw .badLabel(line: line) }
+        return Int(label)
     }
 
     /// The rows with columns reordered to `featureNames`; other columns are ignored, whatever they hold.

@@ -97,13 +97,13 @@ struct CSVRowReader {
     private mutating func readLabel() throws(DatasetError) -> UInt8? {
         if position.pointee == Self.quote {
             guard try readQuotedField() != .invalid else { return nil }
-            return quotedText.withUnsafeBufferPointer { Self.binaryLabel($0) }
+            return quotedText.withUnsafeBufferPointer { CSVLabelField.binaryLabel($0) }
         }
         let start = position
         let (reading, stop) = CSVNumberField.scan(from: position, to: end)
         guard reading != .invalid, isFieldEnd(stop) else { return nil }
         position = stop
-        return Self.binaryLabel(UnsafeBufferPointer(start: start, count: stop - start))
+        return CSVLabelField.binaryLabel(UnsafeBufferPointer(start: start, count: stop - start))
     }
 
     /// Reads a value field; `.invalid` if it is not a number or does not end where a field ends. On success
@@ -145,19 +145,6 @@ struct CSVRowReader {
 
     private func isFieldEnd(_ at: UnsafePointer<UInt8>) -> Bool {
         at.pointee == Self.comma || isLineEnd(at)
-    }
-
-    /// `0` or `1`, optionally with a decimal point and zeros (`1.0`), spaces around it allowed: a label is a class,
-    /// not a number that happens to round to one (`0.99999999999`, `0x1`).
-    static func binaryLabel(_ text: UnsafeBufferPointer<UInt8>) -> UInt8? {
-        var bytes = text[...]
-        while bytes.first == UInt8(ascii: " ") { bytes.removeFirst() }
-        while bytes.last == UInt8(ascii: " ") { bytes.removeLast() }
-        guard let first = bytes.popFirst(), first == UInt8(ascii: "0") || first == UInt8(ascii: "1") else { return nil }
-        if let point = bytes.popFirst() {
-            guard point == UInt8(ascii: "."), bytes.allSatisfy({ $0 == UInt8(ascii: "0") }) else { return nil }
-        }
-        return first - UInt8(ascii: "0")
     }
 
     /// The error to report for a field that cannot be read: a stray carriage return if the row holds one, a wrong
