@@ -88,6 +88,25 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         #expect(longer.pendingEffectiveAt == 172_802_000)
     }
 
+    /// A cooldown of 0 makes new opt-outs immediate, but one already waiting (from before a restart with 0) keeps its
+    /// time, whether asked for again or switched.
+    @Test func aCooldownOfZeroDoesNotEndAWaitAlreadyRunning() throws {
+        let pending = AuthorizationState.initial(at: 0).changing(to: .denied, at: 1_000, cooldownMilliseconds: 600_000)
+        let again = pending.changing(to: .denied, at: 2_000, cooldownMilliseconds: 0)
+        #expect(again == pending)
+        #expect(!again.resolved(at: 2_000).status.blocksEvaluation)
+        let switched = pending.changing(to: .deniedRequestable, at: 2_000, cooldownMilliseconds: 0)
+        #expect(switched.status == .notDetermined)
+        #expect(switched.pendingStatus == .deniedRequestable && switched.pendingEffectiveAt == 601_000)
+        // Opting in still cancels it at once, and a fresh opt-out after that is immediate.
+        let optedIn = pending.changing(to: .authorized, at: 3_000, cooldownMilliseconds: 0)
+        #expect(optedIn == AuthorizationState(status: .authorized, updatedAt: 3_000))
+        #expect(optedIn.changing(to: .denied, at: 4_000, cooldownMilliseconds: 0).status == .denied)
+        // Once the wait is over the opt-out is in force, and switching between opt-outs is immediate.
+        let later = pending.changing(to: .deniedRequestable, at: 601_000, cooldownMilliseconds: 0)
+        #expect(later == AuthorizationState(status: .deniedRequestable, updatedAt: 601_000))
+    }
+
     /// One loop asks to opt out while another opts back in. Whatever order they run in, memory (what evaluations
     /// see) must hold the state the store kept, or a subject told "authorized" is denied after the cooldown.
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {

@@ -57,6 +57,34 @@ import Testing
         }
     }
 
+    /// A flag or variable takes numbers as the file writes them: `Double("0x10")` is 16, which nobody means by a
+    /// number of seconds.
+    @Test func takesNumbersFromFlagsAndVariablesAsJSONWritesThem() throws {
+        for text in ["0x10", "+5", "5.", ".5", "05", "1e", "nan", "inf", " 5", "5 ", "1_000", ""] {
+            #expect(throws: CommandLineError.configuration(key: "--authorization-cooldown-seconds", message: "expected a number of seconds"), "\(text)") {
+                try load(flags: ["--authorization-cooldown-seconds", text])
+            }
+        }
+        for text in ["0x10", "+5", "05", "5.0", "1e3"] {
+            #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_PORT", message: "expected an integer"), "\(text)") {
+                try load(variables: ["TRUST_INSIGHTS_PORT": text])
+            }
+        }
+        #expect(try load(flags: ["--authorization-cooldown-seconds", "2.5e1"]).authorizationCooldownSeconds == 25)
+        #expect(try load(flags: ["--authorization-cooldown-seconds", "0.25"]).authorizationCooldownSeconds == 0.25)
+        #expect(try load(variables: ["TRUST_INSIGHTS_PORT": "0"]).port == 0)
+        #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_PORT", message: "must be between 0 and 65535")) {
+            try load(variables: ["TRUST_INSIGHTS_PORT": "-1"])
+        }
+    }
+
+    /// A cooldown above zero stays one when kept in milliseconds.
+    @Test func roundsTheCooldownUpToWholeMilliseconds() throws {
+        #expect(try load(flags: ["--authorization-cooldown-seconds", "0.0004"]).authorizationCooldownMilliseconds == 1)
+        #expect(try load(flags: ["--authorization-cooldown-seconds", "0"]).authorizationCooldownMilliseconds == 0)
+        #expect(try load().authorizationCooldownMilliseconds == 86_400_000)
+    }
+
     @Test func rejectsWrongTypeInFile() {
         #expect(throws: CommandLineError.configuration(key: "config/default.json: port", message: "expected an integer")) {
             try load(file: #"{"port": "8080"}"#)

@@ -39,7 +39,9 @@ public struct AuthorizationState: Sendable, Equatable {
     /// immediate and cancels a pending opt-out.
     public func changing(to requested: AuthorizationStatus, at now: Int64, cooldownMilliseconds: Int64) -> AuthorizationState {
         let current = resolved(at: now)
-        if requested.blocksEvaluation && !current.status.blocksEvaluation && cooldownMilliseconds > 0 {
+        // An opt-out already waiting keeps waiting even when the cooldown is now 0: nothing shortens a wait begun.
+        let waits = cooldownMilliseconds > 0 || current.pendingStatus != nil
+        if requested.blocksEvaluation && !current.status.blocksEvaluation && waits {
             if current.pendingStatus == requested { return current }
             // Switching between the two opt-outs starts the cooldown again, and never ends sooner than the one
             // already running: a cooldown setting lowered since must not shorten a wait that has begun.

@@ -63,11 +63,15 @@ struct ConfigurationKey: Sendable {
     func apply(text: String, to configuration: inout ServiceConfiguration, source: String) throws(CommandLineError) {
         switch value {
         case .integer(let path, let range):
-            guard let number = Int(text) else { throw .configuration(key: source, message: "expected an integer") }
+            guard Self.isDecimal(text, fraction: false), let number = Int(text) else {
+                throw .configuration(key: source, message: "expected an integer")
+            }
             try Self.check(number, in: range, source: source)
             configuration[keyPath: path] = number
         case .seconds(let path, let range):
-            guard let number = Double(text), number.isFinite else { throw .configuration(key: source, message: "expected a number of seconds") }
+            guard Self.isDecimal(text, fraction: true), let number = Double(text), number.isFinite else {
+                throw .configuration(key: source, message: "expected a number of seconds")
+            }
             try Self.check(number, in: range, source: source)
             configuration[keyPath: path] = number
         case .text(let path):
@@ -80,6 +84,32 @@ struct ConfigurationKey: Sendable {
             default: throw .configuration(key: source, message: "expected true or false (also 1/0, yes/no, on/off)")
             }
         }
+    }
+
+    /// Whether `text` is a number as the configuration file writes one (JSON's grammar): `Double` and `Int` alone
+    /// would also take `0x10`, `+5`, `5.` or `nan`, which the file refuses, so a flag or variable must not mean more.
+    static func isDecimal(_ text: String, fraction: Bool) -> Bool {
+        var bytes = Substring(text).utf8[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        let leading = bytes.first
+        let integerDigits = digits()
+        guard integerDigits > 0, leading != UInt8(ascii: "0") || integerDigits == 1 else { return false }
+        guard fraction else { return bytes.isEmpty }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 
     static func check<T: Comparable>(_ number: T, in range: ClosedRange<T>, source: String) throws(CommandLineError) {

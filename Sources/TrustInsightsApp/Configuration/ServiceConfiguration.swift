@@ -36,4 +36,10 @@ extension ServiceConfiguration {
     var metricsPolicy: MetricsPolicy {
         MetricsPolicy(suppressionK: metricsSuppressionK, maturityDays: metricsMaturityDays)
     }
+
+    /// The opt-out cooldown as the registry keeps it, rounded up: a cooldown set above 0 (`0.0004`) must not become
+    /// none.
+    var authorizationCooldownMilliseconds: Int64 {
+        Int64((authorizationCooldownSeconds * 1000).rounded(.up))
+    }
 }

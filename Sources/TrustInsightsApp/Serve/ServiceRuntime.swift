@@ -130,14 +130,14 @@ final class ServiceRuntime: Sendable {
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {
-            try AuthorizationRegistry(store: store, cooldownMilliseconds: Int64(configuration.authorizationCooldownSeconds * 1000))
+            try AuthorizationRegistry(store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds)
         }
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
             log.warning("authorization cooldown is short", [
                 // In milliseconds, as the registry keeps it: whole seconds rounded up would print 3600 for 3599.5,
                 // the very value that does not warn.
-                ("authorizationCooldownMilliseconds", .number(Int(configuration.authorizationCooldownSeconds * 1000))),
+                ("authorizationCooldownMilliseconds", .number(Int(configuration.authorizationCooldownMilliseconds))),
                 ("effect", "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
             ])
         }
