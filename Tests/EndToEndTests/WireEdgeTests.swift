@@ -388,7 +388,7 @@ import Testing
         let none = try client.request("GET", "/v1/models")
         #expect(none.status == 401)
         #expect(none.header("WWW-Authenticate") == #"Bearer realm="trust-insights""#)
-        for credential in ["Bearer ti_sandbox_k0000000000000000_nope", "bearer not-even-a-key"] {
+        for credential in ["Bearer ti_sandbox_k0000000000000000_nope", "bearer not-even-a-key", "Bearer", "Bearer\tx"] {
             let wrong = try client.request("GET", "/v1/models", headers: [("Authorization", credential)])
             #expect(wrong.status == 401)
             #expect(wrong.header("WWW-Authenticate") == #"Bearer realm="trust-insights", error="invalid_token""#)

@@ -85,6 +85,13 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         for header in ["Bearer", "Bearer ", "Bearerx y", "Bearer\tx", "Bearer\u{0}x", "Béarer x", "B\u{0}arer x", "Basic x", "Bearar x"] {
             #expect(header.utf8.count <= 7 || !Authenticator.isBearer(header), "\(header)")
         }
+        // Malformed Bearer credentials still name the scheme: their 401 says invalid_token.
+        for header in ["Bearer", "bearer", "Bearer\tx", "Bearer  ", "BEARER x y"] {
+            #expect(Authenticator.namesBearerScheme(header), "\(header)")
+        }
+        for header in ["", "Bearerx", "Bearer\u{0}x", "Béarer x", "Basic x", "Bear"] {
+            #expect(!Authenticator.namesBearerScheme(header), "\(header)")
+        }
         let store = InMemoryKeyStore()
         let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
         let authenticator = try Authenticator(store: store)

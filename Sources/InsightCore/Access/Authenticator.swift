@@ -85,6 +85,18 @@ public final class Authenticator: Sendable {
         return utf8[index] == UInt8(ascii: " ")
     }
 
+    /// Whether an `Authorization` field uses the Bearer scheme at all, well-formed or not (`Bearer`, `Bearer<TAB>x`):
+    /// such a request presented a token, however malformed, and its 401 says `invalid_token` (RFC 6750 §3.1).
+    public static func namesBearerScheme(_ authorization: String) -> Bool {
+        let utf8 = authorization.utf8
+        var index = utf8.startIndex
+        for expected in "bearer".utf8 {
+            guard index < utf8.endIndex, utf8[index] | 0x20 == expected else { return false }
+            index = utf8.index(after: index)
+        }
+        return index == utf8.endIndex || utf8[index] == UInt8(ascii: " ") || utf8[index] == UInt8(ascii: "\t")
+    }
+
     /// The key ID an `Authorization` field names, whether or not its secret is right: for the access log, so that
     /// refusals can be traced to a key. Nil unless the credential has our shape and the ID a key ID's; never any
     /// part of the secret.

@@ -21,7 +21,7 @@ struct RouteAccess: Sendable {
             return try authenticator.authenticate(
                 authorization: authorization, roles: roles, now: now, admittingSuspended: admittingSuspended)
         } catch {
-            throw ServiceProblem(error, presentedBearer: authorization.map(Authenticator.isBearer) ?? false)
+            throw ServiceProblem(error, presentedBearer: authorization.map(Authenticator.namesBearerScheme) ?? false)
         }
     }
 
