@@ -94,6 +94,37 @@ import Testing
         #expect(!service.logs.lines.contains { $0.contains(secret) || $0.contains(wrongPart) })
     }
 
+    /// A sandbox key's forced 503 or 429 is the answer the app asked for: `/metrics` counts it apart, so an alert on
+    /// the 5xx rate does not fire for an app testing its error handling, and its access-log line says so.
+    @Test func answersASandboxOverrideForcedAreCountedApartFromRequests() throws {
+        let service = try LiveService()
+        let key = try service.key(role: .client)
+        for (error, requestID) in [("serverError", "forced-1"), ("notAvailable", "forced-2"), ("rateLimitExceeded", "forced-3")] {
+            let response = try service.post("/v1/evaluations", key: key, body: String(decoding: Requests.payment(), as: UTF8.self), headers: [
+                ("Trust-Insights-Override-Evaluation-Error", error), ("X-Request-ID", requestID),
+            ])
+            #expect(response.status == (error == "rateLimitExceeded" ? 429 : 503))
+        }
+        // A real refusal (a body of the wrong shape, with the override too) is no simulation.
+        let malformed = try service.post("/v1/evaluations", key: key, body: "{", headers: [
+            ("Trust-Insights-Override-Evaluation-Error", "serverError"), ("X-Request-ID", "real-400"),
+        ])
+        #expect(malformed.status == 400)
+        _ = try service.evaluate(key: key)
+        let metrics = try service.client().request("GET", "/metrics").text
+        #expect(metrics.contains(#"http_simulated_responses_total{method="POST",route="/v1/evaluations",status="503"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"http_simulated_responses_total{method="POST",route="/v1/evaluations",status="429"} 1"#))
+        #expect(!metrics.contains(#"http_requests_total{method="POST",route="/v1/evaluations",status="503"}"#))
+        #expect(!metrics.contains(#"http_requests_total{method="POST",route="/v1/evaluations",status="429"}"#))
+        #expect(metrics.contains(#"http_requests_total{method="POST",route="/v1/evaluations",status="400"} 1"#))
+        #expect(metrics.contains(#"http_requests_total{method="POST",route="/v1/evaluations",status="200"} 1"#))
+        let lines = service.logs.lines.filter { $0.contains("\"event\":\"request\"") }
+        for requestID in ["forced-1", "forced-2", "forced-3"] {
+            #expect(lines.contains { $0.contains("\"requestID\":\"\(requestID)\"") && $0.contains("\"simulated\":true") }, "\(requestID)")
+        }
+        #expect(lines.contains { $0.contains("\"requestID\":\"real-400\"") && !$0.contains("simulated") })
+    }
+
     /// A cooldown under an hour is allowed (tests and demos), but it gives up the protection against a person
     /// coached into opting out: the start-up log says so, once, and a default start says nothing.
     @Test func aShortAuthorizationCooldownIsNamedAtStartUp() throws {

@@ -86,6 +86,12 @@ struct MessageTypeTests {
         _ = try JSONDecoder().decode([String: JSONValue].self, from: Data(text.utf8))
     }
 
+    @Test func marksASimulatedAnswerBeforeItsStatus() {
+        var line = AccessLogLine(requestID: "r", method: "POST", route: "/v1/x", status: 503, durationNanoseconds: 0, bytes: 0)
+        line.simulated = true
+        #expect(line.render(time: "t").contains(#""route":"/v1/x","simulated":true,"status":503,"#))
+    }
+
     @Test func formatsTimestamps() {
         #expect(UTCTimestamp.imfFixdate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         var time = timespec()

@@ -8,6 +8,8 @@ struct AccessLogLine {
     var status: Int
     var durationNanoseconds: UInt64
     var bytes: Int
+    /// Answered as the client asked it to be simulated (`HTTPResponse.isSimulated`).
+    var simulated = false
     /// From `AccessLogIdentity`, when the server has one and the request names an identity.
     var identity: (field: String, value: String)? = nil
 
@@ -16,6 +18,7 @@ struct AccessLogLine {
         return #"{"time":"\#(time)","level":"info","event":"request","requestID":"\#(JSONText.escape(requestID))","#
             + #""method":"\#(JSONText.escape(loggedMethod))","route":"\#(JSONText.escape(route))","#
             + identityMember
+            + (simulated ? #""simulated":true,"# : "")
             + #""status":\#(status),"durationMs":\#(millis),"bytes":\#(bytes)}"#
     }
 

@@ -6,6 +6,10 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
     /// When set, the server sends this response only once the gate opens (see `ResponseGate`).
     public var gate: ResponseGate?
+    /// An answer the client asked to be simulated (an application's test mode forcing an error, say), not one the
+    /// server came to: counted in `http_simulated_responses_total` instead of the request metrics, and marked in the
+    /// access log, so that a forced 503 does not read as a failure to an operator's alert.
+    public var isSimulated = false
 
     public init(status: HTTPStatus = .ok, headers: HTTPFields = HTTPFields(), body: [UInt8] = []) {
         self.status = status

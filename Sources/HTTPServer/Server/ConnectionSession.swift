@@ -363,11 +363,13 @@ struct ConnectionSession {
         let duration = finishedAt >= startedAt ? finishedAt - startedAt : 0
         let route = pending?.routeTemplate ?? "-"
         let method = pending?.head.method.rawValue ?? "-"
-        services.record(route: route, method: method, status: response.status.code, durationNanoseconds: duration)
+        services.record(
+            route: route, method: method, status: response.status.code, durationNanoseconds: duration,
+            simulated: response.isSimulated)
         if services.accessLog {
             var line = AccessLogLine(
                 requestID: requestID, method: method, route: route, status: response.status.code,
-                durationNanoseconds: duration, bytes: isHead ? 0 : response.body.count)
+                durationNanoseconds: duration, bytes: isHead ? 0 : response.body.count, simulated: response.isSimulated)
             if let identity = services.shared.accessLogIdentity, let headers = pending?.head.headers,
                let claimed = identity.claimed(headers) {
                 line.identity = (identity.field, claimed)

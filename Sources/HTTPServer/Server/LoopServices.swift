@@ -5,6 +5,7 @@ final class LoopServices {
     final class RouteSeries {
         let duration: Histogram
         var counters: [Int: Counter] = [:]
+        var simulatedCounters: [Int: Counter] = [:]
 
         init(duration: Histogram) {
             self.duration = duration
@@ -54,7 +55,7 @@ final class LoopServices {
         }
     }
 
-    func record(route: String, method: String, status: Int, durationNanoseconds: UInt64) {
+    func record(route: String, method: String, status: Int, durationNanoseconds: UInt64, simulated: Bool = false) {
         let series: RouteSeries
         if let cached = routes[route] {
             series = cached
@@ -67,6 +68,19 @@ final class LoopServices {
         }
         let methodIndex = Self.methodIndex(method)
         let key = status << 4 | methodIndex
+        if simulated {
+            if let counter = series.simulatedCounters[key] {
+                counter.increment()
+            } else {
+                let counter = shared.metrics.counter(
+                    "http_simulated_responses_total",
+                    help: "Answers a client asked to be simulated (forced errors), by route template, method and status; not in http_requests_total.",
+                    labels: ["route": route, "method": Self.methodLabels[methodIndex], "status": String(status)])
+                series.simulatedCounters[key] = counter
+                counter.increment()
+            }
+            return
+        }
         if let counter = series.counters[key] {
             counter.increment()
         } else {

@@ -42,8 +42,9 @@ struct EvaluationRoutes: Sendable {
         case .limited(let decision): throw ServiceProblem.evaluation(.rateLimitExceeded(RateLimitRejection(scope: "key", decision: decision)))
         case .suspended: throw ServiceProblem.accessRevoked
         }
+        var forced = false
         do {
-            return try evaluate(request, principal: principal, admitted: admitted, now: now, loopTasks: loopTasks)
+            return try evaluate(request, principal: principal, admitted: admitted, now: now, loopTasks: loopTasks, forced: &forced)
         } catch let problem as ServiceProblem {
             // A request the device's limit refused costs the key nothing (RATE-LIMITS.md): one flooding device
             // must not spend its app's allowance on every other device. Nor does a 429 a sandbox override forced,
@@ -57,12 +58,16 @@ struct EvaluationRoutes: Sendable {
             if !response.headers.contains("RateLimit-Policy") {
                 RateLimitFields.apply(admitted, name: "key", to: &response.headers)
             }
+            // A sandbox override's error is the answer the app asked for: no failure for the operator's metrics.
+            response.isSimulated = forced
             return response
         }
     }
 
+    /// `forced` is set when the evaluation fails with the error a sandbox override forced.
     private func evaluate(
-        _ request: HTTPRequest, principal: Principal, admitted: RateLimitDecision, now: Int64, loopTasks: LoopTasks?
+        _ request: HTTPRequest, principal: Principal, admitted: RateLimitDecision, now: Int64, loopTasks: LoopTasks?,
+        forced: inout Bool
     ) throws -> HTTPResponse {
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let decoded = try EvaluationRequestDecoder.decode(request.body, knownStrings: knownStrings)
@@ -70,6 +75,8 @@ struct EvaluationRoutes: Sendable {
         do {
             pending = try evaluator.start(decoded, principal: principal, overrides: overrides, now: now)
         } catch {
+            // `start` throws a forced error before looking at anything else, so with one forced, this is it.
+            forced = overrides.evaluationError != nil
             throw ServiceProblem.evaluation(error)
         }
         pending.result.serverTimestamp = Clock.nowMilliseconds()
