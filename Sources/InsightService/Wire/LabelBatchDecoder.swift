@@ -58,6 +58,9 @@ enum LabelBatchDecoder {
         }
         // Fields seen so far, as bits, to catch duplicates without a set per item.
         var seen: UInt8 = 0
+        // Unknown names seen so far: a repeated one is reported as repeated, as at the top level. Empty (and so not
+        // allocated) unless the item holds an unknown field.
+        var unknownSeen: Set<String> = []
         try reader.readObject { key, reader in
             let bit: UInt8
             switch key {
@@ -67,7 +70,8 @@ enum LabelBatchDecoder {
             case "occurredOn": bit = 8
             case "amountBand": bit = 16
             default:
-                draft.record(Wire.unknownField(Wire.pointer(pointer, key)))
+                let fieldPointer = Wire.pointer(pointer, key)
+                draft.record(unknownSeen.insert(key).inserted ? Wire.unknownField(fieldPointer) : Wire.duplicateField(fieldPointer))
                 try reader.skipValue()
                 return
             }
