@@ -325,6 +325,43 @@ struct ConnectionSessionTests {
         #expect(connection.session.closeAfterFlush)
     }
 
+    /// Empty lines before a request line are ignored (RFC 9112 §2.2; old clients send a CRLF after a POST body): they
+    /// begin no request, so an idle connection that got one is idle still, with the deadline it had, and closes
+    /// quietly at it; no 408 is written onto it.
+    @Test func anEmptyLineOnAnIdleConnectionBeginsNoRequest() throws {
+        var configuration = TestServer.configuration()
+        configuration.requestTimeout = .seconds(5)
+        configuration.idleTimeout = .seconds(60)
+        let second: UInt64 = 1_000_000_000
+        // After a request, and a CRLF sent behind it.
+        let connection = InMemoryConnection(configuration: configuration)
+        #expect(connection.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n\r\n").map(\.status) == [200])
+        #expect(connection.session.flush(to: -1, now: 0, peerClosed: false, draining: false) == .open)
+        #expect(connection.session.isIdle)
+        #expect(connection.session.deadlines.request == nil)
+        #expect(connection.session.deadlines.idle == 60 * second)
+        // More empty lines later change nothing, and do not push the idle deadline back.
+        #expect(connection.send("\r\n", now: 30 * second).isEmpty)
+        #expect(connection.session.isIdle)
+        #expect(connection.session.deadlines.expiry(at: 59 * second) == nil)
+        #expect(connection.session.deadlines.expiry(at: 60 * second) == .idle)
+        // The next request is served as usual, and its deadline runs from its own first byte.
+        #expect(connection.send("GET /items/2 HTTP/1.1\r\nHost:", now: 40 * second).isEmpty)
+        #expect(connection.session.deadlines.request == 45 * second)
+        #expect(connection.send(" a\r\n\r\n", now: 41 * second).map(\.status) == [200])
+
+        // A new connection that sends only an empty line closes quietly when a silent one would.
+        let fresh = InMemoryConnection(configuration: configuration)
+        #expect(fresh.send("\r\n", now: 1 * second).isEmpty)
+        #expect(fresh.session.deadlines.request == nil)
+        #expect(fresh.session.deadlines.expiry(at: 5 * second) == .idle)
+        // Half an empty line is the start of something: its request deadline runs.
+        let partial = InMemoryConnection(configuration: configuration)
+        #expect(partial.send("\r", now: 1 * second).isEmpty)
+        #expect(!partial.session.isIdle)
+        #expect(partial.session.deadlines.expiry(at: 6 * second) == .request)
+    }
+
     /// A request that arrived at once but waits behind an answer the client is still reading is the server's to
     /// hold: its deadline stops, and starts afresh once the output drains (a false 408 otherwise).
     @Test func aRequestHeldBehindUndrainedOutputGetsItsDeadlineWhenReadingResumes() throws {

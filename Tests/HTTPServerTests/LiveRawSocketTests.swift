@@ -13,6 +13,27 @@ struct LiveRawSocketTests {
         #expect(bodies == ["1", "2", "3", "4", "5"])
     }
 
+    /// A CRLF sent behind a request (RFC 9112 §2.2 tells servers to ignore it) leaves the connection idle: after
+    /// the request timeout the next request is answered, not met with a stale 408.
+    @Test func anEmptyLineBehindARequestLeavesTheConnectionIdle() throws {
+        var configuration = TestServer.configuration()
+        configuration.requestTimeout = .milliseconds(300)
+        configuration.idleTimeout = .seconds(10)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port)
+        client.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n\r\n")
+        #expect(client.readResponse()?.bodyText == "1")
+        usleep(700_000)
+        client.send("\r\n")
+        usleep(700_000)
+        client.send("GET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        let next = try #require(client.readResponse())
+        #expect(next.status == 200)
+        #expect(next.bodyText == "2")
+        #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
+    }
+
     @Test func writesLargeResponsesCompletelyAcrossPartialWrites() throws {
         let server = try TestServer.start()
         defer { server.stop() }

@@ -155,5 +155,14 @@ struct ParserValidMessageTests {
         #expect(parser.next()?.head != nil)
         #expect(parser.next() == .complete(body: []))
         #expect(parser.isIdle)
+        // Empty lines before a request line begin no request (RFC 9112 §2.2); part of one is a start.
+        parser.append(Array("\r\n\r\n".utf8))
+        #expect(parser.next() == nil)
+        #expect(parser.isIdle)
+        parser.append(Array("\r".utf8))
+        #expect(parser.next() == nil)
+        #expect(!parser.isIdle)
+        parser.append(Array("\nGET / HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+        #expect(parser.next()?.head != nil)
     }
 }

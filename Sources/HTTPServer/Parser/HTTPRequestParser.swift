@@ -46,9 +46,11 @@ struct HTTPRequestParser {
         self.bodyLimit = limits.defaultBodyLimit
     }
 
-    /// True between messages with nothing buffered: the connection is idle.
+    /// True between messages with nothing buffered: the connection is idle. Empty lines already skipped before a
+    /// request line (RFC 9112 §2.2: a client may send a CRLF after a body) leave it idle: they begin no request.
     var isIdle: Bool {
-        state == .requestLine(emptyLinesSkipped: 0) && readIndex == buffer.count
+        guard case .requestLine = state else { return false }
+        return readIndex == buffer.count
     }
 
     var hasFailed: Bool { state == .failed }

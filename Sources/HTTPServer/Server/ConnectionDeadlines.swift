@@ -44,6 +44,14 @@ struct ConnectionDeadlines: Equatable {
         request = nil
     }
 
+    /// What arrived on an idle connection began no request (empty lines before a request line): it is idle still,
+    /// until `idleDeadline`, the deadline it had before (or a fresh one, if it had none).
+    mutating func inputIgnored(idleDeadline: UInt64?, at now: UInt64) {
+        guard write == nil, linger == nil else { return }
+        request = nil
+        idle = idleDeadline ?? now &+ timeouts.idle
+    }
+
     /// Between requests with nothing left to write.
     mutating func becameIdle(at now: UInt64) {
         guard request == nil, write == nil, linger == nil else { return }

@@ -48,6 +48,8 @@ struct ConnectionSession {
 
     mutating func receive(_ bytes: UnsafeRawBufferPointer, now: UInt64) {
         guard !closeAfterFlush, !bytes.isEmpty else { return }
+        let wasIdle = parser.isIdle && current == nil && held == nil && output.isEmpty
+        let idleDeadline = deadlines.idle
         if parser.isIdle && current == nil {
             requestStartedAt = now
             deadlines.requestStarted(at: now)
@@ -55,6 +57,12 @@ struct ConnectionSession {
         lastReceiveAt = now
         parser.append(bytes)
         process(now: now)
+        // Only empty lines came (ignored before a request line, RFC 9112 §2.2): no request began, so no request
+        // deadline may end in a 408 nobody asked for. The connection stays idle with the deadline it had, which
+        // more empty lines cannot push back.
+        if wasIdle && parser.isIdle && current == nil && held == nil && output.isEmpty && !closeAfterFlush {
+            deadlines.inputIgnored(idleDeadline: idleDeadline, at: now)
+        }
     }
 
     enum FlushOutcome: Equatable {
@@ -123,7 +131,12 @@ struct ConnectionSession {
     /// The event loop wrote everything queued.
     mutating func outputDrained(now: UInt64) {
         deadlines.writeDrained()
-        if parser.isIdle && current == nil && held == nil && !closeAfterFlush { deadlines.becameIdle(at: now) }
+        if parser.isIdle && current == nil && held == nil && !closeAfterFlush {
+            // No request is under way: a deadline started for bytes that turned out to be empty lines behind the
+            // last request (RFC 9112 §2.2) ends here, or it would answer 408 on an idle connection.
+            deadlines.requestCompleted()
+            deadlines.becameIdle(at: now)
+        }
     }
 
     /// The request deadline passed before the request was complete.
