@@ -9,6 +9,7 @@ struct FixedModel: ScoringModel {
     var probabilityValue: Double
     var mediumThreshold = 0.3
     var highThreshold = 0.7
+    var isCandidate = false
     func probability(for features: FeatureVector) throws -> Double { probabilityValue }
     func reasonFeatures(for features: FeatureVector, limit: Int) -> [String] { Array(["activeCall", "hesitationMillis"].prefix(limit)) }
 }
@@ -297,6 +298,31 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         // model's own `unknown` once they have left it (days 7 to 9).
         #expect(answers == [.high, .high, .high] + Array(repeating: .high, count: 6) + [.unknown, .unknown, .unknown], "\(answers)")
         #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 3)
+    }
+
+    /// A candidate model answers `high` to whoever asks for its version, but that is no high outcome of the
+    /// account: asking for the current model and a candidate side by side (how a candidate is tried) must not make
+    /// the current model's answers `high` through `repeatedHighOutcomes`. Its highs alongside the current model's
+    /// own still leave the current model's to count.
+    @Test func aCandidatesHighIsNotCountedAsTheAccountsHighOutcome() throws {
+        let candidate = FixedModel(version: "2026.12.1", probabilityValue: 0.9, isCandidate: true)
+        let current = FixedModel(version: "2026.11.1", probabilityValue: 0.1)
+        let tracker = VelocityTracker(configuration: .standard)
+        let evaluator = Evaluator(.init(
+            catalogue: try shippedCatalogue(), models: FakeModels(current: current, prior: candidate),
+            velocity: tracker, hasher: SubjectHasher(source: recorder),
+            authorizations: try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 0), recorder: recorder))
+        let both = [
+            InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .current),
+            InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .specific("2026.12.1")),
+        ]
+        for time in Int64(0)..<4 {
+            let result = try evaluator.evaluate(paymentRequest(insights: both), principal: principal, now: time * 1_000)
+            #expect(result.insights[0].outcome == .value(.unknown))
+            #expect(result.insights[1].outcome == .value(.high), "the candidate's own answer")
+            #expect(!result.insights[0].reasonCodes.contains("repeatedHighOutcomes"))
+        }
+        #expect(recorder.records.withLock { $0.count == 4 && $0.allSatisfy { !$0.countsAsHighOutcome } })
     }
 
     /// A forced insight error changes the answer, not what is counted: the insight is still evaluated for real,

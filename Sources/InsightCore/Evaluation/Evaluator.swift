@@ -259,7 +259,8 @@ public final class Evaluator: Sendable {
         guard probability.isFinite else { return failure(.insightEvaluationFailed) }
         let scored: RiskLevel = probability >= model.highThreshold ? .high : (probability >= model.mediumThreshold ? .medium : .unknown)
         var level = max(scored, floor)
-        if max(scored, countedFloor) == .high { evaluatedHigh = true }
+        // A candidate's high is its answer, not the account's history (`ScoringModel.isCandidate`).
+        if max(scored, countedFloor) == .high && !model.isCandidate { evaluatedHigh = true }
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
         // `unknown` never carries reasons, forced or not, so app logic tested in the sandbox sees what production

@@ -8,6 +8,14 @@ public protocol ScoringModel: Sendable {
     func probability(for features: FeatureVector) throws -> Double
     /// Up to `limit` feature names whose path contributions pushed the score up most, largest first.
     func reasonFeatures(for features: FeatureVector, limit: Int) -> [String]
+    /// A model under trial (`candidate` in the manifest): its answers go to whoever asks for its version, but its
+    /// `high`s do not count towards an account's high outcomes, so a model nobody has approved cannot change what
+    /// the current model answers for that account.
+    var isCandidate: Bool { get }
+}
+
+extension ScoringModel {
+    public var isCandidate: Bool { false }
 }
 
 /// The answer of a model lookup.

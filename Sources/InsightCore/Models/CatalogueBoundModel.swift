@@ -16,6 +16,7 @@ final class CatalogueBoundModel: ScoringModel {
     var version: String { loaded.version }
     var mediumThreshold: Double { loaded.scorer.thresholds.medium }
     var highThreshold: Double { loaded.scorer.thresholds.high }
+    var isCandidate: Bool { loaded.status == .candidate }
 
     func probability(for features: FeatureVector) throws -> Double {
         withRow(features) { row in loaded.scorer.score(row).probability }
