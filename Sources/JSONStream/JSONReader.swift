@@ -32,8 +32,17 @@ public struct JSONReader: ~Copyable {
         case UInt8(ascii: "{"): return .object
         case UInt8(ascii: "["): return .array
         case UInt8(ascii: "\""): return .string
-        case UInt8(ascii: "t"), UInt8(ascii: "f"): return .boolean
-        case UInt8(ascii: "n"): return .null
+        // A literal is checked whole: `tru` or `nope` is no boolean or null, and a caller that looks at the kind
+        // before reading the value (to say "expected an object") must hear that the text is not JSON.
+        case UInt8(ascii: "t"):
+            try checkLiteral("true")
+            return .boolean
+        case UInt8(ascii: "f"):
+            try checkLiteral("false")
+            return .boolean
+        case UInt8(ascii: "n"):
+            try checkLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
         default: throw JSONSyntaxError(.unexpectedCharacter, at: index)
         }
@@ -355,6 +364,22 @@ public struct JSONReader: ~Copyable {
     private mutating func enter() throws(JSONSyntaxError) {
         depth += 1
         if depth > maximumDepth { throw JSONSyntaxError(.tooDeep, at: index) }
+    }
+
+    /// Throws unless `literal` is at `index`, without consuming it.
+    private func checkLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        let mismatch: Int? = literal.withUTF8Buffer { expected in
+            var offset = 0
+            while offset < count {
+                guard index + offset < bytes.count, bytes[index + offset] == expected[offset] else { return offset }
+                offset += 1
+            }
+            return nil
+        }
+        guard let mismatch else { return }
+        let at = index + mismatch
+        throw JSONSyntaxError(at < bytes.count ? .unexpectedCharacter : .unexpectedEnd, at: at)
     }
 
     private mutating func matchLiteral(_ literal: StaticString) -> Bool {

@@ -264,6 +264,17 @@ import Testing
         #expect(throws: RateLimitPolicy.LoadError(path: "/key", message: "expected an object")) {
             try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": 200}"#.utf8))
         }
+        // Text that is no JSON literal is not JSON, whatever type was expected where it stands.
+        for text in ["nope", "tru", "nul", "fals"] {
+            let rateLimits = #expect(throws: RateLimitPolicy.LoadError.self) { try RateLimitPolicy.load(json: Array(text.utf8)) }
+            #expect(rateLimits?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: rateLimits))")
+            let velocity = #expect(throws: VelocityConfiguration.LoadError.self) { try VelocityConfiguration.load(json: Array(text.utf8)) }
+            #expect(velocity?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: velocity))")
+            let nested = #expect(throws: RateLimitPolicy.LoadError.self) {
+                try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": \#(text)}"#.utf8))
+            }
+            #expect(nested?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: nested))")
+        }
         #expect(throws: RateLimitPolicy.LoadError(path: "/key", message: "appears more than once")) {
             try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": {"ratePerSecond": 1, "burst": 2}, "key": {"ratePerSecond": 9, "burst": 9}}"#.utf8))
         }

@@ -88,6 +88,19 @@ private func parseBytes(_ bytes: [UInt8]) throws -> Value {
         #expect(throws: JSONSyntaxError(.invalidUnicode, at: 1)) { try parseBytes([0x22, 0xED, 0xA0, 0x80, 0x22]) }
     }
 
+    /// The kind of a value is only told once its literal is whole: `tru` is no boolean.
+    @Test func peeksTheKindOfALiteralOnlyWhenItIsWhole() throws {
+        for (text, kind) in [("true", JSONValueKind.boolean), ("false", .boolean), ("null", .null), (" null,", .null)] {
+            var reader = JSONReader(Array(text.utf8))
+            #expect(try reader.peekKind() == kind, "\(text)")
+        }
+        for (text, error) in [("tru", JSONSyntaxError(.unexpectedEnd, at: 3)), ("nope", JSONSyntaxError(.unexpectedCharacter, at: 1)),
+                              ("fals", JSONSyntaxError(.unexpectedEnd, at: 4)), ("trUe", JSONSyntaxError(.unexpectedCharacter, at: 2))] {
+            var reader = JSONReader(Array(text.utf8))
+            #expect(throws: error, "\(text)") { try reader.peekKind() }
+        }
+    }
+
     @Test func rejectsRawControlCharacterInString() {
         #expect(throws: JSONSyntaxError(.controlCharacterInString, at: 2)) { try parseBytes([0x22, 0x61, 0x0A, 0x22]) }
     }

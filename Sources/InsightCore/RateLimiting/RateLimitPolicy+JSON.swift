@@ -16,7 +16,7 @@ extension RateLimitPolicy {
         do {
             try readObject(&reader, path: "") { key, reader in
                 switch key {
-                case "formatVersion": formatVersion = Int(try readNumber(&reader, path: "/formatVersion", range: 1...1))
+                case "formatVersion": formatVersion = Int(try readNumber(&reader, path: "/formatVersion", range: 1...1, integer: true))
                 case "key": policy.key = try readLimit(&reader, path: "/key")
                 case "device": policy.device = try readLimit(&reader, path: "/device")
                 case "insightType": policy.insightType = try readLimit(&reader, path: "/insightType")
