@@ -19,3 +19,47 @@ import Testing
         #expect(try SQLiteStore(directory: directory.path).isWritable())
     }
 }
+
+/// A -wal or -shm file this process may not write (left by a restore done as another user) stops the store from
+/// opening, naming the file, rather than open and fail every write with an I/O error; a running store names such
+/// files for the `storage not writable` log. The suite runs as root, whom modes do not stop, so the file is made
+/// immutable (`chattr +i`), which stops root too; where the file system or the container does not allow that, the
+/// test says so and checks nothing.
+@Suite(.serialized) struct UnwritableFileTests {
+    private static func setImmutable(_ path: String, _ on: Bool) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+        process.arguments = [on ? "+i" : "-i", path]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
+    @Test func anUnwritableWALFileIsNamedAtOpen() throws {
+        let directory = try TemporaryDirectory()
+        do { _ = try SQLiteStore(directory: directory.path) }
+        let wal = directory.file(SQLiteStore.fileName + "-wal")
+        guard Self.setImmutable(wal, true) else {
+            print("UnwritableFileTests: chattr +i is not available here; not checked")
+            return
+        }
+        defer { _ = Self.setImmutable(wal, false) }
+        let error = #expect(throws: SQLiteError.self) { _ = try SQLiteStore(directory: directory.path) }
+        #expect(error.map { "\($0)" }?.contains(wal) == true, "\(String(describing: error))")
+        #expect(error.map { "\($0)" }?.contains("not writable by this user") == true)
+    }
+
+    @Test func aRunningStoreNamesItsUnwritableFiles() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        #expect(store.unwritableFiles().isEmpty)
+        let shm = directory.file(SQLiteStore.fileName + "-shm")
+        guard Self.setImmutable(shm, true) else {
+            print("UnwritableFileTests: chattr +i is not available here; not checked")
+            return
+        }
+        defer { _ = Self.setImmutable(shm, false) }
+        #expect(store.unwritableFiles() == [shm])
+    }
+}

@@ -161,6 +161,12 @@ import Testing
             #expect(status == 0)
             #expect(capture.output.contains("USAGE: trust-insights"))
         }
+        // Every setting names its environment variable, the configuration file's own included.
+        let (_, serve) = run(["serve", "--help"])
+        #expect(serve.output.contains("Env: TRUST_INSIGHTS_CONFIG."))
+        for key in ConfigurationKey.all {
+            #expect(serve.output.contains("Env: \(key.environmentVariable)."), "\(key.name)")
+        }
     }
 
     /// Logs are JSON lines: a start that fails says why in one too, beside the `Error:` line for a person.

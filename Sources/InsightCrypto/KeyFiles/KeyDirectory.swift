@@ -6,9 +6,14 @@ import Glibc
 struct KeyDirectory {
     let path: String
 
-    /// Creates the directory (0700) if absent; refuses one that other users could write to, since they could
-    /// then plant or swap key files.
-    func prepare() throws {
+    /// Creates the directory (0700) if absent, unless `creating` is false (a reload, which must change nothing on
+    /// disk: a folder made where the keys were moved away would catch them when moved back); refuses one that
+    /// other users could write to, since they could then plant or swap key files.
+    func prepare(creating: Bool = true) throws {
+        if !creating {
+            var status = stat()
+            if stat(path, &status) != 0 && errno == ENOENT { throw CryptoError.noKeys(path: path) }
+        }
         if mkdir(path, 0o700) != 0 {
             var error = errno
             if error == ENOENT {

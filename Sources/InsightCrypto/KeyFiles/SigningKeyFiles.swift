@@ -29,7 +29,7 @@ public struct SigningKeyFiles: Sendable {
     ) throws -> (active: (kid: String, key: ES256PrivateKey),
                  all: [(kid: String, publicKey: ES256PublicKey, createdAt: Date)]) {
         let storage = KeyDirectory(path: directory)
-        try storage.prepare()
+        try storage.prepare(creating: creatingFirst)
         var keys = try loadKeys(storage)
         if keys.isEmpty {
             guard creatingFirst else { throw CryptoError.noKeys(path: directory) }

@@ -50,6 +50,14 @@ public final class SQLiteConnection: @unchecked Sendable {
                 : "the file (or its folder, for the -wal and -shm files) is not writable by this user"
             throw error
         }
+        // The same for a -wal or -shm file left by another user (a restore done as root, say): SQLite opens the
+        // database read-write, and every write then fails with a disk I/O error that names neither file.
+        if mode == .readWrite, let file = ["-wal", "-shm"].map({ path + $0 }).first(where: { access($0, W_OK) != 0 && errno != ENOENT }) {
+            sqlite3_close_v2(pointer)
+            var error = SQLiteError(connection: nil, code: SQLITE_READONLY, context: "open \(file)")
+            error.message = "the file is not writable by this user (its owner or mode differs from the database's)"
+            throw error
+        }
         handle = pointer
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         if mode == .readWrite {

@@ -11,6 +11,15 @@ extension SQLiteStore {
     /// Bytes an unprivileged writer may still use on the database's filesystem; nil if it cannot be asked.
     public func availableBytes() -> UInt64? { Self.availableBytes(at: path) }
 
+    /// The data folder and database files (the database, its -wal and -shm) this process may not write, by path:
+    /// what to name when writes fail with room on the disk. Files that do not exist are not listed.
+    public func unwritableFiles() -> [String] {
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        return [folder.isEmpty ? "." : folder, path, path + "-wal", path + "-shm"].filter { candidate in
+            access(candidate, W_OK) != 0 && errno != ENOENT
+        }
+    }
+
     static func availableBytes(at path: String) -> UInt64? {
         var status = statvfs()
         guard statvfs(path, &status) == 0 else { return nil }

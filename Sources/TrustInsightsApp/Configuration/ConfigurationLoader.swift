@@ -12,7 +12,7 @@ struct ConfigurationLoader {
 
     /// The flags `serve` accepts: `--config` plus one per configuration key.
     static var options: [OptionSpec] {
-        [.value("config", "file", help: "Configuration file.", default: defaultFile)]
+        [.value("config", "file", help: "Configuration file. Env: TRUST_INSIGHTS_CONFIG.", default: defaultFile)]
             + ConfigurationKey.all.map { .value($0.flag, "value", help: "\($0.help) Env: \($0.environmentVariable).") }
     }
 

@@ -121,10 +121,15 @@ final class ServiceRuntime: Sendable {
             if writable {
                 storageLog.info("storage writable again", [("dataDir", .text(dataDir))])
             } else {
-                storageLog.error("storage not writable", [
+                var fields: [(String, EventLog.Value)] = [
                     ("dataDir", .text(dataDir)), ("freeBytes", store.availableBytes().map { .number(Int(clamping: $0)) } ?? "unknown"),
-                    ("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, and whether another process holds the database"),
-                ])
+                ]
+                // Free space is one cause; a file whose owner or mode changed (a restore as another user) is another,
+                // and the log should name it rather than send the operator looking at a disk with room to spare.
+                let unwritable = store.unwritableFiles()
+                if !unwritable.isEmpty { fields.append(("unwritableFiles", .text(unwritable.joined(separator: ", ")))) }
+                fields.append(("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, the permissions of the data folder and its database files, and whether another process holds the database"))
+                storageLog.error("storage not writable", fields)
             }
         })
         self.readiness = readiness
@@ -229,6 +234,10 @@ final class ServiceRuntime: Sendable {
             return try body()
         } catch let error as CommandLineError {
             throw error
+        } catch let error as StoreError {
+            // A first start writes its demo tenant: a full disk stops it there, which is no reading problem.
+            guard case .diskFull = error else { throw CommandLineError.failure("cannot read the database \(path): \(error)") }
+            throw CommandLineError.failure("cannot write the database \(path): the disk is full: \(error)")
         } catch {
             throw CommandLineError.failure("cannot read the database \(path): \(error)")
         }
