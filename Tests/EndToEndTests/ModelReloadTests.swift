@@ -37,6 +37,10 @@ import Testing
         try withCandidate.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         service.runtime.reload()
         #expect(service.runtime.models.generation == 2)
+        #expect(service.logs.lines.contains { $0.contains("\"models reloaded\"") && $0.contains("\"modelsLoaded\":") && $0.contains("\"modelsRefused\":0") })
+        let metrics = try service.client().request("GET", "/metrics").text
+        #expect(metrics.contains(#"trust_insights_reloads_total{part="models",result="refused"} 1"#), "\(metrics)")
+        #expect(metrics.contains(#"trust_insights_reloads_total{part="models",result="applied"} 1"#))
         let response = try service.client().request("POST", "/v1/evaluations", headers: [
             ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
         ], body: Requests.payment(insights: #"{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": {"specific": "2026.12.1"}}"#))

@@ -49,6 +49,17 @@ import Testing
         ], body: Requests.payment())
         #expect(response.status == 200)
         try FileManager.default.removeItem(atPath: folder)
+
+        // The folder gone altogether: refused the same way, and nothing is made in its place, so keys moved back
+        // land where they were and not one level down in a new empty folder.
+        service.runtime.reload()
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        #expect(service.runtime.signer.activeKeyID == before)
         try FileManager.default.moveItem(atPath: aside, toPath: folder)
+        service.runtime.reload()
+        #expect(service.runtime.signer.activeKeyID == before)
+        let metrics = try service.client().request("GET", "/metrics").text
+        #expect(metrics.contains(#"trust_insights_reloads_total{part="signingKeys",result="refused"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"trust_insights_reloads_total{part="signingKeys",result="applied"} 1"#))
     }
 }

@@ -326,16 +326,32 @@ final class ServiceRuntime: Sendable {
     func reload() {
         do {
             try signer.reload()
+            countReload("signingKeys", applied: true)
             log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))])
         } catch {
+            countReload("signingKeys", applied: false)
             log.error("signing keys reload refused", [("reason", "\(error)")])
         }
         do {
             try models.reload()
-            log.info("models reloaded", [("generation", .number(models.generation))])
+            countReload("models", applied: true)
+            let snapshot = models.registry.snapshot
+            log.info("models reloaded", [
+                ("generation", .number(models.generation)), ("modelsLoaded", .number(snapshot.loadedCount)),
+                ("modelsRefused", .number(snapshot.refused.count)),
+            ])
         } catch {
+            countReload("models", applied: false)
             log.error("models reload refused", [("reason", .text(error.description))])
         }
+    }
+
+    /// A refused reload changes nothing an operator can see but the log: the counter lets an alert find it.
+    private func countReload(_ part: String, applied: Bool) {
+        metrics.counter(
+            "trust_insights_reloads_total", help: "SIGHUP reloads, by part (models, signingKeys) and result (applied, refused).",
+            labels: ["part": part, "result": applied ? "applied" : "refused"]
+        ).increment()
     }
 
     /// Drains and stops: readiness false, no new connections, in-flight requests finish, storage is checkpointed.
