@@ -35,6 +35,21 @@ import Testing
         #expect(try second.client().request("GET", "/readyz").status == 200)
     }
 
+    /// A database restored with another mode (`sqlite3 .backup` writes 0644) starts, with a warning naming the files.
+    @Test func databaseFilesOthersCanReadAreNamedAtStart() throws {
+        let dataDir = Self.temporaryFolder("open-modes")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.storeOneEvaluation(in: dataDir)
+        let database = dataDir + "/" + SQLiteStore.fileName
+        #expect(chmod(database, 0o644) == 0)
+        let service = try LiveService { $0.dataDir = dataDir }
+        let warnings = service.logs.lines.filter { $0.contains("\"database files readable by other users\"") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains(database) == true && warnings.first?.contains("\"level\":\"warning\"") == true)
+        let usual = try LiveService()
+        #expect(!usual.logs.lines.contains { $0.contains("readable by other users") })
+    }
+
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

@@ -20,6 +20,15 @@ extension SQLiteStore {
         }
     }
 
+    /// The database files (the database, its -wal and -shm) that users other than the owner may read or write:
+    /// the service makes them 0600, but a restore (`sqlite3 .backup` writes 0644) may not.
+    public func filesOpenToOthers() -> [String] {
+        [path, path + "-wal", path + "-shm"].filter { candidate in
+            var status = stat()
+            return stat(candidate, &status) == 0 && status.st_mode & 0o077 != 0
+        }
+    }
+
     static func availableBytes(at path: String) -> UInt64? {
         var status = statvfs()
         guard statvfs(path, &status) == 0 else { return nil }

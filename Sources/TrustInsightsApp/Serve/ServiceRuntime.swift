@@ -109,6 +109,15 @@ final class ServiceRuntime: Sendable {
 
         // Restored by `start`, once listening: a week of evaluations can take longer to replay than a start-up
         // probe waits, and only evaluations need it.
+        let openFiles = store.filesOpenToOthers()
+        if !openFiles.isEmpty {
+            // Not refused: a restore that left 0644 behind is common and the data is intact. But the files hold the
+            // tenants' evaluations and keyed subject hashes, which no other user of the host should read.
+            log.warning("database files readable by other users", [
+                ("files", .text(openFiles.joined(separator: ", "))),
+                ("action", "chmod 600 them (the service creates them so; a restore such as sqlite3 .backup may not)"),
+            ])
+        }
         let velocity = VelocityTracker(configuration: velocityConfiguration, awaitingReplay: true)
         self.velocity = velocity
         let now = Clock.nowMilliseconds()
