@@ -42,6 +42,8 @@ import Testing
         ("label,a,b\n0,1e400,2\n", .outsideFloat32Range(path: "t", line: 2, column: "a"),
          .outsideFloat32Range(line: 2, column: "a")),
         ("label,a,b\n0.5,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),
+        // Lines ending in CR alone.
+        ("label,a,b\r0,1,2\r", .carriageReturnLineEnding(path: "t", line: 1), .carriageReturnLineEnding(line: 1)),
         // Numbers equal to a class but not written as one.
         ("label,a,b\n0,1,2\n+1,1,2\n", .invalidLabel(path: "t", line: 3), .badLabel(line: 3)),
         ("label,a,b\n01,1,2\n", .invalidLabel(path: "t", line: 2), .badLabel(line: 2)),

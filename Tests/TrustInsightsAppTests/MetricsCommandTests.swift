@@ -88,6 +88,29 @@ import InsightCore
         #expect(row.last?.contains("confirmedFraud") == true)
     }
 
+    /// An `--out` naming a file these commands read (the database, a signing key, the configuration) is refused
+    /// before anything is read or written: one wrong path would otherwise replace the data with a report.
+    @Test func neverWritesOverTheFilesItReads() throws {
+        let database = directory + "/data/" + SQLiteStore.fileName
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let copiedConfig = directory + "/config.json"
+        try FileManager.default.copyItem(atPath: Self.repositoryRoot + "/config/default.json", toPath: copiedConfig)
+        for (command, out) in [(["export", "metrics"], database), (["report"], directory + "/data/./" + SQLiteStore.fileName),
+                               (["export", "metrics"], database + "-wal")] {
+            let (status, output) = run(command + ["--tenant", "acme", "--out", out])
+            #expect(status == 64, "\(command) \(out)")
+            #expect(output.standardError.withLock { $0 }.contains("names the input file"), "\(output.standardError.withLock { $0 })")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        // The configuration file, named through --config: `run` passes the shipped one, so name the copy here.
+        let output = Output()
+        let status = CommandLineTool(root: RootCommand.spec).run(
+            ["export", "metrics", "--tenant", "acme", "--data-dir", directory + "/data", "--config", copiedConfig, "--out", copiedConfig],
+            environment: output.environment)
+        #expect(status == 64)
+        #expect(try String(contentsOfFile: copiedConfig, encoding: .utf8).contains("\"port\""))
+    }
+
     /// The CSV ends in CRLF; printing it must not add a blank line, which a CSV reader takes as a row.
     @Test func exportsCSVToStandardOutputEndingInOneLineBreak() throws {
         let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv"])

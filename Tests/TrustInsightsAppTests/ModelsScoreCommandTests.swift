@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 
 @testable import TrustInsightsApp
@@ -90,5 +91,31 @@ import Testing
         let result = try harness.scores(model: "m.json", csv: "a,b,label\n0,0.9,1\n0,0.1,0.5\n")
         #expect(result.status == 1)
         #expect(result.errors.contains("rows.csv: line 3: label must be 0 or 1"), "\(result.errors)")
+    }
+
+    /// Lines ending in CR alone (classic Mac OS) would read as one record, a header and no rows: refused, as `train`
+    /// refuses them, rather than scoring nothing and exiting 0.
+    @Test func refusesCarriageReturnLineEndingsAsTrainDoes() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        #expect(harness.importModel("model.txt", from: "lightgbm", to: "m.json").status == 0)
+        let result = try harness.scores(model: "m.json", csv: "a,b\r0,0.9\r0,0.1\r")
+        #expect(result.status == 1)
+        #expect(result.errors.contains("rows.csv: line 1: a carriage return without a line feed"), "\(result.errors)")
+        // A carriage return inside a quoted field is text, and CRLF is a line break.
+        #expect(try harness.scores(model: "m.json", csv: "a,b,note\r\n0,0.9,\"x\ry\"\r\n").status == 0)
+    }
+
+    /// The file's bytes are read as they are: a field that is not UTF-8 is named, not turned into U+FFFD (two
+    /// different Latin-1 names would otherwise read as one repeated name).
+    @Test func refusesAFieldThatIsNotUTF8NamingItsLine() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")
+        #expect(harness.importModel("model.txt", from: "lightgbm", to: "m.json").status == 0)
+        try Data([UInt8]("a,b,caf".utf8) + [0xE9] + [UInt8](",caf".utf8) + [0xE8] + [UInt8]("\n0,0.9,1,2\n".utf8))
+            .write(to: harness.directory.appendingPathComponent("latin1.csv"))
+        let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("latin1.csv")])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("line 1: field 3 is not UTF-8"), "\(result.errors)")
     }
 }

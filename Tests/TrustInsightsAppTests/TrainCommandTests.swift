@@ -52,6 +52,37 @@ import Testing
         #expect(!errors.contains("payment.json"))
     }
 
+    /// `simulate` writes its rows beside the file and renames them over it once complete: the old file stays whole
+    /// until then. It will not write over the catalogue it read, and a standard output it cannot write ends it with
+    /// exit 1.
+    @Test func simulateReplacesItsOutputWholeAndNeverItsCatalogue() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        try FileManager.default.copyItem(atPath: root + "/config", toPath: folder.path + "/config")
+        let out = folder.path + "/sessions.csv"
+        try Data("old\n".utf8).write(to: URL(fileURLWithPath: out))
+        let (status, output) = run(["simulate", "--category", "payment", "--rows", "50", "--out", out, "--config-dir", folder.path + "/config"])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let written = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(written.split(separator: "\n").count == 51)
+        // No temporary file is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["config", "sessions.csv"])
+
+        let catalogue = folder.path + "/config/features/payment.json"
+        let before = try Data(contentsOf: URL(fileURLWithPath: catalogue))
+        let refused = run(["simulate", "--category", "payment", "--rows", "5", "--out", folder.path + "/config/features/../features/payment.json",
+                           "--config-dir", folder.path + "/config"])
+        #expect(refused.status == 64)
+        #expect(refused.output.standardError.withLock { $0 }.contains("names the input file"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: catalogue)) == before)
+
+        let closed = CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", "-", "--config-dir", folder.path + "/config"],
+                                outputFault: "Bad file descriptor")
+        #expect(closed.status == 1)
+        #expect(closed.errors.contains("cannot write standard output"))
+    }
+
     @Test func missingRequiredOptionIsAUsageError() {
         let (status, output) = run(["train", "--valid", "v.csv", "--out", "m.json"])
         #expect(status == 64)

@@ -5,4 +5,7 @@ public enum CSVRecordError: Error, Sendable, Equatable {
     /// A field's bytes are not UTF-8 (a Latin-1 export, say): read anyway, `é` would become U+FFFD and two
     /// different names one.
     case notUTF8(line: Int, field: Int)
+    /// A carriage return outside quotes and not before a line feed: the lines end in CR alone (classic Mac OS), which
+    /// read as RFC 4180 would make the whole file one record.
+    case bareCarriageReturn(line: Int)
 }

@@ -73,6 +73,8 @@ public enum CSVRecords {
                 endField()
             case carriageReturn where index < bytes.count && bytes[index] == lineFeed:
                 continue
+            case carriageReturn:
+                throw .bareCarriageReturn(line: line)
             case lineFeed:
                 line += 1
                 return try endRecord()
@@ -86,34 +88,28 @@ public enum CSVRecords {
     }
 
     /// Calls `body` with each record's fields (none for a blank line) and the line it starts on (1-based).
+    /// Reads bytes, not a `String`: a file decoded to a `String` first would have its invalid UTF-8 replaced by
+    /// U+FFFD before `notUTF8` could name it.
     static func forEach(
-        in text: String, _ body: (_ line: Int, _ fields: [String]) throws(FeatureTable.ReadError) -> Void
+        in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ line: Int, _ fields: [String]) throws(FeatureTable.ReadError) -> Void
     ) throws(FeatureTable.ReadError) {
-        var text = text
-        var failure: FeatureTable.ReadError?
-        text.withUTF8 { bytes in
-            var index = contentStart(of: bytes)
-            var line = 1
-            do throws(FeatureTable.ReadError) {
-                // Only text after the last line break is a last record: the break itself ends the previous one.
-                while index < bytes.count {
-                    let recordLine = line
-                    let fields: [String]
-                    do throws(CSVRecordError) {
-                        fields = try record(in: bytes, from: &index, line: &line)
-                    } catch {
-                        switch error {
-                        case .badQuote(let line): throw .badQuote(line: line)
-                        case .notUTF8(let line, let field): throw .notUTF8(line: line, field: field)
-                        }
-                    }
-                    try body(recordLine, fields)
-                }
+        var index = contentStart(of: bytes)
+        var line = 1
+        // Only text after the last line break is a last record: the break itself ends the previous one.
+        while index < bytes.count {
+            let recordLine = line
+            let fields: [String]
+            do throws(CSVRecordError) {
+                fields = try record(in: bytes, from: &index, line: &line)
             } catch {
-                failure = error
+                switch error {
+                case .badQuote(let line): throw .badQuote(line: line)
+                case .notUTF8(let line, let field): throw .notUTF8(line: line, field: field)
+                case .bareCarriageReturn(let line): throw .carriageReturnLineEnding(line: line)
+                }
             }
+            try body(recordLine, fields)
         }
-        if let failure { throw failure }
     }
 }
 

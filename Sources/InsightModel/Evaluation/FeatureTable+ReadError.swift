@@ -22,6 +22,8 @@ extension FeatureTable {
         /// A quoted field is not closed, or a quote sits inside an unquoted field, or text follows a closing quote.
         case badQuote(line: Int)
         case notUTF8(line: Int, field: Int)
+        /// Lines that end in a carriage return alone (classic Mac OS), refused as `train` refuses them.
+        case carriageReturnLineEnding(line: Int)
 
         public var description: String {
             switch self {
@@ -42,6 +44,8 @@ extension FeatureTable {
             case .badQuote(let line):
                 "line \(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
             case .notUTF8(let line, let field): "line \(line): field \(field) is not UTF-8 (save the CSV as UTF-8)"
+            case .carriageReturnLineEnding(let line):
+                "line \(line): a carriage return without a line feed: CR-only line endings (classic Mac OS) are not supported; save the file with LF or CRLF line endings"
             }
         }
     }

@@ -27,58 +27,72 @@ public struct FeatureTable: Sendable {
 
     /// `parseAsDouble`: keep each value's double (float64 models); otherwise round it on to float32 (float32 models).
     public init(csv text: String, parseAsDouble: Bool = false) throws(ReadError) {
+        try self.init(csv: Array(text.utf8), parseAsDouble: parseAsDouble)
+    }
+
+    /// The table of a file's bytes, read as they are: a field that is not UTF-8 is refused (`notUTF8`), where
+    /// decoding the file to a `String` first would have turned it into U+FFFD.
+    public init(csv bytes: [UInt8], parseAsDouble: Bool = false) throws(ReadError) {
         var header: [String]?
         var labelIndex: Int?
         var values: [Double] = []
         var labels: [Int] = []
         var firstUnscorableField: [Int: (line: Int, error: ReadError)] = [:]
-        try CSVRecords.forEach(in: text) { (line, fields) throws(ReadError) in
-            guard let header else {
-                guard !fields.isEmpty else { throw .empty }
-                if let repetition = CSVHeaderNames.firstRepetition(in: fields) {
-                    throw .repeatedColumnName(name: repetition.name, columns: repetition.columns)
-                }
-                header = fields
-                labelIndex = fields.firstIndex(of: Self.labelColumn)
-                return
-            }
-            // A blank line holds one empty field: a row of one missing value, if the table has one column.
-            let fields = fields.isEmpty && header.count == 1 ? [""] : fields
-            guard !fields.isEmpty else { throw .blankLine(line: line, expected: header.count) }
-            guard fields.count == header.count else {
-                throw .wrongFieldCount(line: line, expected: header.count, found: fields.count)
-            }
-            for (column, field) in fields.enumerated() {
-                let reading = CSVNumberField.read(field)
-                if column == labelIndex {
-                    labels.append(try Self.label(field, reading, line: line))
-                    continue
-                }
-                let name = header[column]
-                let unscorable: ReadError
-                switch reading {
-                case .missing:
-                    values.append(.nan)
-                    continue
-                case .number(let value):
-                    let rounded = parseAsDouble ? value : Double(Float(value))
-                    if rounded.isFinite {
-                        values.append(rounded)
-                        continue
+        var failure: ReadError?
+        bytes.withUnsafeBufferPointer { buffer in
+            do throws(ReadError) {
+                try CSVRecords.forEach(in: buffer) { (line, fields) throws(ReadError) in
+                    guard let header else {
+                        guard !fields.isEmpty else { throw .empty }
+                        if let repetition = CSVHeaderNames.firstRepetition(in: fields) {
+                            throw .repeatedColumnName(name: repetition.name, columns: repetition.columns)
+                        }
+                        header = fields
+                        labelIndex = fields.firstIndex(of: Self.labelColumn)
+                        return
                     }
-                    // A decimal is finite as written: it became infinite by overflowing the model's precision.
-                    unscorable = parseAsDouble
-                        ? .outsideDoubleRange(line: line, column: name) : .outsideFloat32Range(line: line, column: name)
-                case .infinity:
-                    unscorable = .infiniteValue(line: line, column: name)
-                case .invalid:
-                    unscorable = .badField(line: line, column: name)
+                    // A blank line holds one empty field: a row of one missing value, if the table has one column.
+                    let fields = fields.isEmpty && header.count == 1 ? [""] : fields
+                    guard !fields.isEmpty else { throw .blankLine(line: line, expected: header.count) }
+                    guard fields.count == header.count else {
+                        throw .wrongFieldCount(line: line, expected: header.count, found: fields.count)
+                    }
+                    for (column, field) in fields.enumerated() {
+                        let reading = CSVNumberField.read(field)
+                        if column == labelIndex {
+                            labels.append(try Self.label(field, reading, line: line))
+                            continue
+                        }
+                        let name = header[column]
+                        let unscorable: ReadError
+                        switch reading {
+                        case .missing:
+                            values.append(.nan)
+                            continue
+                        case .number(let value):
+                            let rounded = parseAsDouble ? value : Double(Float(value))
+                            if rounded.isFinite {
+                                values.append(rounded)
+                                continue
+                            }
+                            // A decimal is finite as written: it became infinite by overflowing the model's precision.
+                            unscorable = parseAsDouble
+                                ? .outsideDoubleRange(line: line, column: name) : .outsideFloat32Range(line: line, column: name)
+                        case .infinity:
+                            unscorable = .infiniteValue(line: line, column: name)
+                        case .invalid:
+                            unscorable = .badField(line: line, column: name)
+                        }
+                        let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
+                        if firstUnscorableField[valueColumn] == nil { firstUnscorableField[valueColumn] = (line, unscorable) }
+                        values.append(.nan)
+                    }
                 }
-                let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
-                if firstUnscorableField[valueColumn] == nil { firstUnscorableField[valueColumn] = (line, unscorable) }
-                values.append(.nan)
+            } catch {
+                failure = error
             }
         }
+        if let failure { throw failure }
         guard let header else { throw .empty }
         columnNames = header.enumerated().filter { $0.offset != labelIndex }.map(\.element)
         self.values = values

@@ -6,6 +6,7 @@ extension DatasetError {
         switch error {
         case .badQuote(let line): self = .badQuote(path: path, line: line)
         case .notUTF8(let line, let field): self = .notUTF8(path: path, line: line, column: field)
+        case .bareCarriageReturn(let line): self = .carriageReturnLineEnding(path: path, line: line)
         }
     }
 }

@@ -25,7 +25,9 @@ enum ExportCommand {
         ) { arguments, environment in
             let now = Clock.nowMilliseconds()
             let request = try MetricsCommandSupport.request(arguments, now: now)
-            let metrics = try MetricsCommandSupport.metrics(arguments, environment, tenant: request.query.tenant)
+            let output = arguments.value("out") ?? "-"
+            let metrics = try MetricsCommandSupport.metrics(
+                arguments, environment, tenant: request.query.tenant, output: output, product: "the export")
             let report: LabelMetricsReport
             do {
                 report = try metrics.report(request.query, now: now)
@@ -33,7 +35,6 @@ enum ExportCommand {
                 throw CommandLineError.failure("cannot read the metrics aggregates")
             }
             let bytes = request.format == .csv ? MetricsCSVEncoder.encode(report) : MetricsJSONEncoder.encode(report)
-            let output = arguments.value("out") ?? "-"
             try MetricsCommandSupport.write(bytes, to: output, environment)
             if output != "-" {
                 environment.printError("export: wrote \(report.groups.count) groups (\(request.format.rawValue)) to \(output)")

@@ -39,9 +39,19 @@ enum MetricsCommandSupport {
 
     /// The configured metrics of an existing data folder; a missing database is an error, not a new empty one,
     /// and so is a tenant it does not know (a mistyped name would otherwise read as a tenant with no data).
-    static func metrics(_ arguments: ParsedArguments, _ environment: CommandEnvironment, tenant: TenantID) throws -> LabelMetrics {
+    ///
+    /// `output` (a path, or `-`) may not name a file these commands read: the database and the rest of the data
+    /// folder, its signing keys, or the configuration file. Checked before anything is read.
+    static func metrics(
+        _ arguments: ParsedArguments, _ environment: CommandEnvironment, tenant: TenantID, output: String, product: String
+    ) throws -> LabelMetrics {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
+        }
+        if output != "-" {
+            let inputs = [ConfigurationLoader.filePath(arguments: arguments, variables: environment.variables)]
+                + OutputFile.files(in: [configuration.dataDir, configuration.dataDir + "/signing-keys"])
+            try OutputFile.refuseOverwriting(inputs: inputs, option: "out", path: output, with: product)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
         guard folder.holdsDatabase else {

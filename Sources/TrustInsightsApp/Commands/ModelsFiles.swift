@@ -44,9 +44,9 @@ enum ModelsFiles {
     /// Reads a feature CSV and orders its columns like the model's features. Values are read as the model's source
     /// library receives them: doubles for a float64 model, doubles rounded to float32 for a float32 one.
     static func loadRows(_ path: String, for model: CompiledModel) throws(CommandLineError) -> (FeatureMatrix, [Int]?) {
-        let text = String(decoding: try read(path), as: UTF8.self)
+        let bytes = [UInt8](try read(path))
         do {
-            let table = try FeatureTable(csv: text, parseAsDouble: model.document.semantics.precision == .float64)
+            let table = try FeatureTable(csv: bytes, parseAsDouble: model.document.semantics.precision == .float64)
             return (try table.matrix(for: model.featureNames), table.labels)
         } catch {
             throw .failure("\(path): \(error.description)")

@@ -47,6 +47,69 @@ enum OutputFile {
         }
     }
 
+    /// The regular files directly inside `folders` (those that exist), for `refuseOverwriting`: a command reading a
+    /// data folder or a catalogue must not write its output over any file there.
+    static func files(in folders: [String]) -> [String] {
+        folders.flatMap { folder -> [String] in
+            guard let directory = opendir(folder) else { return [] }
+            defer { closedir(directory) }
+            var paths: [String] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                guard name != "." && name != ".." else { continue }
+                var status = stat()
+                let path = folder + "/" + name
+                if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG { paths.append(path) }
+            }
+            return paths
+        }
+    }
+
+    /// Writes what `produce` hands its sink, chunk by chunk, with `write(_:to:)`'s guarantees: a regular file is
+    /// written under a temporary name and renamed over `path` only once complete, so a command killed half-way (or
+    /// failing) leaves the old file, never a truncated one that looks whole.
+    static func stream<Result>(
+        to path: String, _ produce: (_ sink: ([UInt8]) throws -> Void) throws -> Result
+    ) throws -> Result {
+        let folder = try requireFolder(of: path)
+        var status = stat()
+        let exists = lstat(path, &status) == 0
+        if exists && status.st_mode & S_IFMT != S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            guard descriptor >= 0 else { throw failure(path) }
+            defer { close(descriptor) }
+            return try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
+        }
+        let mode = exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask()
+        var template = Array((folder + "/." + name(of: path) + ".XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw failure(path) }
+        let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
+        let result: Result
+        do {
+            result = try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
+            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(path) }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        guard close(descriptor) == 0 else {
+            let error = failure(path)
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure(path)
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(folder)
+        return result
+    }
+
     /// True when both paths name one existing regular file (through links too), by device and inode. Devices and
     /// pipes (`/dev/stdout`, a FIFO) are written through, never replaced, so naming one twice destroys nothing.
     static func isSameFile(_ first: String, _ second: String) -> Bool {
@@ -101,7 +164,11 @@ enum OutputFile {
             unlink(temporary)
             throw error
         }
-        // The rename is durable once the folder's entry is.
+        syncFolder(folder)
+    }
+
+    /// The rename is durable once the folder's entry is.
+    private static func syncFolder(_ folder: String) {
         let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderDescriptor >= 0 {
             fsync(folderDescriptor)

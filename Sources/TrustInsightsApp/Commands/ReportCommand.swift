@@ -17,7 +17,9 @@ enum ReportCommand {
         ) { arguments, environment in
             let now = Clock.nowMilliseconds()
             let request = try MetricsCommandSupport.request(arguments, now: now)
-            let metrics = try MetricsCommandSupport.metrics(arguments, environment, tenant: request.query.tenant)
+            let output = try arguments.required("out")
+            let metrics = try MetricsCommandSupport.metrics(
+                arguments, environment, tenant: request.query.tenant, output: output, product: "the report")
             // Exact figures first: the page's three answers are suppressed together (ReportDisclosure), not one by one.
             let exact = LabelMetrics(source: metrics.source, policy: MetricsPolicy(suppressionK: 0, maturityDays: metrics.policy.maturityDays))
             func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
@@ -33,7 +35,6 @@ enum ReportCommand {
                 exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
                 policy: metrics.policy, today: MetricsQuery.day(ofMilliseconds: now))
             let page = MetricsReportPage(overall: disclosure.overall, byOutcome: disclosure.byOutcome, byModelVersion: disclosure.byModelVersion)
-            let output = try arguments.required("out")
             try MetricsCommandSupport.write(Array(page.html().utf8), to: output, environment)
             if output != "-" { environment.printError("report: wrote \(output)") }
             return 0

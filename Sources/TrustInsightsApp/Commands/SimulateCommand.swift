@@ -49,11 +49,22 @@ enum SimulateCommand {
             }
             var simulator = try SessionSimulator(
                 category: category, catalogue: catalogue, seed: seed, positiveRate: positiveRate)
-            let descriptor = output == "-" ? 1 : open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-            guard descriptor >= 0 else { throw CommandLineError.failure("cannot open \(output) for writing") }
-            defer { if descriptor != 1 { close(descriptor) } }
-            let positives = try simulator.writeCSV(rows: rows) { chunk in
-                try OutputFile.writeAll(chunk, to: descriptor, path: output)
+            let positives: Int
+            if output == "-" {
+                // Through the environment, so a closed or failing standard output ends the run with exit 1
+                // (`cannot write standard output`) at the first chunk, not after writing every row into nothing.
+                positives = try simulator.writeCSV(rows: rows) { chunk in
+                    environment.standardOutput(String(decoding: chunk, as: UTF8.self))
+                    if let fault = environment.standardOutputFault() {
+                        throw CommandLineError.failure("cannot write standard output: \(fault)")
+                    }
+                }
+            } else {
+                // The catalogue it read is no place for its rows.
+                try OutputFile.refuseOverwriting(
+                    inputs: OutputFile.files(in: [configDirectory + "/features"]), option: "out", path: output,
+                    with: "the simulated sessions")
+                positives = try OutputFile.stream(to: output) { sink in try simulator.writeCSV(rows: rows, to: sink) }
             }
             if output != "-" {
                 environment.printError("simulate: wrote \(rows) \(category.rawValue) sessions (\(positives) coached) to \(output)")

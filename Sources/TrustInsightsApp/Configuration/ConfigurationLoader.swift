@@ -16,6 +16,11 @@ struct ConfigurationLoader {
             + ConfigurationKey.all.map { .value($0.flag, "value", help: "\($0.help) Env: \($0.environmentVariable).") }
     }
 
+    /// The configuration file these arguments and variables name (the default when none does).
+    static func filePath(arguments: ParsedArguments, variables: [String: String]) -> String {
+        arguments.value("config") ?? variables["TRUST_INSIGHTS_CONFIG"] ?? defaultFile
+    }
+
     /// - Parameter fileReader: returns a file's bytes, or nil if it does not exist.
     static func load(
         arguments: ParsedArguments,
