@@ -42,6 +42,12 @@ import Testing
         try OutputFile.write(Array("new".utf8), to: link)
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "new")
+        // A link whose target is not there yet is written through as well, creating the target.
+        let dangling = folder + "/dangling.json"
+        try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder + "/later.json")
+        try OutputFile.write(Array("made".utf8), to: dangling)
+        #expect(try String(contentsOfFile: folder + "/later.json", encoding: .utf8) == "made")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dangling) == folder + "/later.json")
     }
 
     @Test func writesIntoAPipeAScriptReads() async throws {

@@ -17,8 +17,9 @@ enum ModelsBenchCommand {
             ]
         ) { arguments, environment in
             let model = try ModelsFiles.loadModel(try arguments.required("model"))
-            let (rows, _) = try ModelsFiles.loadRows(try arguments.required("input"), for: model)
-            guard rows.rowCount > 0 else { throw CommandLineError.failure("the input has no rows") }
+            let input = try arguments.required("input")
+            let (rows, _) = try ModelsFiles.loadRows(input, for: model)
+            guard rows.rowCount > 0 else { throw CommandLineError.failure("\(input): the input has no rows to time") }
             let calls = try arguments.int("calls", in: 10_000...10_000_000) ?? 20_000
             let passes = try arguments.int("passes", in: 1...100) ?? 5
             let result = ModelBenchmark.run(model: model, rows: rows, calls: calls, passes: passes)

@@ -77,7 +77,7 @@ enum OutputFile {
         var status = stat()
         let exists = lstat(path, &status) == 0
         if exists && status.st_mode & S_IFMT != S_IFREG {
-            let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            let descriptor = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw failure(path) }
             defer { close(descriptor) }
             return try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
@@ -130,7 +130,8 @@ enum OutputFile {
     }
 
     private static func writeThrough(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
-        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        // O_CREAT: a symbolic link whose target does not exist yet is written through too, creating the target.
+        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o666)
         guard descriptor >= 0 else { throw failure(path) }
         do throws(CommandLineError) {
             try writeAll(bytes, to: descriptor, path: path)
