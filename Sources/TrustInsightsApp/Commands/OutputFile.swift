@@ -9,15 +9,13 @@ import Glibc
 /// path should not leave a tree of folders behind.
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
-        let folder = try requireFolder(of: path)
-        var status = stat()
-        let exists = lstat(path, &status) == 0
-        if exists && status.st_mode & S_IFMT != S_IFREG {
-            try writeThrough(bytes, to: path)
-        } else {
-            // A new file gets what `open` would give it, 0666 less the umask: metrics and reports can be
-            // confidential, and an operator's umask of 077 must keep them private.
-            try replace(path, in: folder, with: bytes, mode: exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask())
+        do {
+            try stream(to: path) { sink in try sink(bytes) }
+        } catch let error as CommandLineError {
+            throw error
+        } catch {
+            // `stream` throws only what its sink and this closure throw: CommandLineError.
+            throw .failure("cannot write \(path): \(error)")
         }
     }
 
@@ -67,9 +65,10 @@ enum OutputFile {
         }
     }
 
-    /// Writes what `produce` hands its sink, chunk by chunk, with `write(_:to:)`'s guarantees: a regular file is
-    /// written under a temporary name and renamed over `path` only once complete, so a command killed half-way (or
-    /// failing) leaves the old file, never a truncated one that looks whole.
+    /// Writes what `produce` hands its sink, chunk by chunk (`write` hands it all at once). A regular file, or a new
+    /// one, is written under a temporary name beside it and renamed over it only once complete, so a command killed
+    /// half-way (or failing) leaves the old file, never a truncated one that looks whole; anything else is written
+    /// through (see the type's comment).
     static func stream<Result>(
         to path: String, _ produce: (_ sink: ([UInt8]) throws -> Void) throws -> Result
     ) throws -> Result {
@@ -77,11 +76,22 @@ enum OutputFile {
         var status = stat()
         let exists = lstat(path, &status) == 0
         if exists && status.st_mode & S_IFMT != S_IFREG {
+            // O_CREAT: a symbolic link whose target does not exist yet is written through too, creating the target.
             let descriptor = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o666)
             guard descriptor >= 0 else { throw failure(path) }
-            defer { close(descriptor) }
-            return try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
+            let result: Result
+            do {
+                result = try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
+            } catch {
+                close(descriptor)
+                throw error
+            }
+            // A device or a pipe may refuse fsync (EINVAL); what close reports is the last word on the write.
+            guard close(descriptor) == 0 else { throw failure(path) }
+            return result
         }
+        // A new file gets what `open` would give it, 0666 less the umask: metrics and reports can be confidential,
+        // and an operator's umask of 077 must keep them private. A replaced one keeps its mode.
         let mode = exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask()
         var template = Array((folder + "/." + name(of: path) + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -96,17 +106,17 @@ enum OutputFile {
             unlink(temporary)
             throw error
         }
-        guard close(descriptor) == 0 else {
+        guard close(descriptor) == 0, rename(temporary, path) == 0 else {
             let error = failure(path)
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
+        // The rename is durable once the folder's entry is.
+        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
         }
-        syncFolder(folder)
         return result
     }
 
@@ -127,54 +137,6 @@ enum OutputFile {
             throw .failure("cannot write \(path): no folder \(folder)")
         }
         return folder
-    }
-
-    private static func writeThrough(_ bytes: [UInt8], to path: String) throws(CommandLineError) {
-        // O_CREAT: a symbolic link whose target does not exist yet is written through too, creating the target.
-        let descriptor = open(path, O_WRONLY | O_TRUNC | O_CREAT | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw failure(path) }
-        do throws(CommandLineError) {
-            try writeAll(bytes, to: descriptor, path: path)
-        } catch {
-            close(descriptor)
-            throw error
-        }
-        // A device or a pipe may refuse fsync (EINVAL); what close reports is the last word on the write.
-        guard close(descriptor) == 0 else { throw failure(path) }
-    }
-
-    private static func replace(_ path: String, in folder: String, with bytes: [UInt8], mode: mode_t) throws(CommandLineError) {
-        var template = Array((folder + "/." + name(of: path) + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(path) }
-        let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
-        do throws(CommandLineError) {
-            try writeAll(bytes, to: descriptor, path: path)
-            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(path) }
-            guard close(descriptor) == 0 else {
-                unlink(temporary)
-                throw failure(path)
-            }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        guard rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
-        syncFolder(folder)
-    }
-
-    /// The rename is durable once the folder's entry is.
-    private static func syncFolder(_ folder: String) {
-        let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
     }
 
     /// Writes every byte, retrying short writes and EINTR; `simulate` streams its rows through it too.
