@@ -16,6 +16,10 @@ import Testing
             ], body: Requests.payment())
         }
         #expect(try evaluate().status == 200)
+        // The reload series exist from the start, at 0, so an alert on their increase sees the first refusal.
+        let before = try service.client().request("GET", "/metrics").text
+        #expect(before.contains(#"trust_insights_reloads_total{part="models",result="refused"} 0"#), "\(before)")
+        #expect(before.contains(#"trust_insights_reloads_total{part="signingKeys",result="applied"} 0"#))
 
         // A manifest naming a missing file: refused, logged with the reason, the old snapshot keeps serving.
         let manifestPath = models + "/manifest.json"

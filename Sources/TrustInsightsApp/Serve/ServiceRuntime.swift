@@ -107,8 +107,6 @@ final class ServiceRuntime: Sendable {
         let databasePath = store.path
         demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment) }
 
-        // Restored by `start`, once listening: a week of evaluations can take longer to replay than a start-up
-        // probe waits, and only evaluations need it.
         let openFiles = store.filesOpenToOthers()
         if !openFiles.isEmpty {
             // Not refused: a restore that left 0644 behind is common and the data is intact. But the files hold the
@@ -118,12 +116,20 @@ final class ServiceRuntime: Sendable {
                 ("action", "chmod 600 them (the service creates them so; a restore such as sqlite3 .backup may not)"),
             ])
         }
+
+        // Restored by `start`, once listening: a week of evaluations can take longer to replay than a start-up
+        // probe waits, and only evaluations need it.
         let velocity = VelocityTracker(configuration: velocityConfiguration, awaitingReplay: true)
         self.velocity = velocity
         let now = Clock.nowMilliseconds()
 
         let metrics = MetricsRegistry()
         self.metrics = metrics
+        // Every reload series from the start, at 0: an alert on an increase of `refused` needs the series to exist
+        // before the first refusal.
+        for part in ["models", "signingKeys"] {
+            for applied in [true, false] { _ = Self.reloadCounter(metrics, part: part, applied: applied) }
+        }
         let storageLog = log
         let dataDir = configuration.dataDir
         let readiness = Readiness(storageCheck: { store.isWritable() }, storageChanged: { writable in
@@ -357,10 +363,13 @@ final class ServiceRuntime: Sendable {
 
     /// A refused reload changes nothing an operator can see but the log: the counter lets an alert find it.
     private func countReload(_ part: String, applied: Bool) {
+        Self.reloadCounter(metrics, part: part, applied: applied).increment()
+    }
+
+    private static func reloadCounter(_ metrics: MetricsRegistry, part: String, applied: Bool) -> Counter {
         metrics.counter(
             "trust_insights_reloads_total", help: "SIGHUP reloads, by part (models, signingKeys) and result (applied, refused).",
-            labels: ["part": part, "result": applied ? "applied" : "refused"]
-        ).increment()
+            labels: ["part": part, "result": applied ? "applied" : "refused"])
     }
 
     /// Drains and stops: readiness false, no new connections, in-flight requests finish, storage is checkpointed.
