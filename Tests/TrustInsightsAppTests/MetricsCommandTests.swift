@@ -56,6 +56,15 @@ import InsightCore
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// One integer the database in `data/` answers, read on a read-only connection of its own.
+    func integer(_ sql: String) throws -> Int {
+        let connection = try SQLiteConnection(path: directory + "/data/" + SQLiteStore.fileName, mode: .readOnly)
+        let statement = try connection.statement(sql)
+        _ = try statement.step()
+        defer { statement.reset() }
+        return statement.int(0)
+    }
+
     func run(_ arguments: [String]) -> (status: Int32, output: Output) {
         let output = Output()
         let status = CommandLineTool(root: RootCommand.spec).run(
@@ -94,12 +103,7 @@ import InsightCore
         let database = directory + "/data/" + SQLiteStore.fileName
         // Judged by content, not bytes: the store `init` wrote may still be folding its WAL into the file as it
         // closes (seen under AddressSanitizer), which changes the bytes but not what they hold.
-        func evaluationCount() throws -> Int {
-            let connection = try SQLiteConnection(path: database, mode: .readOnly)
-            let statement = try connection.statement("SELECT count(*) FROM evaluation")
-            _ = try statement.step()
-            return statement.int(0)
-        }
+        func evaluationCount() throws -> Int { try integer("SELECT count(*) FROM evaluation") }
         #expect(try evaluationCount() == 30)
         let copiedConfig = directory + "/config.json"
         try FileManager.default.copyItem(atPath: Self.repositoryRoot + "/config/default.json", toPath: copiedConfig)
@@ -151,13 +155,7 @@ import InsightCore
     /// is refused, not migrated, and a SQLite file that is not ours gets no tables.
     @Test func aDatabaseOfAnotherSchemaVersionIsRefusedAndLeftAsItWas() throws {
         let path = directory + "/data/" + SQLiteStore.fileName
-        func userVersion() throws -> Int {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly)
-            let statement = try connection.statement("PRAGMA user_version")
-            _ = try statement.step()
-            defer { statement.reset() }
-            return statement.int(0)
-        }
+        func userVersion() throws -> Int { try integer("PRAGMA user_version") }
         let older = SQLiteStore.schemaVersion - 1
         do {
             let connection = try SQLiteConnection(path: path)
