@@ -1,5 +1,5 @@
-/// Reads LightGBM's model text format (`save_model`): objective `binary sigmoid:1`, numerical splits with
-/// `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
+/// Reads LightGBM's model text format (`save_model`): objective `binary sigmoid:1` or `cross_entropy`, numerical
+/// splits with `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
 public enum LightGBMImporter {
     public static func importModel(text: String, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
         var header: [Substring: Substring] = [:]
@@ -52,15 +52,24 @@ public enum LightGBMImporter {
         if objectiveName == "multiclass" || objectiveName == "multiclassova" {
             throw .multiClassNotSupported("objective \(objectiveName)")
         }
-        guard objectiveName == "binary" else { throw .unsupportedObjective(String(objectiveLine)) }
-        // LightGBM reads the binary objective's sigmoid from this line and refuses a file without one (its
-        // `BinaryLogloss` starts from -1 and fails unless a `sigmoid:` greater than zero follows).
-        let sigmoids = objectiveParts.dropFirst().filter { $0.hasPrefix("sigmoid:") }
-        guard !sigmoids.isEmpty else { throw .missingSigmoid(String(objectiveLine)) }
-        for part in sigmoids {
-            guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
-                throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
+        switch objectiveName {
+        case "binary":
+            // LightGBM reads the binary objective's sigmoid from this line and refuses a file without one (its
+            // `BinaryLogloss` starts from -1 and fails unless a `sigmoid:` greater than zero follows).
+            let sigmoids = objectiveParts.dropFirst().filter { $0.hasPrefix("sigmoid:") }
+            guard !sigmoids.isEmpty else { throw .missingSigmoid(String(objectiveLine)) }
+            for part in sigmoids {
+                guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
+                    throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
+                }
             }
+        case "cross_entropy":
+            // `CrossEntropy::ConvertOutput` is the plain logistic function, with no sigmoid parameter. Files hold
+            // the canonical name (LightGBM loads no alias such as `xentropy` from a model file), and
+            // `cross_entropy_lambda` converts with log(1 + exp(x)), not a probability of this kind: both refused.
+            guard objectiveParts.count == 1 else { throw .unsupportedObjective(String(objectiveLine)) }
+        default:
+            throw .unsupportedObjective(String(objectiveLine))
         }
         if let numClass = header["num_class"], numClass != "1" { throw .multiClassNotSupported("num_class \(numClass)") }
         if let perIteration = header["num_tree_per_iteration"], perIteration != "1" {

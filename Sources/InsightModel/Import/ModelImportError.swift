@@ -30,7 +30,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "legacy binary model format: re-save it as JSON with save_model('model.json') (load it with the XGBoost version that wrote it) and import that"
         case .malformed(let detail): "malformed model: \(detail)"
         case .unsupportedObjective(let name):
-            "objective '\(name)' is not supported: only binary logistic (xgboost binary:logistic, lightgbm binary sigmoid:1)"
+            "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic or reg:logistic, lightgbm binary sigmoid:1 or cross_entropy)"
         case .multiClassNotSupported(let detail): "multi-class models are not supported (\(detail))"
         case .categoricalSplitsNotSupported(let tree):
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"

@@ -1,6 +1,7 @@
 import Glibc
 
-/// Reads XGBoost's `save_model` JSON (binary:logistic, gbtree, numerical splits) into a float32 model document.
+/// Reads XGBoost's `save_model` JSON (binary:logistic or reg:logistic, gbtree, numerical splits) into a float32 model
+/// document.
 /// Numbers are read once from their text into float32, as XGBoost itself holds them.
 public enum XGBoostImporter {
     public static func importModel(jsonBytes: [UInt8], options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
@@ -16,7 +17,9 @@ public enum XGBoostImporter {
         }
         guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
         let objective = learner["objective"]?["name"]?.stringValue ?? "?"
-        guard objective == "binary:logistic" else { throw .unsupportedObjective(objective) }
+        // reg:logistic predicts exactly as binary:logistic does (the same sigmoid, and the same logit of base_score);
+        // it differs only in what it accepts as labels when training.
+        guard objective == "binary:logistic" || objective == "reg:logistic" else { throw .unsupportedObjective(objective) }
         let parameters = learner["learner_model_param"]
         if let numClass = parameters?["num_class"]?.numberText, let count = Int(numClass), count > 1 {
             throw .multiClassNotSupported("num_class \(count)")

@@ -1,0 +1,56 @@
+import Testing
+@testable import InsightModel
+
+/// Objectives other than the two canonical ones that predict through the same logistic link, so that their models
+/// import to the same trees and base margin, and score to the libraries' own predictions by the parity the canonical
+/// objective has with its fixtures.
+@Suite struct ImporterObjectiveTests {
+    typealias Source = ImporterRefusalTests
+
+    static func xgboost(objective: String, baseScore: String) throws -> ModelDocument {
+        try XGBoostImporter.importModel(
+            jsonBytes: Source.xgboost(objective: objective, baseScore: baseScore), options: Source.options)
+    }
+
+    static func lightGBM(objective: String) throws -> ModelDocument {
+        try LightGBMImporter.importModel(text: Source.lightGBM(objective: objective), options: Source.options)
+    }
+
+    /// XGBoost's `reg:logistic` and `binary:logistic` share their loss's `PredTransform` (the sigmoid) and
+    /// `ProbToMargin` (the logit of `base_score`); only the labels they train on differ.
+    @Test(arguments: ["5E-1", "3.93E-1", "1E-7"])
+    func xgboostRegLogisticImportsAsBinaryLogistic(baseScore: String) throws {
+        let regression = try Self.xgboost(objective: "reg:logistic", baseScore: baseScore)
+        let binary = try Self.xgboost(objective: "binary:logistic", baseScore: baseScore)
+        #expect(regression.objective == .binaryLogistic)
+        #expect(regression.baseMargin == binary.baseMargin)
+        #expect(regression.trees == binary.trees)
+        #expect(regression.metadata.training.parameters["objective"] == "reg:logistic")
+    }
+
+    /// LightGBM's `CrossEntropy::ConvertOutput` is 1 / (1 + exp(-x)), as `BinaryLogloss`'s is with sigmoid 1.
+    @Test func lightGBMCrossEntropyImportsAsBinaryWithSigmoidOne() throws {
+        let crossEntropy = try Self.lightGBM(objective: "cross_entropy")
+        let binary = try Self.lightGBM(objective: "binary sigmoid:1")
+        #expect(crossEntropy.objective == .binaryLogistic)
+        #expect(crossEntropy.baseMargin == binary.baseMargin)
+        #expect(crossEntropy.trees == binary.trees)
+        #expect(crossEntropy.sumDivisor == binary.sumDivisor)
+        #expect(crossEntropy.metadata.training.parameters["objective"] == "cross_entropy")
+    }
+
+    /// Links that are not the logistic function, and names LightGBM itself does not load from a model file.
+    @Test(arguments: ["binary:logitraw", "binary:hinge", "reg:squarederror", "count:poisson", "rank:pairwise"])
+    func xgboostRefusesOtherLinks(objective: String) {
+        #expect(throws: ModelImportError.unsupportedObjective(objective)) {
+            try Self.xgboost(objective: objective, baseScore: "5E-1")
+        }
+    }
+
+    @Test(arguments: ["cross_entropy_lambda", "xentropy", "cross_entropy sigmoid:1", "regression", "huber"])
+    func lightGBMRefusesOtherLinks(objective: String) {
+        #expect(throws: ModelImportError.unsupportedObjective(objective)) {
+            try Self.lightGBM(objective: objective)
+        }
+    }
+}
