@@ -83,7 +83,7 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
             #expect(Authenticator.isBearer(header), "\(header)")
         }
         for header in ["Bearer", "Bearer ", "Bearerx y", "Bearer\tx", "Bearer\u{0}x", "Béarer x", "B\u{0}arer x", "Basic x", "Bearar x"] {
-            #expect(header.utf8.count <= 7 || !Authenticator.isBearer(header), "\(header)")
+            #expect(!Authenticator.isBearer(header), "\(header)")
         }
         // Malformed Bearer credentials still name the scheme: their 401 says invalid_token.
         for header in ["Bearer", "bearer", "Bearer\tx", "Bearer  ", "BEARER x y"] {

@@ -75,26 +75,29 @@ public final class Authenticator: Sendable {
     /// ASCII case only).
     public static func isBearer(_ authorization: String) -> Bool {
         let utf8 = authorization.utf8
-        guard utf8.count > 7 else { return false }
-        var index = utf8.startIndex
-        for expected in "bearer".utf8 {
-            // Setting bit 5 lowercases an ASCII letter, and makes no other byte a lowercase letter.
-            guard utf8[index] | 0x20 == expected else { return false }
-            index = utf8.index(after: index)
+        guard let index = indexAfterBearerScheme(utf8), index < utf8.endIndex, utf8[index] == UInt8(ascii: " ") else {
+            return false
         }
-        return utf8[index] == UInt8(ascii: " ")
+        return utf8.index(after: index) < utf8.endIndex
     }
 
     /// Whether an `Authorization` field uses the Bearer scheme at all, well-formed or not (`Bearer`, `Bearer<TAB>x`):
     /// such a request presented a token, however malformed, and its 401 says `invalid_token` (RFC 6750 §3.1).
     public static func namesBearerScheme(_ authorization: String) -> Bool {
         let utf8 = authorization.utf8
+        guard let index = indexAfterBearerScheme(utf8) else { return false }
+        return index == utf8.endIndex || utf8[index] == UInt8(ascii: " ") || utf8[index] == UInt8(ascii: "\t")
+    }
+
+    /// Where the scheme name ends, if the field starts with `bearer` in any ASCII case.
+    private static func indexAfterBearerScheme(_ utf8: String.UTF8View) -> String.UTF8View.Index? {
         var index = utf8.startIndex
         for expected in "bearer".utf8 {
-            guard index < utf8.endIndex, utf8[index] | 0x20 == expected else { return false }
+            // Setting bit 5 lowercases an ASCII letter, and makes no other byte a lowercase letter.
+            guard index < utf8.endIndex, utf8[index] | 0x20 == expected else { return nil }
             index = utf8.index(after: index)
         }
-        return index == utf8.endIndex || utf8[index] == UInt8(ascii: " ") || utf8[index] == UInt8(ascii: "\t")
+        return index
     }
 
     /// The key ID an `Authorization` field names, whether or not its secret is right: for the access log, so that
