@@ -24,4 +24,30 @@ import Testing
             #expect(listed[key] == cells[3], "\(key): MODELS.md says \(cells[3]) trees, the file holds \(listed[key] ?? "?")")
         }
     }
+
+    /// A manifest naming a file that is not a model still lists every entry, but exits 1 and names the file, so that a
+    /// script checking the models does not take the listing for a clean bill.
+    @Test func anUnreadableModelFileIsListedAndFailsTheCommand() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-list-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let shipped = URL(fileURLWithPath: Self.repositoryRoot + "/models")
+        try FileManager.default.copyItem(
+            at: shipped.appendingPathComponent("payment-2026.11.1.json"), to: folder.appendingPathComponent("good.json"))
+        try Data("{\"not\": \"a model\"}".utf8).write(to: folder.appendingPathComponent("damaged.json"))
+        let manifest = """
+            {"formatVersion": 1, "models": [
+             {"insightType": "isLikelyBeingCoached", "category": "payment", "version": "2026.11.1", "status": "current", "path": "good.json"},
+             {"insightType": "isLikelyBeingCoached", "category": "account", "version": "2026.11.1", "status": "current", "path": "damaged.json"},
+             {"insightType": "isLikelyBeingCoached", "category": "other", "version": "2026.11.1", "status": "current", "path": "missing.json"}]}
+            """
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let list = CommandRun(["models", "list", "--manifest", folder.appendingPathComponent("manifest.json").path])
+        #expect(list.status == 1)
+        let rows = list.output.split(separator: "\n").dropFirst()
+        #expect(rows.count == 3)
+        #expect(rows.filter { $0.contains("(unreadable)") }.count == 2, "\(list.output)")
+        #expect(rows.first { $0.hasSuffix("good.json") }?.contains("(unreadable)") == false)
+        #expect(list.errors.contains("2 of 3 model files could not be read as models: damaged.json, missing.json"), "\(list.errors)")
+    }
 }

@@ -20,6 +20,7 @@ enum ModelsListCommand {
             }
             let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
             environment.print("INSIGHT                CATEGORY       VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH   PATH")
+            var unreadable: [String] = []
             for entry in manifest.models {
                 let path = directory.appendingPathComponent(entry.path).path
                 // Padded like the columns it stands for, so the path stays in its column.
@@ -29,10 +30,20 @@ enum ModelsListCommand {
                 {
                     summary = "\(pad(String(document.trees.count), 7))\(pad(String(document.featureNames.count), 10))"
                         + "\(pad(short(document.thresholds.medium), 8))\(pad(short(document.thresholds.high), 7))"
+                } else {
+                    unreadable.append(entry.path)
                 }
                 environment.print(
                     pad(entry.insightType, 23) + pad(entry.category, 15) + pad(entry.version, 13)
                         + pad(entry.status.rawValue, 11) + summary + entry.path)
+            }
+            // The listing is complete either way; the status tells a script that the manifest names files the
+            // service could not load, as `ls` does for names it cannot read.
+            guard unreadable.isEmpty else {
+                environment.printError(
+                    "\(unreadable.count) of \(manifest.models.count) model files could not be read as models: "
+                        + "\(unreadable.joined(separator: ", ")) (`models verify` says why)")
+                return 1
             }
             return 0
         }
