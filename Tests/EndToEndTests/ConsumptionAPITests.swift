@@ -74,6 +74,11 @@ import InsightCore
         #expect(foreignAnswer.body == unknownAnswer.body && unknownAnswer.body == malformedAnswer.body)
         #expect(unknownAnswer.status == 404 && malformedAnswer.status == 404)
         #expect(try jsonObject(foreignAnswer)["type"] as? String == "https://trust-insights.dev/problems/not-found")
+        // One problem type, one title (RFC 9457 §3.1.3): the same as a path no route serves.
+        let noRoute = try service.client().request("GET", "/v1/no-such-route")
+        #expect(noRoute.status == 404)
+        #expect(try jsonObject(foreignAnswer)["title"] as? String == "Not Found")
+        #expect(try jsonObject(noRoute)["title"] as? String == "Not Found")
         // The owner can still report on it: the foreign attempt stored nothing.
         #expect(try report(foreign.evaluationID, body, key: otherTenantKey).status == 201)
     }

@@ -189,6 +189,68 @@ import Testing
         #expect(models.body.isEmpty)
     }
 
+    /// A request refused before its content is read is told why, not that its precondition failed: RFC 9110 §13.2.1
+    /// has preconditions ignored when the answer without them would be an error decided before the content. The
+    /// same requests with no precondition get the same answers, and the route stays conditional otherwise.
+    @Test func refusalsThatNeedNoContentComeBeforeAFailedPrecondition() throws {
+        let partnerKey = try service.key(role: .partner)
+        let productionKey = try service.key(tenant: "acme", role: .client, environment: .production)
+        let json = ("Content-Type", "application/json")
+        let evaluation = Requests.payment()
+        let consumption = Array(#"{"status": "notUsedError", "insightIDsUsed": []}"#.utf8)
+        let cases: [(method: String, path: String, key: String, headers: [(String, String)], body: [UInt8], type: String, pointers: [String])] = [
+            ("POST", "/v1/evaluations?dryRun=1", clientKey, [], evaluation, "invalid-parameter", ["dryRun"]),
+            ("POST", "/v1/evaluations", clientKey, [("Trust-Insights-Override-Outcomes", "high")], evaluation, "invalid-override",
+             ["Trust-Insights-Override-Outcomes"]),
+            ("POST", "/v1/evaluations", productionKey, [("Trust-Insights-Override-Outcome", "high")], evaluation, "override-not-allowed",
+             ["Trust-Insights-Override-Outcome"]),
+            ("POST", "/v1/evaluations/\(UUID().uuidString.lowercased())/consumption?x=1", clientKey, [], consumption, "invalid-parameter", ["x"]),
+            ("PUT", "/v1/authorization/ww%FE", clientKey, [], Array(#"{"status": "authorized"}"#.utf8), "invalid-parameter", ["subjectRef"]),
+            ("PUT", "/v1/authorization/acct-precondition?x=1", clientKey, [], Array(#"{"status": "authorized"}"#.utf8), "invalid-parameter", ["x"]),
+            ("POST", "/v1/labels", partnerKey, [("Idempotency-Key", "a b")], Array(#"{"items": []}"#.utf8), "invalid-header", ["Idempotency-Key"]),
+            ("POST", "/v1/labels?dryRun=1", partnerKey, [], Array(#"{"items": []}"#.utf8), "invalid-parameter", ["dryRun"]),
+        ]
+        for item in cases {
+            let headers = [("Authorization", "Bearer \(item.key)"), json] + item.headers
+            let plain = try service.client().request(item.method, item.path, headers: headers, body: item.body)
+            #expect(plain.status == 400, "\(item.path): \(plain.text)")
+            #expect(try problemType(plain).hasSuffix("/" + item.type), "\(item.path): \(plain.text)")
+            for condition in [("If-Match", #""v1""#), ("If-Match", "*"), ("If-None-Match", "*")] {
+                let conditional = try service.client().request(item.method, item.path, headers: headers + [condition], body: item.body)
+                #expect(conditional.status == 400, "\(item.method) \(item.path) \(condition): \(conditional.text)")
+                #expect(try problemType(conditional) == (try problemType(plain)))
+                #expect(try errorPointers(conditional) == item.pointers, "\(item.path): \(conditional.text)")
+            }
+        }
+        // With nothing to refuse, the precondition decides; without a key, 401 still comes first.
+        let guarded = try service.client().request(
+            "POST", "/v1/evaluations", headers: [("Authorization", "Bearer \(clientKey)"), json, ("If-Match", "*")], body: evaluation)
+        #expect(guarded.status == 412)
+        let anonymous = try service.client().request("POST", "/v1/evaluations?dryRun=1", headers: [json, ("If-Match", "*")], body: evaluation)
+        #expect(anonymous.status == 401)
+    }
+
+    /// A route that takes no query parameters names every one it was sent, with the ref when that is wrong too,
+    /// and the detail says when `errors` is cut short.
+    @Test func everyUnexpectedQueryParameterIsNamed() throws {
+        let headers = [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")]
+        let two = try service.client().request("POST", "/v1/evaluations?a=1&dryRun=1", headers: headers, body: Array("{}".utf8))
+        #expect(two.status == 400)
+        #expect(try errorPointers(two) == ["a", "dryRun"])
+        #expect(try (jsonObject(two)["detail"] as? String)?.hasSuffix("(and 1 more)") == true, "\(two.text)")
+        let withRef = try service.client().request("PUT", "/v1/authorization/%FF?x=1", headers: headers, body: Array("{}".utf8))
+        #expect(try errorPointers(withRef) == ["x", "subjectRef"], "\(withRef.text)")
+        let getWithRef = try service.client().request("GET", "/v1/authorization/%FF?x=1", headers: [("Authorization", "Bearer \(clientKey)")])
+        #expect(try errorPointers(getWithRef) == ["x", "subjectRef"], "\(getWithRef.text)")
+        let many = (0..<40).map { "p\($0)=1" }.joined(separator: "&")
+        let cut = try service.client().request("POST", "/v1/evaluations?\(many)", headers: headers, body: Array("{}".utf8))
+        #expect(try errorPointers(cut).count == 32)
+        #expect(try (jsonObject(cut)["detail"] as? String)?.hasSuffix("(and 39 more; errors lists the first 32)") == true, "\(cut.text)")
+        let analystKey = try service.key(role: .analyst)
+        let metrics = try service.client().request("GET", "/v1/metrics/labels?\(many)", headers: [("Authorization", "Bearer \(analystKey)")])
+        #expect(try (jsonObject(metrics)["detail"] as? String)?.hasSuffix("(and 39 more; errors lists the first 32)") == true, "\(metrics.text)")
+    }
+
     /// A wrong ref in the path and a wrong body are named in one answer.
     @Test func aWrongPathRefAndAWrongBodyAreNamedTogether() throws {
         let headers = [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")]
@@ -272,6 +334,14 @@ import Testing
             ("Content-Type", "application/json"), ("trust-insights-override-outcome", "high"),
         ])
         #expect(lower.status == 200, "\(lower.text)")
+        // A name that does not read like a field name is not repeated, nor kilobytes of one.
+        for name in ["Trust-Insights-Override-jane.doe'%hotmail!com", "Trust-Insights-Override-" + String(repeating: "x", count: 4000)] {
+            let unrepeated = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), (name, "1")])
+            #expect(unrepeated.status == 400)
+            #expect(try errorPointers(unrepeated) == ["Trust-Insights-Override-*"], "\(unrepeated.text)")
+            #expect(!unrepeated.text.contains("hotmail") && !unrepeated.text.contains("xxxx"))
+            #expect(unrepeated.body.count < 1024)
+        }
     }
 
     @Test func refusalsOfAnAdmittedEvaluationCarryTheKeysLimit() throws {

@@ -201,6 +201,13 @@ struct ConnectionSessionTests {
         // A path without GET has no current representation: `*` does not match, and If-None-Match: * holds.
         #expect(try status("POST", "/checked", "If-Match: *\r\n") == 412)
         #expect(try status("POST", "/checked", "If-None-Match: *\r\n") == 201)
+        // What the route refuses before reading content comes before the precondition (§13.2.1), the credential
+        // before both; without a refusal the precondition still decides.
+        #expect(try status("PUT", "/records/bad", "") == 400)
+        #expect(try status("PUT", "/records/bad", "If-Match: \"v1\"\r\n") == 400)
+        #expect(try status("PUT", "/records/1?x=1", "If-None-Match: *\r\n") == 400)
+        #expect(try status("PUT", "/records/bad", "If-Match: \"v1\"\r\n", token: false) == 401)
+        #expect(try status("PUT", "/records/2", "If-Match: \"v1\"\r\n") == 412)
     }
 
     @Test func answersNotModifiedOrPreconditionFailedInPlaceOfASafeMethodsSuccess() throws {

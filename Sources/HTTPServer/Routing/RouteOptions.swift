@@ -20,15 +20,24 @@ public struct RouteOptions: Sendable {
     /// (nearly all) is not authenticated twice. `checkBeforeBody`, when set, runs before these checks anyway.
     public var checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
+    /// Runs when a precondition of an unsafe method fails, on the request as it stands without its content (the
+    /// body is empty) and the path's parameters: the route's own refusals that need no content (of its query,
+    /// path parameters or header fields) come before the precondition (RFC 9110 §13.2.1 has a server ignore
+    /// preconditions when it would refuse the request anyway before processing its content). An error it returns
+    /// is the answer instead of 412; `checkBeforeEarlyAnswer` still runs after it.
+    public var checkBeforePreconditions: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)?
+
     public init(
         bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil,
         checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
-        checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil
+        checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
+        checkBeforePreconditions: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
     ) {
         self.bodyLimit = bodyLimit
         self.acceptedContentTypes = acceptedContentTypes
         self.checkBeforeBody = checkBeforeBody
         self.checkBeforeEarlyAnswer = checkBeforeEarlyAnswer
+        self.checkBeforePreconditions = checkBeforePreconditions
     }
 
     /// Whether a request with a body and this Content-Type value may proceed.

@@ -167,7 +167,7 @@ struct ConnectionSession {
         var earlyError: (any HTTPResponseError)?
         var bodyLimit = services.defaultBodyLimit
         switch resolution {
-        case .found(let route, _), .headViaGet(let route, _):
+        case .found(let route, let parameters), .headViaGet(let route, let parameters):
             routeTemplate = route.template.text
             bodyLimit = route.options.bodyLimit ?? services.defaultBodyLimit
             if head.hasBody, let check = route.options.checkBeforeBody, let refusal = check(head.headers) {
@@ -198,7 +198,10 @@ struct ConnectionSession {
                 var hasRepresentation = false
                 if case .found = target { hasRepresentation = true }
                 if Preconditions.evaluate(head.headers, method: head.method, hasRepresentation: hasRepresentation) != .proceed {
-                    earlyError = Preconditions.failure
+                    let withoutContent = HTTPRequest(
+                        method: head.method, target: head.target, path: head.path, query: head.query,
+                        version: head.version, headers: head.headers)
+                    earlyError = route.options.checkBeforePreconditions?(withoutContent, parameters) ?? Preconditions.failure
                 }
             }
             // A `100 Continue` invites the body, so it is an answer from the header section too (RFC 9110 §10.1.1:

@@ -92,8 +92,9 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .accessRevoked:
             return ProblemDetails(slug: "access-revoked", status: status, title: "Access revoked", detail: "This key was suspended for not reporting consumption; an operator must reinstate it.")
         case .overrideInProduction(let header):
-            var problem = ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "The header \(header) is honoured only for sandbox keys.")
-            problem.errors = [.init(pointer: header, detail: "is honoured only for sandbox keys")]
+            let named = Self.overrideHeader(header)
+            var problem = ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "\(named.phrase) is honoured only for sandbox keys.")
+            problem.errors = [.init(pointer: named.pointer, detail: "is honoured only for sandbox keys")]
             return problem
         case .invalidOverride(let header, let allowed):
             let detail = "must be one of: \(allowed.joined(separator: ", "))"
@@ -101,12 +102,13 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             problem.errors = [.init(pointer: header, detail: detail)]
             return problem
         case .unknownOverride(let header, let known):
+            let named = Self.overrideHeader(header)
             let detail = "is not a sandbox override; the overrides are \(known.joined(separator: ", "))"
-            var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) \(detail).")
-            problem.errors = [.init(pointer: header, detail: detail)]
+            var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "\(named.phrase) \(detail).")
+            problem.errors = [.init(pointer: named.pointer, detail: detail)]
             return problem
         case .notFound(let what):
-            return ProblemDetails(slug: "not-found", status: status, title: "Not found", detail: "\(what) was not found.")
+            return ProblemDetails(slug: "not-found", status: status, title: "Not Found", detail: "\(what) was not found.")
         case .conflict(let detail):
             return ProblemDetails(slug: "conflict", status: status, title: "Conflict", detail: detail)
         case .consumptionConflict:
@@ -121,8 +123,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .invalidParameters(let violations):
             var summary = "A parameter is invalid."
             if let first = violations.first {
-                summary = first.pointer.isEmpty ? "The query \(first.detail)" : "\(first.pointer) \(first.detail)"
-                if violations.count > 1 { summary += " (and \(violations.count - 1) more)" }
+                summary = (first.pointer.isEmpty ? "The query \(first.detail)" : "\(first.pointer) \(first.detail)")
+                    + Self.remainder(violations)
             }
             var problem = ProblemDetails(slug: "invalid-parameter", status: status, title: "Invalid parameter", detail: summary)
             problem.errors = listed(violations)
@@ -162,9 +164,23 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     private func summary(_ violations: [ContextViolation]) -> String {
         guard let first = violations.first else { return "The request is invalid." }
         let location = first.pointer.isEmpty ? "the body" : first.pointer
-        guard violations.count > 1 else { return "\(location) \(first.detail)" }
-        let more = "\(location) \(first.detail) (and \(violations.count - 1) more"
-        return violations.count > Self.maximumListedErrors ? more + "; errors lists the first \(Self.maximumListedErrors))" : more + ")"
+        return "\(location) \(first.detail)" + Self.remainder(violations)
+    }
+
+    /// How an answer names a header that starts like an override: by its name when that reads like a field name,
+    /// as body members and query parameters are; otherwise (a name that may hold personal data, or kilobytes) by
+    /// the prefix alone, so that the answer neither repeats it nor grows with it.
+    private static func overrideHeader(_ name: String) -> (pointer: String, phrase: String) {
+        guard !JSONPointer.isEchoable(name) else { return (name, "The header \(name)") }
+        let family = SandboxOverrideHeaders.prefix + "*"
+        return (family, "A header named \(family) (\(JSONPointer.unrepeatedNameReason))")
+    }
+
+    /// What a `detail` naming the first problem adds about the others: their count, and that `errors` is cut.
+    private static func remainder(_ violations: [ContextViolation]) -> String {
+        guard violations.count > 1 else { return "" }
+        let more = " (and \(violations.count - 1) more"
+        return violations.count > maximumListedErrors ? more + "; errors lists the first \(maximumListedErrors))" : more + ")"
     }
 }
 

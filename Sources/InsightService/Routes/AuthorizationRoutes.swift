@@ -17,7 +17,13 @@ struct AuthorizationRoutes: Sendable {
         // A suspended key may still record an opt-in (below): whether it may is known only from the body.
         let putOptions = RouteOptions(
             acceptedContentTypes: MediaType.json,
-            checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client, admittingSuspended: true))
+            checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client, admittingSuspended: true),
+            // The query and the ref come before a failed precondition (RFC 9110 §13.2.1): a ref that is no ref has
+            // no state for `If-None-Match: *` to find.
+            checkBeforePreconditions: { request, parameters in
+                let problems = routes.parameterProblems(request, parameters)
+                return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
+            })
         router.add(.put, "/v1/authorization/{subjectRef}", options: putOptions) { request, context in
             try routes.put(request, context)
         }
@@ -32,16 +38,28 @@ struct AuthorizationRoutes: Sendable {
 
     private static let refDetail = "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded"
 
-    private func validRef(_ context: RequestContext) -> String? {
-        guard let ref = context.parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
+    private static let refViolation = ContextViolation(pointer: "subjectRef", code: "invalidParameter", detail: refDetail)
+
+    private static func validRef(_ parameters: [String: String]) -> String? {
+        guard let ref = parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
             return nil
         }
         return ref
     }
 
+    /// The query's parameters (the route takes none) and a ref that is no ref, named in one answer.
+    private func parameterProblems(_ request: HTTPRequest, _ parameters: [String: String]) -> [ContextViolation] {
+        NoQueryParameters.violations(request) + (Self.validRef(parameters) == nil ? [Self.refViolation] : [])
+    }
+
+    private func checkParameters(_ request: HTTPRequest, _ context: RequestContext) throws(ServiceProblem) {
+        let problems = parameterProblems(request, context.parameters)
+        guard problems.isEmpty else { throw .invalidParameters(problems) }
+    }
+
     private func subject(_ context: RequestContext, _ principal: Principal) throws -> SubjectKey {
-        guard let ref = validRef(context) else {
-            throw ServiceProblem.invalidParameter(name: "subjectRef", detail: Self.refDetail)
+        guard let ref = Self.validRef(context.parameters) else {
+            throw ServiceProblem.invalidParameters([Self.refViolation])
         }
         do {
             return try hasher.key(for: ref, kind: .accountRef, tenant: principal.tenant, environment: principal.environment)
@@ -53,7 +71,7 @@ struct AuthorizationRoutes: Sendable {
     func get(_ request: HTTPRequest, _ context: RequestContext) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
-        try NoQueryParameters.check(request)
+        try checkParameters(request, context)
         let key = try subject(context, principal)
         let state: AuthorizationState
         do {
@@ -70,11 +88,12 @@ struct AuthorizationRoutes: Sendable {
         // A key suspended for not reporting is refused, except for a choice that turns protection on: suspending
         // the app must not hold back the opt-in of someone coached into opting out (RATE-LIMITS.md).
         if principal.isSuspended, !Self.turnsProtectionOn(request.body) { throw ServiceProblem.accessRevoked }
-        try NoQueryParameters.check(request)
+        // A query is refused with the ref (both are parameters); a ref and a body both wrong are named together.
+        if !NoQueryParameters.violations(request).isEmpty { try checkParameters(request, context) }
         let requested: AuthorizationStatus
         do {
             requested = try AuthorizationRequestDecoder.decode(request.body)
-        } catch ServiceProblem.invalidRequest(let violations) where validRef(context) == nil {
+        } catch ServiceProblem.invalidRequest(let violations) where Self.validRef(context.parameters) == nil {
             // Both wrong: one answer names both, so the client need not learn of them one round trip at a time.
             throw ServiceProblem.invalidRequest([ContextViolation(pointer: "subjectRef", code: "invalidValue", detail: Self.refDetail)] + violations)
         }

@@ -14,7 +14,13 @@ struct ConsumptionRoutes: Sendable {
         // The route serves keys suspended for missing consumption reports too (see `report`): not refused here either.
         let options = RouteOptions(
             acceptedContentTypes: MediaType.json,
-            checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client, admittingSuspended: true))
+            checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client, admittingSuspended: true),
+            // Before content, the route refuses only a query (RFC 9110 §13.2.1 puts that before a failed
+            // precondition); whether the evaluation exists is looked up after the report is read.
+            checkBeforePreconditions: { request, _ in
+                let problems = NoQueryParameters.violations(request)
+                return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
+            })
         router.add(.post, "/v1/evaluations/{evaluationID}/consumption", options: options) { request, context in
             try routes.report(request, context)
         }

@@ -24,9 +24,26 @@ struct EvaluationRoutes: Sendable {
     func register(in router: inout Router) {
         let routes = self
         let options = RouteOptions(
-            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client))
+            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client),
+            checkBeforePreconditions: { request, _ in routes.refusalBeforeContent(request) })
         router.add(.post, "/v1/evaluations", options: options) { request, context in
             try routes.evaluate(request, loopTasks: context.loopTasks)
+        }
+    }
+
+    /// What the route refuses in a request before reading its content: its query and its override headers. For a
+    /// failed precondition, which these come before (RFC 9110 §13.2.1); the key's own refusal is checked after this
+    /// by `checkBeforeEarlyAnswer`, and the rate limit is not consulted (a 412 costs the key nothing).
+    func refusalBeforeContent(_ request: HTTPRequest) -> ServiceProblem? {
+        do throws(ServiceProblem) {
+            let principal = try access.principal(request, role: .client, now: Clock.nowMilliseconds())
+            try NoQueryParameters.check(request)
+            _ = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
+            return nil
+        } catch .unauthenticated, .forbiddenRole, .accessRevoked {
+            return nil
+        } catch {
+            return error
         }
     }
 

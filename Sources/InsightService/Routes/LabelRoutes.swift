@@ -18,29 +18,41 @@ struct LabelRoutes: Sendable {
         let refusal = access.refusalBeforeBody(role: .partner)
         let options = RouteOptions(
             bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json,
-            checkBeforeBody: refusal, checkBeforeEarlyAnswer: refusal)
+            checkBeforeBody: refusal, checkBeforeEarlyAnswer: refusal,
+            checkBeforePreconditions: { request, _ in
+                do throws(ServiceProblem) {
+                    try NoQueryParameters.check(request)
+                    _ = try Self.idempotencyKey(request.headers)
+                    return nil
+                } catch {
+                    return error
+                }
+            })
         router.add(.post, "/v1/labels", options: options) { request, _ in
             try routes.submit(request)
         }
+    }
+
+    /// The request's `Idempotency-Key`, if it sends one.
+    static func idempotencyKey(_ headers: HTTPFields) throws(ServiceProblem) -> IdempotencyKey? {
+        guard let value = headers[idempotencyHeader] else { return nil }
+        // Two lines are one value `a, b` (RFC 9110 §5.3), which is no key: refused, not read as the first, so a
+        // proxy that repeats or merges the field cannot file an answer under a key the client did not send.
+        guard headers.count(of: idempotencyHeader) == 1 else {
+            throw .invalidHeader(name: idempotencyHeader, detail: "appears more than once")
+        }
+        guard let key = IdempotencyKey(value) else {
+            throw .invalidHeader(
+                name: idempotencyHeader, detail: "must be 1 to \(IdempotencyKey.maximumLength) visible ASCII characters")
+        }
+        return key
     }
 
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .partner, now: now)
         try NoQueryParameters.check(request)
-        var idempotency: IdempotentRequest?
-        if let value = request.headers[Self.idempotencyHeader] {
-            // Two lines are one value `a, b` (RFC 9110 §5.3), which is no key: refused, not read as the first, so a
-            // proxy that repeats or merges the field cannot file an answer under a key the client did not send.
-            guard request.headers.count(of: Self.idempotencyHeader) == 1 else {
-                throw ServiceProblem.invalidHeader(name: Self.idempotencyHeader, detail: "appears more than once")
-            }
-            guard let key = IdempotencyKey(value) else {
-                throw ServiceProblem.invalidHeader(
-                    name: Self.idempotencyHeader, detail: "must be 1 to \(IdempotencyKey.maximumLength) visible ASCII characters")
-            }
-            idempotency = IdempotentRequest(key: key, body: request.body)
-        }
+        let idempotency = try Self.idempotencyKey(request.headers).map { IdempotentRequest(key: $0, body: request.body) }
         let drafts = try LabelBatchDecoder.decode(request.body)
         let answer = intake.submit(
             drafts, tenant: principal.tenant, environment: principal.environment, idempotency: idempotency, now: now,

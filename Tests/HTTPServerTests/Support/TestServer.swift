@@ -70,8 +70,15 @@ enum SampleRoutes {
             return HTTPResponse.json(.created, request.body)
         }
         router.add(.get, "/records/{recordID}") { _, _ in HTTPResponse.text(.ok, "record") }
-        router.add(.put, "/records/{recordID}", options: checked) { request, _ in
+        // Refuses a record ID of "bad" and any query before its content, and says so for failed preconditions.
+        let refusal: @Sendable (HTTPRequest, [String: String]) -> HTTPError? = { request, parameters in
+            parameters["recordID"] == "bad" || request.query != nil ? HTTPError(.badRequest, slug: "invalid-parameter") : nil
+        }
+        var records = checked
+        records.checkBeforePreconditions = { request, parameters in refusal(request, parameters) }
+        router.add(.put, "/records/{recordID}", options: records) { request, context in
             guard request.headers["Token"] == "ok" else { throw HTTPError(.unauthorized, slug: "unauthenticated") }
+            if let refused = refusal(request, context.parameters) { throw refused }
             return HTTPResponse.text(.ok, "stored")
         }
         router.add(.get, "/items/{itemID}") { _, context in
