@@ -244,6 +244,17 @@ struct RouterTests {
         #expect(!options.accepts(contentType: "application/json;charset=latin1"))
         #expect(options.accepts(contentType: "application/json;charset=\"UTF-8\""))
         #expect(!options.accepts(contentType: "text/plain"))
+        // Parameters are name=value, the value a token or a quoted string (RFC 9110 §5.6.6); quoted-pairs are undone.
+        #expect(options.accepts(contentType: "application/json;charset=\"utf\\-8\""))
+        #expect(options.accepts(contentType: "application/json; profile=\"a;b\"; charset=utf-8"))
+        #expect(!options.accepts(contentType: "application/json; profile=\"a;charset=latin1\"x; charset=latin1"))
+        #expect(!options.accepts(contentType: "application/json; profile=\"a;b\"; charset=latin1"))
+        #expect(options.accepts(contentType: "application/json;"))
+        #expect(options.accepts(contentType: "application/json; foo=\"\"; charset=utf-8"))
+        for malformed in ["application/json; charset", "application/json; charset=", "application/json; =utf-8",
+                          "application/json; charset=\"\"", "application/json; charset=\"utf-8", "application/json; charset=\"utf-8\"x"] {
+            #expect(!options.accepts(contentType: malformed), "\(malformed)")
+        }
         #expect(!options.accepts(contentType: nil))
         #expect(RouteOptions().accepts(contentType: nil))
     }

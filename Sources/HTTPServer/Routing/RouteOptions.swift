@@ -54,15 +54,57 @@ public struct RouteOptions: Sendable {
         return end == contentType.endIndex || Self.charsetIsUTF8(contentType[contentType.index(after: end)...])
     }
 
-    /// True unless a `charset` parameter names something other than UTF-8 (quoted or not, any case).
+    /// True when the parameters are well-formed (RFC 9110 §5.6.6: `name=value`, the value a token or a quoted
+    /// string, which may hold `;`) and a `charset` among them names UTF-8. A parameter without `=` or with an
+    /// empty value is no parameter, so the media type as sent is not one the route knows how to read.
     static func charsetIsUTF8(_ parameters: Substring) -> Bool {
-        for parameter in parameters.split(separator: ";") {
-            let parts = parameter.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingWhitespace().equalsIgnoringASCIICase("charset") else { continue }
-            var value = parts[1].trimmingWhitespace()
-            if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-            if !value.equalsIgnoringASCIICase("utf-8") && !value.equalsIgnoringASCIICase("utf8") { return false }
+        var rest = parameters
+        while true {
+            rest = rest.drop { $0 == " " || $0 == "\t" || $0 == ";" }
+            guard !rest.isEmpty else { return true }
+            guard let equals = rest.firstIndex(where: { $0 == "=" || $0 == ";" }), rest[equals] == "=" else { return false }
+            let name = rest[..<equals].trimmingWhitespace()
+            rest = rest[rest.index(after: equals)...]
+            let value: String
+            if rest.first == "\"" {
+                guard let (quoted, after) = quotedString(rest) else { return false }
+                value = quoted
+                rest = after.drop { $0 == " " || $0 == "\t" }
+                guard rest.isEmpty || rest.first == ";" else { return false }
+            } else {
+                // A token: an empty one is no value (a quoted string may be empty).
+                let end = rest.firstIndex(of: ";") ?? rest.endIndex
+                value = String(rest[..<end].trimmingWhitespace())
+                rest = rest[end...]
+                guard !value.isEmpty else { return false }
+            }
+            guard !name.isEmpty else { return false }
+            if name.equalsIgnoringASCIICase("charset"), !value.equalsIgnoringASCIICase("utf-8"), !value.equalsIgnoringASCIICase("utf8") {
+                return false
+            }
         }
-        return true
+    }
+
+    /// The value of the quoted string `text` starts with, its quoted-pairs undone, and what follows its closing
+    /// quote; nil when it is not closed.
+    static func quotedString(_ text: Substring) -> (String, Substring)? {
+        var value = ""
+        var escaped = false
+        var index = text.index(after: text.startIndex)
+        while index < text.endIndex {
+            let character = text[index]
+            if escaped {
+                value.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                return (value, text[text.index(after: index)...])
+            } else {
+                value.append(character)
+            }
+            index = text.index(after: index)
+        }
+        return nil
     }
 }
