@@ -5,14 +5,37 @@ extension ModelManifest {
     /// manifest at `manifestPath` (created if absent), once the whole new manifest is known to load: every model valid
     /// and fitting its category's schema. The check reads the new model from memory, so a refused model leaves no
     /// file behind; the model file is written before the manifest that names it.
+    ///
+    /// Runs that register into one manifest at the same time take turns (`ManifestFolderLock`), and a manifest
+    /// edited by other means while the model is checked is left as it is and the registration refused, rather than
+    /// written over. The entry's path is relative to the manifest's folder as it is on disk, symbolic links
+    /// resolved, so that it names the model whichever way the folder is reached.
     public static func registerCandidate(
         modelPath: String, modelData: Data, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
     ) throws(ModelRegistryError) {
         let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
+        let directory = manifestURL.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ModelRegistryError(file: manifestPath, reason: "cannot create the manifest's folder: \(FileErrorText.reason(error))")
+        }
+        try ManifestFolderLock.withLock(folder: directory.path) { () throws(ModelRegistryError) in
+            try registerLocked(
+                modelPath: modelPath, modelData: modelData, document: document, manifestPath: manifestPath,
+                manifestURL: manifestURL, schemaCheck: schemaCheck)
+        }
+    }
+
+    private static func registerLocked(
+        modelPath: String, modelData: Data, document: ModelDocument, manifestPath: String, manifestURL: URL,
+        schemaCheck: any ModelSchemaCheck
+    ) throws(ModelRegistryError) {
+        let originalBytes = try manifestBytes(manifestURL, manifestPath)
         var manifest = ModelManifest()
-        if FileManager.default.fileExists(atPath: manifestURL.path) {
+        if let originalBytes {
             do {
-                manifest = try ModelManifest(jsonData: Data(contentsOf: manifestURL))
+                manifest = try ModelManifest(jsonData: originalBytes)
             } catch {
                 throw ModelRegistryError(file: manifestPath, reason: "not a valid manifest (\(error))")
             }
@@ -20,25 +43,29 @@ extension ModelManifest {
         // The model file must be new to the manifest: written over the manifest, the manifest would then overwrite it
         // and list itself; written over a listed model, it would replace a file the manifest pins (and may serve).
         let directory = manifestURL.deletingLastPathComponent()
+        let physicalDirectory = physicalURL(directory)
         let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
-        let modelIdentity = modelURL.resolvingSymlinksInPath()
-        if modelIdentity == manifestURL.resolvingSymlinksInPath() {
+        // Where the model will be written: a symbolic link at modelPath itself is replaced, not followed.
+        let modelLocation = physicalURL(modelURL.deletingLastPathComponent()).appendingPathComponent(modelURL.lastPathComponent)
+        let modelIdentity = physicalURL(modelURL)
+        let manifestIdentity = physicalURL(manifestURL).path
+        if modelIdentity.path == manifestIdentity || modelLocation.path == manifestIdentity {
             throw ModelRegistryError(file: modelPath, reason: "the model's file is the manifest itself: choose another file for the model")
         }
         if let listed = manifest.models.first(where: {
-            directory.appendingPathComponent($0.path).standardizedFileURL.resolvingSymlinksInPath() == modelIdentity
+            let listedIdentity = physicalURL(physicalDirectory.appendingPathComponent($0.path)).path
+            return listedIdentity == modelIdentity.path || listedIdentity == modelLocation.path
         }) {
             throw ModelRegistryError(
                 file: modelPath,
                 reason: "the manifest already lists this file, for \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)): write the new model to a file of its own")
         }
         let metadata = document.metadata
+        let entryPath = relativePath(from: physicalDirectory, to: modelLocation)
         manifest.models.append(
             Entry(
                 insightType: metadata.insightType, category: metadata.category, version: metadata.version,
-                status: .candidate,
-                path: relativePath(from: manifestURL.deletingLastPathComponent(), to: URL(fileURLWithPath: modelPath)),
-                sha256: ModelFileDigest.of(modelData)))
+                status: .candidate, path: entryPath, sha256: ModelFileDigest.of(modelData)))
         let data: Data
         do {
             let encoder = JSONEncoder()
@@ -50,9 +77,15 @@ extension ModelManifest {
         _ = try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: 0, schemaCheck: schemaCheck,
             readModel: { path in
-                let url = directory.appendingPathComponent(path).standardizedFileURL
-                return url == modelURL ? modelData : try Data(contentsOf: url)
+                // As the service reads it: the folder joined with the entry's path, resolved by the system.
+                path == entryPath ? modelData : try Data(contentsOf: directory.appendingPathComponent(path))
             })
+        // Checking every model takes a while; an edit made meanwhile by other means than this command is kept.
+        guard try manifestBytes(manifestURL, manifestPath) == originalBytes else {
+            throw ModelRegistryError(
+                file: manifestPath,
+                reason: "the manifest changed while the model was being checked; nothing was registered: run the command again")
+        }
         do {
             try FileManager.default.createDirectory(at: modelURL.deletingLastPathComponent(), withIntermediateDirectories: true)
             try modelData.write(to: modelURL, options: .atomic)
@@ -60,11 +93,33 @@ extension ModelManifest {
             throw ModelRegistryError(file: modelPath, reason: "cannot write the model: \(FileErrorText.reason(error))")
         }
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try data.write(to: manifestURL, options: .atomic)
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest (\(error))")
         }
+    }
+
+    /// The manifest's bytes, or nil when there is none yet.
+    private static func manifestBytes(_ url: URL, _ path: String) throws(ModelRegistryError) -> Data? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ModelRegistryError(file: path, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
+        }
+    }
+
+    /// `url` as it is on disk: the longest part of it that exists with its symbolic links resolved, then the rest.
+    static func physicalURL(_ url: URL) -> URL {
+        var existing = url.standardizedFileURL
+        var missing: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+            missing.insert(existing.lastPathComponent, at: 0)
+            existing = existing.deletingLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for component in missing { resolved.appendPathComponent(component) }
+        return resolved
     }
 
     /// `target` relative to `directory`, both made absolute first.
