@@ -118,6 +118,19 @@ import Testing
         #expect(detail.contains("JSON syntax error at byte 0"))
     }
 
+    /// Python's json module writes a non-finite float as a bare word; the refusal names it instead of a character.
+    @Test(arguments: ["Infinity", "-Infinity", "NaN", "inf", "-nan"])
+    func refusesNonFiniteWordsByName(_ word: String) {
+        let model = String(decoding: Self.xgboost(), as: UTF8.self)
+            .replacingOccurrences(of: "[5E-1,-2.5E-1,7.5E-1]", with: "[\(word),-2.5E-1,7.5E-1]")
+        guard case .malformed(let detail) = refusal(Array(model.utf8)) else {
+            Issue.record("a non-finite word must be refused as malformed")
+            return
+        }
+        #expect(detail.contains("'\(word)' is not a JSON number (JSON has no NaN or infinity)"), "\(detail)")
+        #expect(detail.contains("JSON syntax error at byte"))
+    }
+
     /// Where a lenient reader would guess which value is meant, the importer refuses and says where.
     @Test func refusesAmbiguousJSONDuplicateNamesInvalidUTF8AndStringsInTreeArrays() throws {
         func detail(_ bytes: [UInt8]) -> String {

@@ -43,8 +43,21 @@ struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error("unexpected character")
+        default: throw error(nonFiniteWord(at: index).map(Self.nonFiniteMessage) ?? "unexpected character")
         }
+    }
+
+    /// Some writers put NaN or Infinity for a non-finite float; JSON has no such numbers, and saying so beats
+    /// "unexpected character" for a model whose training went wrong.
+    private func nonFiniteWord(at position: Int) -> String? {
+        for word in ["Infinity", "NaN", "inf", "nan", "Inf"] where bytes[position...].starts(with: word.utf8) {
+            return word
+        }
+        return nil
+    }
+
+    private static func nonFiniteMessage(_ word: String) -> String {
+        "'\(word)' is not a JSON number (JSON has no NaN or infinity): the model holds a value that is not finite"
     }
 
     private mutating func enter() throws(SyntaxError) {
@@ -134,7 +147,10 @@ struct JSONParser {
 
     private mutating func parseNumber() throws(SyntaxError) -> String {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if bytes[index] == UInt8(ascii: "-") {
+            index += 1
+            if index < bytes.count, let word = nonFiniteWord(at: index) { throw error(Self.nonFiniteMessage("-" + word)) }
+        }
         func digits(_ parser: inout JSONParser) -> Int {
             let from = parser.index
             while parser.index < parser.bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(parser.bytes[parser.index]) {
