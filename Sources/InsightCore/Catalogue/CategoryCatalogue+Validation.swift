@@ -14,6 +14,16 @@ extension CategoryCatalogue {
                 // Only on the way to a refusal: a name outside the catalogue that repeats is a duplicate, as a
                 // repeated catalogue name is, not a second unknown feature.
                 var unknownNames: [String] = []
+                // One violation a feature: a repeat takes the place of what the first copy was found to be (unknown,
+                // mistyped, out of range), which no longer says what the client meant, and a third copy adds nothing.
+                func recordDuplicate(_ pointer: String) {
+                    let duplicate = FeatureViolation(pointer: pointer, reason: .duplicateFeature)
+                    if let first = violations.firstIndex(where: { $0.pointer == pointer }) {
+                        violations[first] = duplicate
+                    } else {
+                        violations.append(duplicate)
+                    }
+                }
                 for (name, input) in inputs {
                     // Clients usually send features in catalogue order: try the next expected name first.
                     let index: Int
@@ -25,9 +35,7 @@ extension CategoryCatalogue {
                         let echoable = JSONPointer.isEchoable(name)
                         if unknownNames.contains(name) {
                             // A name that is not repeated stays unrepeated: its one violation names the object.
-                            if echoable {
-                                violations.append(FeatureViolation(pointer: JSONPointer.feature(name), reason: .duplicateFeature))
-                            }
+                            if echoable { recordDuplicate(JSONPointer.feature(name)) }
                         } else {
                             unknownNames.append(name)
                             violations.append(echoable
@@ -38,7 +46,7 @@ extension CategoryCatalogue {
                     }
                     expected = index + 1
                     if seen[index] {
-                        violations.append(FeatureViolation(pointer: layout.pointers[index], reason: .duplicateFeature))
+                        recordDuplicate(layout.pointers[index])
                         continue
                     }
                     seen[index] = true

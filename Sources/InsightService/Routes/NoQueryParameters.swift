@@ -12,6 +12,12 @@ enum NoQueryParameters {
 
     static func violations(_ request: HTTPRequest, expected: String = "it takes none") -> [ContextViolation] {
         guard request.query != nil else { return [] }
-        return request.queryItems.map { ServiceProblem.notAParameterViolation($0.name, expected: expected) }
+        // A name sent twice is one mistake, named once (`?x=1&x=2`, or two names that are not repeated).
+        var problems: [ContextViolation] = []
+        for item in request.queryItems {
+            let problem = ServiceProblem.notAParameterViolation(item.name, expected: expected)
+            if !problems.contains(problem) { problems.append(problem) }
+        }
+        return problems
     }
 }

@@ -115,7 +115,11 @@ enum EvaluationRequestDecoder {
             default: 0
             }
             guard bit != 0, seen & bit == 0 else {
-                violations.append(bit == 0 ? Wire.unknownField(Wire.pointer(pointer(), key)) : Wire.duplicateField(Wire.pointer(pointer(), key)))
+                if bit == 0 {
+                    violations.append(Wire.unknownField(Wire.pointer(pointer(), key)))
+                } else {
+                    Wire.recordDuplicate(Wire.pointer(pointer(), key), in: &violations)
+                }
                 try reader.skipValue()
                 return
             }
@@ -151,7 +155,11 @@ enum EvaluationRequestDecoder {
                     specific = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
                 } else {
                     let fieldPointer = Wire.pointer(pointer(), key)
-                    violations.append(key == "specific" ? Wire.duplicateField(fieldPointer) : Wire.unknownField(fieldPointer))
+                    if key == "specific" {
+                        Wire.recordDuplicate(fieldPointer, in: &violations)
+                    } else {
+                        violations.append(Wire.unknownField(fieldPointer))
+                    }
                     try reader.skipValue()
                 }
             }
@@ -187,7 +195,7 @@ enum EvaluationRequestDecoder {
             case .counterpartyRef: 4
             }
             guard seen & bit == 0 else {
-                violations.append(Wire.duplicateField(Wire.pointer(pointer, key)))
+                Wire.recordDuplicate(Wire.pointer(pointer, key), in: &violations)
                 try reader.skipValue()
                 return
             }

@@ -48,6 +48,15 @@ enum LabelBatchDecoder {
         return drafts
     }
 
+    /// As `Wire.recordDuplicate`, within the item's cap on listed reasons.
+    private static func recordDuplicate(_ pointer: String, in draft: inout LabelDraft) {
+        Wire.recordDuplicate(pointer, in: &draft.violations)
+        if draft.violations.count > LabelRejection.maximumListed {
+            draft.violations.removeLast()
+            draft.unlistedViolations += 1
+        }
+    }
+
     private static func decodeItem(_ reader: inout JSONReader, pointer: String) throws -> LabelDraft {
         var draft = LabelDraft(pointer: pointer)
         let kind = try reader.peekKind()
@@ -71,13 +80,17 @@ enum LabelBatchDecoder {
             case "amountBand": bit = 16
             default:
                 let fieldPointer = Wire.pointer(pointer, key)
-                draft.record(unknownSeen.insert(key).inserted ? Wire.unknownField(fieldPointer) : Wire.duplicateField(fieldPointer))
+                if unknownSeen.insert(key).inserted {
+                    draft.record(Wire.unknownField(fieldPointer))
+                } else {
+                    recordDuplicate(fieldPointer, in: &draft)
+                }
                 try reader.skipValue()
                 return
             }
             // Pointers are built only for problems: this loop runs for every field of up to 1000 items.
             guard seen & bit == 0 else {
-                draft.record(Wire.duplicateField(pointer + "/" + key))
+                recordDuplicate(pointer + "/" + key, in: &draft)
                 try reader.skipValue()
                 return
             }

@@ -38,7 +38,8 @@ public enum MetricsRequestDecoder {
         var repeated: Set<String> = []
         for item in items {
             guard parameters.contains(item.name) else {
-                problems.append(ServiceProblem.notAParameterViolation(item.name, expected: "expected \(parameters.joined(separator: ", "))"))
+                let unknown = ServiceProblem.notAParameterViolation(item.name, expected: "expected \(parameters.joined(separator: ", "))")
+                if !problems.contains(unknown) { problems.append(unknown) }
                 continue
             }
             guard values.updateValue(item.value, forKey: item.name) == nil else {

@@ -39,6 +39,30 @@ enum Wire {
         return ContextViolation(pointer: pointer, code: "duplicateField", detail: "appears more than once")
     }
 
+    /// Records that the member at `pointer` was sent again. One violation per member: what its first copy was found
+    /// to hold (unknown, mistyped, out of range, or a problem inside it) no longer says what the client meant, so
+    /// the repeat takes the place of those violations, and a third copy adds nothing. A name that is not repeated
+    /// points at its object, which other members' violations share, so there it is only added.
+    static func recordDuplicate(_ pointer: String, in violations: inout [ContextViolation]) {
+        let duplicate = duplicateField(pointer)
+        let prefix = pointer + "/"
+        guard duplicate.pointer == pointer,
+            let first = violations.firstIndex(where: { $0.pointer == pointer || $0.pointer.hasPrefix(prefix) })
+        else {
+            violations.append(duplicate)
+            return
+        }
+        violations[first] = duplicate
+        var index = violations.index(after: first)
+        while index < violations.endIndex {
+            if violations[index].pointer == pointer || violations[index].pointer.hasPrefix(prefix) {
+                violations.remove(at: index)
+            } else {
+                index += 1
+            }
+        }
+    }
+
     private static func lastToken(_ pointer: String) -> (parent: String, name: String)? {
         guard let slash = pointer.lastIndex(of: "/") else { return nil }
         return (String(pointer[..<slash]), String(pointer[pointer.index(after: slash)...]))
@@ -131,7 +155,7 @@ extension Wire {
             try reader.readObject { key, reader in
                 do {
                     guard seen.insert(key).inserted else {
-                        found.append(duplicateField(Wire.pointer("", key)))
+                        recordDuplicate(Wire.pointer("", key), in: &found)
                         try reader.skipValue()
                         return
                     }

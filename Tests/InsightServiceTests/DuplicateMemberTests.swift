@@ -1,0 +1,51 @@
+import Testing
+@testable import InsightCore
+@testable import InsightService
+
+/// A member sent twice gets one violation, "appears more than once", whatever its first copy held: before, a first
+/// copy found wrong kept its own violation beside the repeat, two answers at one pointer for one mistake.
+@Suite struct DuplicateMemberTests {
+    private static let insightID = "0195f3c2-9b1e-7d4a-8c2f-3e5a6b7c8d9e"
+    private static let item = #"{"insightID": "\#(insightID)", "label": "confirmedFraud", "fraudType": "other", "occurredOn": "2026-01-02"}"#
+
+    /// (pointer, detail) of each error of the problem `decode` throws.
+    private func errors(_ decode: () throws(ServiceProblem) -> Void) -> [String] {
+        do {
+            try decode()
+            return ["accepted"]
+        } catch {
+            return (error.problem.errors ?? []).map { "\($0.pointer): \($0.detail)" }
+        }
+    }
+
+    @Test func aTopLevelMemberWhoseFirstCopyIsWrongIsReportedOnceAsRepeated() {
+        #expect(errors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": [], "items": [\#(Self.item)]}"#.utf8)) }
+            == ["/items: appears more than once"])
+        #expect(errors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": 5, "items": [], "items": [\#(Self.item)]}"#.utf8)) }
+            == ["/items: appears more than once"])
+        #expect(errors { () throws(ServiceProblem) in
+            _ = try ConsumptionRequestDecoder.decode(Array(#"{"status": "bogus", "status": "usedReducedFriction", "insightIDsUsed": []}"#.utf8))
+        } == ["/status: appears more than once"])
+        // An unknown member sent twice, and other members' violations, keep their places.
+        #expect(errors { () throws(ServiceProblem) in
+            _ = try ConsumptionRequestDecoder.decode(Array(#"{"x": 1, "status": 5, "x": 2, "insightIDsUsed": []}"#.utf8))
+        } == ["/x: appears more than once", "/status: expected a string, received a number"])
+    }
+
+    @Test func aMemberInsideAnItemOrInsightIsReportedOnceAsRepeated() throws {
+        let body = #"{"items": [{"insightID": 5, "insightID": "\#(Self.insightID)", "label": "confirmedFraud", "fraudType": "other", "occurredOn": "2026-01-02", "extra": 1, "extra": 2}]}"#
+        let drafts = try LabelBatchDecoder.decode(Array(body.utf8))
+        #expect(drafts[0].violations.map { "\($0.pointer): \($0.detail)" }
+            == ["/items/0/insightID: appears more than once", "/items/0/extra: appears more than once"])
+        let evaluation = #"""
+            {"operationCategory": "payment", "requestedInsights": [{"insightType": 5, "insightType": "isLikelyBeingCoached",
+             "modelVersion": {"specific": 1, "specific": "2026.1"}}], "subject": {"accountRef": 7, "accountRef": "a"}, "features": {}}
+            """#
+        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+            "/requestedInsights/0/insightType: appears more than once",
+            "/requestedInsights/0/modelVersion/specific: appears more than once",
+            "/requestedInsights/0/schema: is required",
+            "/subject/accountRef: appears more than once",
+        ])
+    }
+}
