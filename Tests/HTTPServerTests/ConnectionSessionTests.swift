@@ -167,6 +167,38 @@ struct ConnectionSessionTests {
         #expect(bodiless.send("POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").map(\.bodyText) == ["0"])
     }
 
+    /// A refusal decided on the header section keeps the connection when the body is already in hand: it is read
+    /// and set aside, and the request behind it is answered. A body still to come is not waited for.
+    @Test func aRefusalKeepsTheConnectionWhenItsBodyIsAlreadyInHand() throws {
+        let next = "GET /items/9 HTTP/1.1\r\nHost: a\r\n\r\n"
+        for refused in [
+            "POST /nowhere HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
+            "POST /items/7 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
+            "POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}",
+            "POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
+        ] {
+            let connection = InMemoryConnection()
+            let responses = connection.send(refused + next)
+            #expect(responses.count == 2, "\(refused)")
+            #expect(responses.first.map { (400..<500).contains($0.status) } == true, "\(refused)")
+            #expect(responses.first?.header("Connection") == nil, "\(refused)")
+            #expect(responses.last?.status == 200, "\(refused)")
+            #expect(responses.last?.bodyText == "9", "\(refused)")
+            #expect(!connection.session.closeAfterFlush, "\(refused)")
+        }
+        // Half the body: answered at once, and closed.
+        let partial = InMemoryConnection()
+        let early = partial.send("POST /nowhere HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\n{}")
+        #expect(early.map(\.status) == [404])
+        #expect(early.first?.header("Connection") == "close")
+        #expect(partial.session.closeAfterFlush)
+        // A chunked body is not measured ahead: closed.
+        let chunked = InMemoryConnection()
+        let chunkedEarly = chunked.send("POST /nowhere HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+        #expect(chunkedEarly.first?.status == 404)
+        #expect(chunked.session.closeAfterFlush)
+    }
+
     /// RFC 9110 §10.1.1: a status the header section decides is sent instead of `100 Continue`; a route that
     /// authenticates in its handler says so through `checkBeforeEarlyAnswer`.
     @Test func answersAMissingCredentialInsteadOfContinue() throws {

@@ -232,7 +232,15 @@ struct ConnectionSession {
             earlyError: earlyError, receivedAt: requestStartedAt)
         parser.bodyLimit = bodyLimit
         if let earlyError, head.hasBody {
-            // Answer before reading a body we would refuse anyway; the connection then closes lingeringly.
+            // A body already in hand, within the limit, is read and set aside, so that the answer keeps the
+            // connection: a client's pool should not lose it to a 404 or a 415. One still to come is not waited for:
+            // the answer goes now, and the connection then closes lingeringly.
+            if case .contentLength(let length) = head.framing, length <= bodyLimit, !head.expectsContinue,
+                parser.bufferedByteCount >= length
+            {
+                current = pending
+                return
+            }
             send(ErrorResponder.response(for: earlyError), pending: pending, requestID: requestID, forceClose: true)
             return
         }
