@@ -37,7 +37,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .categoricalFeatureNotSupported(let feature):
             "feature \(feature) is declared categorical (feature_types 'c'), which is not supported: encode categories as numbers and retrain"
         case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
-        case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree"
+        case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree and dart"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
         case .badBaseScore(let text): "base_score '\(text)' is not a probability from 0 to 1"
         case .featureNamesMismatch(let expected, let given):

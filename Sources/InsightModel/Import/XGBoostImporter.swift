@@ -1,6 +1,6 @@
 import Glibc
 
-/// Reads XGBoost's `save_model` JSON (binary:logistic or reg:logistic, gbtree, numerical splits) into a float32 model
+/// Reads XGBoost's `save_model` JSON (binary:logistic or reg:logistic, gbtree or dart, numerical splits) into a float32 model
 /// document.
 /// Numbers are read once from their text into float32, as XGBoost itself holds them.
 public enum XGBoostImporter {
@@ -30,10 +30,17 @@ public enum XGBoostImporter {
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
         let baseScore = try parseBaseScore(baseScoreText)
         let boundedScore = bounded(baseScore)
-        let booster = learner["gradient_booster"]
-        let boosterName = booster?["name"]?.stringValue ?? "?"
-        guard boosterName == "gbtree" else { throw .unsupportedBooster(boosterName) }
+        let gradientBooster = learner["gradient_booster"]
+        let boosterName = gradientBooster?["name"]?.stringValue ?? "?"
+        // DART keeps a gbtree inside it, and a weight per tree that its prediction multiplies the tree's output by.
+        let booster: JSONValue?
+        switch boosterName {
+        case "gbtree": booster = gradientBooster
+        case "dart": booster = gradientBooster?["gbtree"]
+        default: throw .unsupportedBooster(boosterName)
+        }
         guard let treesJSON = booster?["model"]?["trees"]?.arrayValue else { throw .malformed("no trees") }
+        let dropWeights = boosterName == "dart" ? try dartWeights(gradientBooster?["weight_drop"], treeCount: treesJSON.count) : nil
         if let treeInfo = booster?["model"]?["tree_info"]?.arrayValue,
             treeInfo.contains(where: { $0.numberText != "0" })
         {
@@ -54,13 +61,15 @@ public enum XGBoostImporter {
         var trees: [ModelTree] = []
         trees.reserveCapacity(treesToKeep)
         for (index, treeJSON) in treesJSON.prefix(treesToKeep).enumerated() {
-            trees.append(try tree(from: treeJSON, index: index))
+            let imported = try tree(from: treeJSON, index: index)
+            trees.append(dropWeights.map { imported.scalingLeaves(by: $0[index]) } ?? imported)
         }
         let names = try ImportedFeatureNames.resolve(
             given: options.featureNames, source: sourceNames, featureCount: featureCount, sourceKey: "feature_names",
             fallbackPrefix: "f")
         let version = (root["version"]?.arrayValue ?? []).compactMap(\.numberText).joined(separator: ".")
         var recorded = ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
+        if dropWeights != nil { recorded["booster"] = "dart" }
         if let bestIteration { recorded["best_iteration"] = String(bestIteration) }
         // XGBoost up to 3.1 took the logit of the value as it stands; 3.2 bounds it first. The model scores as 3.2
         // predicts, and says so, since older versions give these files other margins.
@@ -78,6 +87,24 @@ public enum XGBoostImporter {
                     parameters: recorded,
                     dataDescription: "")),
             trees: trees)
+    }
+
+    /// DART's `weight_drop`: one finite float32 weight per tree. Prediction multiplies each tree's output by its
+    /// weight (`Dart::PredictBatchImpl`, in float32), which the import does to the leaves once.
+    static func dartWeights(_ json: JSONValue?, treeCount: Int) throws(ModelImportError) -> [Float] {
+        guard let items = json?.arrayValue else { throw .malformed("dart booster without 'weight_drop'") }
+        guard items.count == treeCount else {
+            throw .malformed("weight_drop lists \(items.count) weights for \(treeCount) trees")
+        }
+        var weights: [Float] = []
+        weights.reserveCapacity(items.count)
+        for item in items {
+            guard let text = item.numberTokenText, let weight = Float(text), weight.isFinite else {
+                throw .malformed("weight_drop holds a value that is not a finite number")
+            }
+            weights.append(weight)
+        }
+        return weights
     }
 
     /// How many trees make up iterations 0 through `bestIteration` (all of them when nil): from
