@@ -86,13 +86,6 @@ import Testing
         #expect(refusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))
     }
 
-    @Test func refusesUBJSONWithAClearMessage() throws {
-        let ubjson: [UInt8] = [UInt8(ascii: "{"), UInt8(ascii: "L"), 0, 0, 0, 0, 0, 0, 0, 7] + Array("learner".utf8)
-        let error = try #require(refusal(ubjson))
-        #expect(error == .ubjsonNotSupported)
-        #expect(error.description.contains("save the XGBoost model as JSON"))
-    }
-
     /// XGBoost 1.7 and 2.0 save `model.bin` (and 2.1 `.deprecated`) in the binary format from before JSON.
     @Test(arguments: [[0x62, 0x69, 0x6E, 0x66, 0, 0, 0, 0x3F, 6, 0] as [UInt8], Array("bs64AAAA".utf8)])
     func refusesTheLegacyBinaryFormatSayingHowToResaveIt(bytes: [UInt8]) throws {

@@ -1,7 +1,5 @@
 /// Why a source model cannot be imported. Unsupported features are refused rather than mis-scored.
 public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The file is UBJSON (XGBoost's binary format); only the text JSON format is read.
-    case ubjsonNotSupported
     /// The file is XGBoost's binary format from before JSON (`binf`); only `save_model` JSON is read.
     case legacyBinaryFormat
     /// Not parseable as the source format; `detail` says where.
@@ -24,8 +22,6 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         switch self {
-        case .ubjsonNotSupported:
-            "the file is UBJSON; save the XGBoost model as JSON (booster.save_model(\"model.json\")) and import that"
         case .legacyBinaryFormat:
             "legacy binary model format: re-save it as JSON with save_model('model.json') (load it with the XGBoost version that wrote it) and import that"
         case .malformed(let detail): "malformed model: \(detail)"

@@ -7,13 +7,20 @@ public enum XGBoostImporter {
     public static func importModel(jsonBytes: [UInt8], options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
         // RFC 8259 lets a parser ignore a leading byte order mark; editors on some systems add one.
         let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
-        if looksLikeUBJSON(jsonBytes) { throw .ubjsonNotSupported }
         if looksLikeLegacyBinary(jsonBytes) { throw .legacyBinaryFormat }
         let root: JSONValue
-        do {
-            root = try JSONParser.parse(jsonBytes)
-        } catch {
-            throw .malformed("JSON syntax error at byte \(error.offset): \(error.message)")
+        if looksLikeUBJSON(jsonBytes) {
+            do {
+                root = try UBJSONParser.parse(jsonBytes)
+            } catch {
+                throw .malformed("UBJSON syntax error at byte \(error.offset): \(error.message)")
+            }
+        } else {
+            do {
+                root = try JSONParser.parse(jsonBytes)
+            } catch {
+                throw .malformed("JSON syntax error at byte \(error.offset): \(error.message)")
+            }
         }
         guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
         let objective = learner["objective"]?["name"]?.stringValue ?? "?"

@@ -9,7 +9,7 @@ enum ModelsImportCommand {
         CommandSpec(
             name: "import",
             abstract: "Convert an XGBoost or LightGBM model to the trust-insights format.",
-            discussion: "XGBoost: save_model JSON (gbtree or dart; binary:logistic or reg:logistic). LightGBM: model text (binary sigmoid:1 or cross_entropy). Feature names come from the source model unless --features is given.",
+            discussion: "XGBoost: save_model JSON or UBJSON (gbtree or dart; binary:logistic or reg:logistic). LightGBM: model text (binary sigmoid:1 or cross_entropy). Feature names come from the source model unless --features is given.",
             options: [
                 .value("from", "xgboost|lightgbm", help: "The source library.", required: true),
                 .value("insight", "type", help: "Insight the model answers: isLikelyBeingCoached.", required: true),
