@@ -85,6 +85,13 @@ struct ConnectionSessionTests {
         #expect(response.status == 413)
         #expect(response.bodyText.contains("body-too-large"))
         #expect(connection.session.closeAfterFlush)
+        // RFC 9110 §8.6: any run of digits is a length; one too long for an integer is simply too large.
+        for length in ["1000000000000000000", "99999999999999999999999999999", "000\(String(repeating: "9", count: 40))"] {
+            let huge = InMemoryConnection()
+            let answer = try #require(huge.send("POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n").first)
+            #expect(answer.status == 413, "\(length)")
+            #expect(huge.session.closeAfterFlush)
+        }
     }
 
     @Test func routeMayRaiseTheBodyLimit() throws {

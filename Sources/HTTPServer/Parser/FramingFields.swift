@@ -8,7 +8,7 @@ struct FramingFields {
     var hostCount = 0
     var hostIsValid = true
     var contentLengthCount = 0
-    /// nil when the (last) Content-Length value is not 1 to 18 decimal digits.
+    /// nil when the (last) Content-Length value is not a run of decimal digits; `Int.max` when it is over 18 of them.
     var contentLength: Int?
     var transferEncodings: [String] = []
     var connectionClose = false
@@ -76,7 +76,9 @@ struct FramingFields {
         return true
     }
 
-    /// 1*DIGIT (RFC 9110 §8.6) with at most 18 after any leading zeros (so no overflow is possible), else nil.
+    /// 1*DIGIT (RFC 9110 §8.6), else nil. More than 18 digits after any leading zeros is a valid length that no
+    /// body limit admits (RFC 9110 §8.6 asks recipients to expect large numerals without overflowing): it reads as
+    /// `Int.max`, so the route answers it as any body over its limit, `413` (after the key), not as a bad field.
     static func decimal(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
         guard !range.isEmpty else { return nil }
         var value = 0
@@ -86,10 +88,9 @@ struct FramingFields {
             guard ByteClass.isDigit(byte) else { return nil }
             if significant == 0 && byte == UInt8(ascii: "0") { continue }
             significant += 1
-            guard significant <= 18 else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            if significant <= 18 { value = value * 10 + Int(byte - UInt8(ascii: "0")) }
         }
-        return value
+        return significant <= 18 ? value : Int.max
     }
 
     /// Calls `body` with each non-empty, OWS-trimmed element of a comma-separated list (RFC 9110 §5.6.1).
