@@ -64,6 +64,7 @@ public enum XGBoostImporter {
         let bestIteration = learner["attributes"]?["best_iteration"]?.stringValue.flatMap { Int($0) }
         let treesToKeep = try keptTreeCount(
             bestIteration: options.keepsBestIterationOnly ? bestIteration : nil, model: booster?["model"],
+            bestTreeLimit: learner["attributes"]?["best_ntree_limit"]?.stringValue.flatMap { Int($0) },
             treeCount: treesJSON.count)
         var trees: [ModelTree] = []
         trees.reserveCapacity(treesToKeep)
@@ -115,13 +116,18 @@ public enum XGBoostImporter {
     }
 
     /// How many trees make up iterations 0 through `bestIteration` (all of them when nil): from
-    /// `iteration_indptr` where XGBoost writes it (2.0 and later), else `num_parallel_tree` per iteration.
-    static func keptTreeCount(bestIteration: Int?, model: JSONValue?, treeCount: Int) throws(ModelImportError) -> Int {
+    /// `iteration_indptr` where XGBoost writes it (2.0 and later), else `num_parallel_tree` per iteration, else
+    /// (XGBoost before 1.6, which wrote neither) the `best_ntree_limit` early stopping recorded beside it.
+    static func keptTreeCount(
+        bestIteration: Int?, model: JSONValue?, bestTreeLimit: Int? = nil, treeCount: Int
+    ) throws(ModelImportError) -> Int {
         guard let bestIteration else { return treeCount }
         guard bestIteration >= 0 else { throw .malformed("best_iteration \(bestIteration) is negative") }
         let kept: Int?
         if let bounds = model?["iteration_indptr"]?.arrayValue {
             kept = bounds.count > bestIteration + 1 ? bounds[bestIteration + 1].numberText.flatMap { Int($0) } : nil
+        } else if model?["gbtree_model_param"]?["num_parallel_tree"] == nil, let bestTreeLimit {
+            kept = bestTreeLimit
         } else {
             let perIteration = model?["gbtree_model_param"]?["num_parallel_tree"]?.numberText.flatMap { Int($0) } ?? 1
             let (product, overflow) = (bestIteration + 1).multipliedReportingOverflow(by: max(perIteration, 1))
@@ -182,8 +188,11 @@ public enum XGBoostImporter {
     }
 
     static func tree(from json: JSONValue, index: Int) throws(ModelImportError) -> ModelTree {
-        if let splitTypes = json["split_type"]?.arrayValue, splitTypes.contains(where: { $0.numberText != "0" }) {
-            throw .categoricalSplitsNotSupported(tree: index)
+        if let splitTypes = json["split_type"]?.arrayValue {
+            guard splitTypes.allSatisfy({ $0.numberTokenText != nil }) else {
+                throw .malformed("tree \(index): 'split_type' holds a non-integer")
+            }
+            if splitTypes.contains(where: { $0.numberTokenText != "0" }) { throw .categoricalSplitsNotSupported(tree: index) }
         }
         if let categories = json["categories"]?.arrayValue, !categories.isEmpty {
             throw .categoricalSplitsNotSupported(tree: index)
@@ -191,11 +200,15 @@ public enum XGBoostImporter {
         if let size = json["tree_param"]?["size_leaf_vector"]?.numberText, let count = Int(size), count > 1 {
             throw .vectorLeavesNotSupported(tree: index)
         }
-        func ints(_ key: String) throws(ModelImportError) -> [Int] {
+        func ints(_ key: String, allowingBooleans: Bool = false) throws(ModelImportError) -> [Int] {
             guard let items = json[key]?.arrayValue else { throw .malformed("tree \(index): no '\(key)'") }
             var result: [Int] = []
             result.reserveCapacity(items.count)
             for item in items {
+                if allowingBooleans, case .bool(let flag) = item {
+                    result.append(flag ? 1 : 0)
+                    continue
+                }
                 guard let text = item.numberTokenText, let value = Int(text) else {
                     throw .malformed("tree \(index): '\(key)' holds a non-integer")
                 }
@@ -219,7 +232,8 @@ public enum XGBoostImporter {
         let right = try ints("right_children")
         let features = try ints("split_indices")
         let conditions = try floats("split_conditions")
-        let defaults = try ints("default_left")
+        // XGBoost before 1.6 wrote `default_left` as JSON booleans, later ones as 0 and 1.
+        let defaults = try ints("default_left", allowingBooleans: true)
         let hessians = json["sum_hessian"] == nil ? nil : try floats("sum_hessian")
         let count = left.count
         // XGBoost reads any value but 1 as "right"; a 2 here is a damaged file, not a direction.
