@@ -72,12 +72,7 @@ import Testing
         """, options: .ignoreUnknownCharacters)!)
 
     func refusal(_ bytes: [UInt8]) -> String? {
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: Source.options)
-            return nil
-        } catch {
-            return error.description
-        }
+        Source().refusal(bytes)?.description
     }
 
     @Test func aUBJSONFileImportsAsItsJSONTwinDoes() throws {

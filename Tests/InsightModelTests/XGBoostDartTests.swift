@@ -27,14 +27,7 @@ import Testing
     }
 
     @Test func refusesMissingMiscountedAndNonFiniteWeights() {
-        func refusal(_ bytes: [UInt8]) -> ModelImportError? {
-            do {
-                _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: Source.options)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let refusal = Source().refusal
         let model = String(decoding: Self.dart(weights: "[1]"), as: UTF8.self)
         #expect(refusal(Array(model.replacingOccurrences(of: #""weight_drop":[1],"#, with: "").utf8))
             == .malformed("dart booster without 'weight_drop'"))
