@@ -1,7 +1,7 @@
 import Glibc
 
-/// Reads XGBoost's `save_model` JSON (binary:logistic or reg:logistic, gbtree or dart, numerical splits) into a float32 model
-/// document.
+/// Reads XGBoost's `save_model` JSON or UBJSON (binary:logistic or reg:logistic, gbtree or dart, numerical splits)
+/// into a float32 model document.
 /// Numbers are read once from their text into float32, as XGBoost itself holds them.
 public enum XGBoostImporter {
     public static func importModel(jsonBytes: [UInt8], options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
