@@ -149,6 +149,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: modelPath.path))
         #expect(!FileManager.default.fileExists(atPath: modelPath.deletingLastPathComponent().path))
         #expect(try Data(contentsOf: URL(fileURLWithPath: manifestPath)) == manifestBefore)
+        // A manifest in folders that do not exist yet: they are made to take the lock, and removed on refusal.
+        let nested = directory.appendingPathComponent("a/b/manifest.json").path
+        #expect(throws: ModelRegistryError.self) {
+            try ModelManifest.registerCandidate(
+                modelPath: directory.appendingPathComponent("a/b/m.json").path, modelData: try candidate.jsonData(),
+                document: candidate, manifestPath: nested, schemaCheck: RejectingCheck())
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("a").path))
     }
 
     @Test func versionsOrderNumerically() {

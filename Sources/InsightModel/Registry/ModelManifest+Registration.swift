@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 extension ModelManifest {
     /// Writes the model (`modelData`, the encoding of `document`) to `modelPath` and adds it as a candidate to the
@@ -15,15 +16,28 @@ extension ModelManifest {
     ) throws(ModelRegistryError) {
         let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
         let directory = manifestURL.deletingLastPathComponent()
+        // The folder must exist to be locked; folders made for a registration that is then refused are removed
+        // again (deepest first, each only if still empty), so a refusal leaves nothing behind.
+        var created: [String] = []
+        var ancestor = directory
+        while !FileManager.default.fileExists(atPath: ancestor.path), ancestor.pathComponents.count > 1 {
+            created.append(ancestor.path)
+            ancestor = ancestor.deletingLastPathComponent()
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot create the manifest's folder: \(FileErrorText.reason(error))")
         }
-        try ManifestFolderLock.withLock(folder: directory.path) { () throws(ModelRegistryError) in
-            try registerLocked(
-                modelPath: modelPath, modelData: modelData, document: document, manifestPath: manifestPath,
-                manifestURL: manifestURL, schemaCheck: schemaCheck)
+        do {
+            try ManifestFolderLock.withLock(folder: directory.path) { () throws(ModelRegistryError) in
+                try registerLocked(
+                    modelPath: modelPath, modelData: modelData, document: document, manifestPath: manifestPath,
+                    manifestURL: manifestURL, schemaCheck: schemaCheck)
+            }
+        } catch {
+            for folder in created { _ = rmdir(folder) }
+            throw error
         }
     }
 
