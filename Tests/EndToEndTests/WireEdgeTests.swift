@@ -278,6 +278,31 @@ import Testing
         #expect(try errorPointers(response) == ["/requestedInsights", "/features"])
     }
 
+    /// Before, a problem the body's reading found (an empty requestID, an unknown member) hid what the catalogue
+    /// would say of the subject refs and features, so a client fixed one batch only to be refused with the next.
+    @Test func theCatalogueProblemsAreNamedBesideTheBodysOwn() throws {
+        let badBand = #""activeCall": 1, "screenSharingActive": 0, "sessionDurationSeconds": 95, "timeOfDayBand": 9, "amountBandRelativeToUsual": 3"#
+        let cases: [([UInt8], [String])] = [
+            (Requests.payment(requestID: "", features: badBand), ["/requestID", "/features/timeOfDayBand"]),
+            // An empty ref keeps its one violation: the catalogue would call it missing.
+            (Requests.payment(account: "", features: badBand), ["/subject/accountRef", "/features/timeOfDayBand"]),
+            (Requests.payment(features: badBand, insights: ""), ["/requestedInsights", "/features/timeOfDayBand"]),
+            (Array(String(decoding: Requests.payment(payee: "p"), as: UTF8.self)
+                .replacingOccurrences(of: #", "counterpartyRef": "p""#, with: "")
+                .replacingOccurrences(of: #""requestID": "req-1""#, with: #""zz": 1"#).utf8),
+             ["/zz", "/subject/counterpartyRef"]),
+        ]
+        for (body, pointers) in cases {
+            let response = try evaluate(body)
+            #expect(response.status == 400)
+            #expect(try errorPointers(response) == pointers, "\(response.text)")
+        }
+        // Features sent twice: what the first copy held says nothing, so the catalogue is not asked about it.
+        let twice = String(decoding: Requests.payment(), as: UTF8.self)
+            .replacingOccurrences(of: #""features": {"#, with: #""features": {"timeOfDayBand": 9}, "features": {"#)
+        #expect(try errorPointers(try evaluate(Array(twice.utf8))) == ["/features"])
+    }
+
     @Test func anUnknownNameThatIsNotIdentifierLikeIsNotRepeated() throws {
         let long = String(repeating: "x", count: 65)
         for name in [long, "jane doe\\u00e9", "jane@example.com", "Jane Doe"] {

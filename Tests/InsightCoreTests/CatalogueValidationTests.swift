@@ -59,20 +59,23 @@ struct CatalogueValidationTests {
 
     /// One violation a name: a name sent twice, in the catalogue or not, is a duplicate, whatever its first copy was
     /// found to be (out of range, unknown), and a third copy adds nothing; a name that may not be echoed is named
-    /// once, by its object.
+    /// by its object, once as repeated, beside other such names sent once.
     @Test func aRepeatedUnknownNameIsADuplicateNotASecondUnknown() throws {
         let catalogue = try CatalogueTestSupport.sample()
         let result = catalogue.validate([
             ("activeCall", .number(1)), ("timeOfDayBand", .number(1)), ("zz", .number(1)), ("zz", .number(2)),
             ("hesitationMillis", .number(700_000)), ("hesitationMillis", .number(1)), ("hesitationMillis", .number(2)),
-            ("Jane Doe", .number(1)), ("Jane Doe", .number(2)), ("zz", .number(3)),
+            ("Jane Doe", .number(1)), ("John Doe", .number(1)), ("Jane Doe", .number(2)), ("zz", .number(3)),
+            ("Jane Doe", .number(3)),
         ])
         guard case .failure(let failure) = result else { Issue.record("expected failure"); return }
         #expect(failure.violations == [
             FeatureViolation(pointer: "/features/zz", reason: .duplicateFeature),
             FeatureViolation(pointer: "/features/hesitationMillis", reason: .duplicateFeature),
+            FeatureViolation(pointer: "/features", reason: .duplicateUnnamedFeature),
             FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature),
         ])
+        #expect(FeatureViolationReason.duplicateUnnamedFeature.code == "duplicateFeature")
     }
 
     @Test func reportsNonFiniteAndMissingRequired() throws {

@@ -48,4 +48,38 @@ import Testing
             "/subject/accountRef: appears more than once",
         ])
     }
+
+    @Test func anUnknownMemberOfANestedObjectSentTwiceIsReportedOnceAsRepeated() {
+        let evaluation = #"""
+            {"operationCategory": "payment", "requestedInsights": [{"insightType": "isLikelyBeingCoached", "schema": "version1",
+             "zz": 1, "zz": 2, "zz": 3, "modelVersion": {"specific": "2026.1", "yy": 1, "yy": 2}}],
+             "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c", "xx": 1, "xx": 2, "xx": 3}, "features": {}}
+            """#
+        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+            "/requestedInsights/0/zz: appears more than once",
+            "/requestedInsights/0/modelVersion/yy: appears more than once",
+            "/subject/xx: appears more than once",
+        ])
+    }
+
+    /// A name that is not repeated back points at its object, which its siblings' violations share: its repeat
+    /// still replaces its own first violation only, and a third copy adds nothing.
+    @Test func aNameThatIsNotRepeatedBackSentSeveralTimesGetsOneViolation() {
+        let unknown = "holds a field that is not part of this request (\(JSONPointer.unrepeatedNameReason))"
+        let repeated = "holds a field more than once (\(JSONPointer.unrepeatedNameReason))"
+        #expect(errors { () throws(ServiceProblem) in
+            _ = try ConsumptionRequestDecoder.decode(Array(#"{"a b": 1, "c d": 1, "a b": 2, "a b": 3, "status": "usedReducedFriction", "insightIDsUsed": []}"#.utf8))
+        } == [": \(repeated)", ": \(unknown)"])
+        let evaluation = #"""
+            {"operationCategory": "payment", "requestedInsights": [{"insightType": "isLikelyBeingCoached", "schema": "version1",
+             "a b": 1, "a b": 2, "modelVersion": {"specific": "2026.1", "a b": 1, "a b": 2, "a b": 3}}],
+             "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c", "a b": 1, "c d": 2, "a b": 3}, "features": {}}
+            """#
+        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+            "/requestedInsights/0: \(repeated)",
+            "/requestedInsights/0/modelVersion: \(repeated)",
+            "/subject: \(repeated)",
+            "/subject: \(unknown)",
+        ])
+    }
 }

@@ -12,8 +12,10 @@ extension CategoryCatalogue {
                 seen.initialize(repeating: false)
                 var expected = 0
                 // Only on the way to a refusal: a name outside the catalogue that repeats is a duplicate, as a
-                // repeated catalogue name is, not a second unknown feature.
-                var unknownNames: [String] = []
+                // repeated catalogue name is, not a second unknown feature. Each keeps the index of its one
+                // violation (violations are only replaced or appended here, so indices hold), since a name that is
+                // not repeated back shares its pointer, `/features`, with every other such name.
+                var unknownNames: [(name: String, violation: Int)] = []
                 // One violation a feature: a repeat takes the place of what the first copy was found to be (unknown,
                 // mistyped, out of range), which no longer says what the client meant, and a third copy adds nothing.
                 func recordDuplicate(_ pointer: String) {
@@ -33,11 +35,13 @@ extension CategoryCatalogue {
                         index = found
                     } else {
                         let echoable = JSONPointer.isEchoable(name)
-                        if unknownNames.contains(name) {
+                        if let known = unknownNames.first(where: { $0.name == name }) {
                             // A name that is not repeated stays unrepeated: its one violation names the object.
-                            if echoable { recordDuplicate(JSONPointer.feature(name)) }
+                            violations[known.violation] = echoable
+                                ? FeatureViolation(pointer: JSONPointer.feature(name), reason: .duplicateFeature)
+                                : FeatureViolation(pointer: "/features", reason: .duplicateUnnamedFeature)
                         } else {
-                            unknownNames.append(name)
+                            unknownNames.append((name, violations.count))
                             violations.append(echoable
                                 ? FeatureViolation(pointer: JSONPointer.feature(name), reason: .unknownFeature)
                                 : FeatureViolation(pointer: "/features", reason: .unknownUnnamedFeature))

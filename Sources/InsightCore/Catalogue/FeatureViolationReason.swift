@@ -21,6 +21,8 @@ public enum FeatureViolationReason: Sendable, Hashable {
     case computedByService
     /// The same name appears more than once.
     case duplicateFeature
+    /// A name that is not repeated back appears more than once; the pointer is `/features`.
+    case duplicateUnnamedFeature
 
     /// A stable machine-readable code for problem documents.
     public var code: String {
@@ -33,7 +35,7 @@ public enum FeatureViolationReason: Sendable, Hashable {
         case .notAllowedBand: "notAllowedBand"
         case .missingRequired: "missingRequired"
         case .computedByService: "computedByService"
-        case .duplicateFeature: "duplicateFeature"
+        case .duplicateFeature, .duplicateUnnamedFeature: "duplicateFeature"
         }
     }
 
@@ -77,6 +79,8 @@ public enum FeatureViolationReason: Sendable, Hashable {
             return "is computed by the service and must not be sent"
         case .duplicateFeature:
             return "appears more than once"
+        case .duplicateUnnamedFeature:
+            return "holds a name more than once (\(JSONPointer.unrepeatedNameReason))"
         }
     }
 }

@@ -49,11 +49,20 @@ public struct ContextViolation: Sendable, Equatable {
     public var pointer: String
     public var code: String
     public var detail: String
+    /// The escaped name of the member a violation is about when `pointer` names the object holding it instead (a
+    /// name that is not repeated back, `JSONPointer.isEchoable`): decoders use it to tell that member's violation
+    /// from its siblings'. Never sent, and not part of equality, which is about what the client is told.
+    public var member: String?
 
-    public init(pointer: String, code: String, detail: String) {
+    public init(pointer: String, code: String, detail: String, member: String? = nil) {
         self.pointer = pointer
         self.code = code
         self.detail = detail
+        self.member = member
+    }
+
+    public static func == (lhs: ContextViolation, rhs: ContextViolation) -> Bool {
+        lhs.pointer == rhs.pointer && lhs.code == rhs.code && lhs.detail == rhs.detail
     }
 
     public init(_ violation: FeatureViolation) {

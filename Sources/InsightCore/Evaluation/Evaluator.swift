@@ -64,6 +64,46 @@ public final class Evaluator: Sendable {
         public let durability: PendingWrite
     }
 
+    /// The problems with a request's subject refs and features under its category's catalogue, all of them; the
+    /// request decoder names them too when other parts of the body are wrong, so that one answer lists everything.
+    public func contextViolations(
+        _ category: OperationCategory, subject: SubjectReferences, features: [(name: String, value: FeatureInput)]
+    ) -> [ContextViolation] {
+        let catalogue = dependencies.catalogue.catalogue(for: category)
+        guard case .failure(let failure) = Self.checkContext(category, catalogue: catalogue, subject: subject, features: features) else {
+            return []
+        }
+        return failure.violations
+    }
+
+    private struct ContextFailure: Error {
+        var violations: [ContextViolation]
+    }
+
+    private static func checkContext(
+        _ category: OperationCategory, catalogue: CategoryCatalogue, subject: SubjectReferences,
+        features: [(name: String, value: FeatureInput)]
+    ) -> Result<FeatureVector, ContextFailure> {
+        var violations: [ContextViolation] = []
+        for kind in catalogue.missingSubjectRefs(in: subject) {
+            violations.append(ContextViolation(
+                pointer: "/subject/\(kind.rawValue)", code: "missingRequired",
+                detail: "is required for the \(category.rawValue) category"))
+        }
+        for kind in catalogue.unusedSubjectRefs(in: subject) {
+            violations.append(ContextViolation(
+                pointer: "/subject/\(kind.rawValue)", code: "notAllowed",
+                detail: "is not used by the \(category.rawValue) category"))
+        }
+        switch catalogue.validate(features) {
+        case .success(let vector):
+            return violations.isEmpty ? .success(vector) : .failure(ContextFailure(violations: violations))
+        case .failure(let failure):
+            violations.append(contentsOf: failure.violations.map(ContextViolation.init))
+            return .failure(ContextFailure(violations: violations))
+        }
+    }
+
     /// Evaluates and waits until the record is durable; `start` is the same without the wait.
     public func evaluate(
         _ request: EvaluationRequest, principal: Principal, overrides: SandboxOverrides = SandboxOverrides(), now: Int64
@@ -88,22 +128,12 @@ public final class Evaluator: Sendable {
                 pointer: "/requestedInsights", code: "invalidCount",
                 detail: "must hold 1 to \(Self.maximumInsights) insight requests"))
         }
-        for kind in catalogue.missingSubjectRefs(in: request.subject) {
-            violations.append(ContextViolation(
-                pointer: "/subject/\(kind.rawValue)", code: "missingRequired",
-                detail: "is required for the \(request.category.rawValue) category"))
-        }
-        for kind in catalogue.unusedSubjectRefs(in: request.subject) {
-            violations.append(ContextViolation(
-                pointer: "/subject/\(kind.rawValue)", code: "notAllowed",
-                detail: "is not used by the \(request.category.rawValue) category"))
-        }
         var features: FeatureVector
-        switch catalogue.validate(request.features) {
+        switch Self.checkContext(request.category, catalogue: catalogue, subject: request.subject, features: request.features) {
         case .success(let vector):
             features = vector
         case .failure(let failure):
-            violations.append(contentsOf: failure.violations.map(ContextViolation.init))
+            violations.append(contentsOf: failure.violations)
             features = catalogue.emptyVector()
         }
         if !violations.isEmpty { throw .contextInvalid(violations) }

@@ -11,6 +11,8 @@ struct EvaluationRoutes: Sendable {
     let admission: AdmissionControl
     /// Field and feature names the decoder reads without allocating.
     let knownStrings: JSONKnownStrings
+    /// Made once: a method reference formed per request would allocate its context each time.
+    let contextCheck: EvaluationRequestDecoder.ContextCheck
 
     init(access: RouteAccess, evaluator: Evaluator, signer: PayloadSigner, readiness: Readiness, admission: AdmissionControl) {
         self.access = access
@@ -19,6 +21,7 @@ struct EvaluationRoutes: Sendable {
         self.readiness = readiness
         self.admission = admission
         knownStrings = EvaluationRequestDecoder.knownStrings(featureNames: evaluator.clientFeatureNames)
+        contextCheck = { evaluator.contextViolations($0, subject: $1, features: $2) }
     }
 
     func register(in router: inout Router) {
@@ -87,7 +90,7 @@ struct EvaluationRoutes: Sendable {
         forced: inout Bool
     ) throws -> HTTPResponse {
         let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
-        let decoded = try EvaluationRequestDecoder.decode(request.body, knownStrings: knownStrings)
+        let decoded = try EvaluationRequestDecoder.decode(request.body, knownStrings: knownStrings, contextCheck: contextCheck)
         var pending: Evaluator.Pending
         do {
             pending = try evaluator.start(decoded, principal: principal, overrides: overrides, now: now)

@@ -16,13 +16,21 @@ enum EvaluationRequestDecoder {
         JSONKnownStrings(featureNames + ["operationCategory", "requestedInsights", InsightType.isLikelyBeingCoached])
     }
 
-    static func decode(_ body: [UInt8], knownStrings: JSONKnownStrings = .none) throws(ServiceProblem) -> EvaluationRequest {
+    /// The subject refs and features checked against the category's catalogue (`Evaluator.contextViolations`).
+    typealias ContextCheck = @Sendable (OperationCategory, SubjectReferences, [(name: String, value: FeatureInput)]) -> [ContextViolation]
+
+    /// Decodes a request; when it must be refused, `contextCheck` adds the catalogue's view of the subject refs and
+    /// features, where those could be read, so that the answer names every problem at once, not the body's first and
+    /// the catalogue's on the next try.
+    static func decode(
+        _ body: [UInt8], knownStrings: JSONKnownStrings = .none, contextCheck: ContextCheck? = nil
+    ) throws(ServiceProblem) -> EvaluationRequest {
         var violations: [ContextViolation] = []
         var requestID: String?
         var category: OperationCategory?
         var categoryPresent = false
         var insights: [InsightRequest]?
-        var subject = SubjectReferences()
+        var subject: SubjectReferences?
         var features: [(name: String, value: FeatureInput)]?
         let seen = try Wire.readObjectBody(body, maximumDepth: 8, knownStrings: knownStrings, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
             switch key {
@@ -58,7 +66,19 @@ enum EvaluationRequestDecoder {
         // Every category needs some subject ref (the contract lists `subject` as required): its absence is named as
         // such, not as the refs the category would have wanted inside it.
         if !seen.contains("subject") { violations.append(Wire.missing("/subject")) }
-        guard violations.isEmpty, let category, let insights, let features else {
+        guard violations.isEmpty, let category, let insights, let subject, let features else {
+            // Not when the category or the features were themselves found wrong (sent twice, too many): the
+            // catalogue's view of a first copy would not say what the client meant.
+            let named = Set(violations.map(\.pointer))
+            if let contextCheck, let category, let subject, let features,
+                !named.contains("/operationCategory"), !named.contains("/features") {
+                let subjectRepeated = violations.contains { $0.pointer == "/subject" && $0.code == "duplicateField" }
+                // What the body's reading already named (an empty ref, say, which the catalogue would call missing)
+                // keeps its one violation.
+                violations += contextCheck(category, subject, features).filter { violation in
+                    !named.contains(violation.pointer) && !(subjectRepeated && violation.pointer.hasPrefix("/subject/"))
+                }
+            }
             throw .evaluation(.contextInvalid(violations))
         }
         return EvaluationRequest(requestID: requestID, category: category, insights: insights, subject: subject, features: features)
@@ -106,6 +126,7 @@ enum EvaluationRequestDecoder {
         var version: ModelVersionRequest? = .current
         // Fields seen so far, as bits: a set of strings per insight showed up in profiles.
         var seen: UInt8 = 0
+        var unknownSeen: Set<String> = []
         let before = violations.count
         try reader.readObject { key, reader in
             let bit: UInt8 = switch key {
@@ -116,7 +137,7 @@ enum EvaluationRequestDecoder {
             }
             guard bit != 0, seen & bit == 0 else {
                 if bit == 0 {
-                    violations.append(Wire.unknownField(Wire.pointer(pointer(), key)))
+                    Wire.recordUnknown(Wire.pointer(pointer(), key), name: key, unknownSeen: &unknownSeen, in: &violations)
                 } else {
                     Wire.recordDuplicate(Wire.pointer(pointer(), key), in: &violations)
                 }
@@ -149,6 +170,7 @@ enum EvaluationRequestDecoder {
         case .object:
             var specific: String?
             var sawSpecific = false
+            var unknownSeen: Set<String> = []
             try reader.readObject { key, reader in
                 if key == "specific", !sawSpecific {
                     sawSpecific = true
@@ -158,7 +180,7 @@ enum EvaluationRequestDecoder {
                     if key == "specific" {
                         Wire.recordDuplicate(fieldPointer, in: &violations)
                     } else {
-                        violations.append(Wire.unknownField(fieldPointer))
+                        Wire.recordUnknown(fieldPointer, name: key, unknownSeen: &unknownSeen, in: &violations)
                     }
                     try reader.skipValue()
                 }
@@ -174,18 +196,20 @@ enum EvaluationRequestDecoder {
         }
     }
 
-    private static func decodeSubject(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> SubjectReferences {
+    /// Nil when `subject` is not an object.
+    private static func decodeSubject(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> SubjectReferences? {
         var subject = SubjectReferences()
         let kind = try reader.peekKind()
         guard kind == .object else {
             violations.append(Wire.wrongType(pointer, expected: "an object", received: kind))
             try reader.skipValue()
-            return subject
+            return nil
         }
         var seen: UInt8 = 0
+        var unknownSeen: Set<String> = []
         try reader.readObject { key, reader in
             guard let kind = SubjectRefKind(rawValue: key) else {
-                violations.append(Wire.unknownField(Wire.pointer(pointer, key)))
+                Wire.recordUnknown(Wire.pointer(pointer, key), name: key, unknownSeen: &unknownSeen, in: &violations)
                 try reader.skipValue()
                 return
             }

@@ -27,14 +27,14 @@ enum Wire {
     /// and the violation points at the object that holds it instead.
     static func unknownField(_ pointer: String) -> ContextViolation {
         if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
-            return ContextViolation(pointer: parent, code: "unknownField", detail: "holds a field that is not part of this request (\(JSONPointer.unrepeatedNameReason))")
+            return ContextViolation(pointer: parent, code: "unknownField", detail: "holds a field that is not part of this request (\(JSONPointer.unrepeatedNameReason))", member: name)
         }
         return ContextViolation(pointer: pointer, code: "unknownField", detail: "is not a field of this request")
     }
 
     static func duplicateField(_ pointer: String) -> ContextViolation {
         if let (parent, name) = lastToken(pointer), !JSONPointer.isEchoable(name) {
-            return ContextViolation(pointer: parent, code: "duplicateField", detail: "holds a field more than once (\(JSONPointer.unrepeatedNameReason))")
+            return ContextViolation(pointer: parent, code: "duplicateField", detail: "holds a field more than once (\(JSONPointer.unrepeatedNameReason))", member: name)
         }
         return ContextViolation(pointer: pointer, code: "duplicateField", detail: "appears more than once")
     }
@@ -42,13 +42,20 @@ enum Wire {
     /// Records that the member at `pointer` was sent again. One violation per member: what its first copy was found
     /// to hold (unknown, mistyped, out of range, or a problem inside it) no longer says what the client meant, so
     /// the repeat takes the place of those violations, and a third copy adds nothing. A name that is not repeated
-    /// points at its object, which other members' violations share, so there it is only added.
+    /// points at its object, which other members' violations share: there only the violation of the same
+    /// `member` is replaced (such a member is unknown, so it was skipped unread and has nothing inside it).
     static func recordDuplicate(_ pointer: String, in violations: inout [ContextViolation]) {
         let duplicate = duplicateField(pointer)
+        if duplicate.pointer != pointer {
+            if let first = violations.firstIndex(where: { $0.pointer == duplicate.pointer && $0.member == duplicate.member }) {
+                violations[first] = duplicate
+            } else {
+                violations.append(duplicate)
+            }
+            return
+        }
         let prefix = pointer + "/"
-        guard duplicate.pointer == pointer,
-            let first = violations.firstIndex(where: { $0.pointer == pointer || $0.pointer.hasPrefix(prefix) })
-        else {
+        guard let first = violations.firstIndex(where: { $0.pointer == pointer || $0.pointer.hasPrefix(prefix) }) else {
             violations.append(duplicate)
             return
         }
@@ -60,6 +67,17 @@ enum Wire {
             } else {
                 index += 1
             }
+        }
+    }
+
+    /// A member of a nested object that is not a field of the request: its first copy is unknown, a repeat is a
+    /// duplicate, as at the top level. `unknownSeen` is the object's own, empty (and so not allocated) until an
+    /// unknown member turns up.
+    static func recordUnknown(_ pointer: String, name: String, unknownSeen: inout Set<String>, in violations: inout [ContextViolation]) {
+        if unknownSeen.insert(name).inserted {
+            violations.append(unknownField(pointer))
+        } else {
+            recordDuplicate(pointer, in: &violations)
         }
     }
 
