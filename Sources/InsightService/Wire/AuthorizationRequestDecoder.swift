@@ -13,12 +13,7 @@ enum AuthorizationRequestDecoder {
                 try reader.skipValue()
                 return
             }
-            if let text = try Wire.readString(&reader, at: pointer(), maximumLength: 32, violations: &violations) {
-                status = AuthorizationStatus(rawValue: text)
-                if status == nil {
-                    violations.append(Wire.invalidValue(pointer(), "must be one of \(AuthorizationStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
-                }
-            }
+            status = try Wire.readEnumeration(&reader, at: pointer(), violations: &violations)
         }
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
         guard violations.isEmpty, let status else { throw .invalidRequest(violations) }

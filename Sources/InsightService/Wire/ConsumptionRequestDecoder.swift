@@ -13,12 +13,7 @@ enum ConsumptionRequestDecoder {
         let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
             switch key {
             case "status":
-                if let text = try Wire.readString(&reader, at: pointer(), maximumLength: 32, violations: &violations) {
-                    status = ConsumptionStatus(rawValue: text)
-                    if status == nil {
-                        violations.append(Wire.invalidValue(pointer(), "must be one of \(ConsumptionStatus.allCases.map(\.rawValue).joined(separator: ", "))"))
-                    }
-                }
+                status = try Wire.readEnumeration(&reader, at: pointer(), violations: &violations)
             case "insightIDsUsed":
                 insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations)
             default:

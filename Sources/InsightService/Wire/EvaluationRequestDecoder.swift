@@ -42,12 +42,7 @@ enum EvaluationRequestDecoder {
                 }
             case "operationCategory":
                 categoryPresent = true
-                if let text = try Wire.readString(&reader, at: "/operationCategory", maximumLength: 32, violations: &violations) {
-                    category = OperationCategory(rawValue: text)
-                    if category == nil {
-                        violations.append(Wire.invalidValue("/operationCategory", "must be one of \(OperationCategory.allCases.map(\.rawValue).joined(separator: ", "))"))
-                    }
-                }
+                category = try Wire.readEnumeration(&reader, at: "/operationCategory", violations: &violations)
             case "requestedInsights":
                 insights = try decodeInsights(&reader, pointer: "/requestedInsights", violations: &violations)
             case "subject":

@@ -141,6 +141,24 @@ enum Wire {
 }
 
 extension Wire {
+    /// Reads one of an enumeration's values. Any other string, empty or however long, gets the same violation,
+    /// "must be one of" the values: a length rule would suggest that other strings of that length might do.
+    static func readEnumeration<Value: RawRepresentable & CaseIterable>(
+        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, violations: inout [ContextViolation]
+    ) throws -> Value? where Value.RawValue == String {
+        let kind = try reader.peekKind()
+        guard kind == .string else {
+            violations.append(wrongType(pointer(), expected: "a string", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+        guard let value = Value(rawValue: try reader.readString()) else {
+            violations.append(invalidValue(pointer(), "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))"))
+            return nil
+        }
+        return value
+    }
+
     /// At most `maximumLength` Unicode code points. The byte count bounds it from above, so ASCII needs no count.
     static func fits(_ text: String, _ maximumLength: Int) -> Bool {
         text.utf8.count <= maximumLength || text.unicodeScalars.count <= maximumLength
