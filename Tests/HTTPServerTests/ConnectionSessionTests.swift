@@ -183,6 +183,8 @@ struct ConnectionSessionTests {
             "POST /items/7 HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}",
             "POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}",
             "POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
+            // Expect: 100-continue, with the body sent without waiting: no 100, and the framing is whole.
+            "POST /nowhere HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\nhello",
         ] {
             let connection = InMemoryConnection()
             let responses = connection.send(refused + next)
@@ -199,6 +201,12 @@ struct ConnectionSessionTests {
         #expect(early.map(\.status) == [404])
         #expect(early.first?.header("Connection") == "close")
         #expect(partial.session.closeAfterFlush)
+        // Expect: 100-continue and no body yet: the client may be waiting to send it, so no later byte can be
+        // framed; answered at once (not with 100), and closed.
+        let waiting = InMemoryConnection()
+        let refusedWaiting = waiting.send("POST /nowhere HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(refusedWaiting.map(\.status) == [404])
+        #expect(waiting.session.closeAfterFlush)
         // A chunked body is not measured ahead: closed.
         let chunked = InMemoryConnection()
         let chunkedEarly = chunked.send("POST /nowhere HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
@@ -289,13 +297,21 @@ struct ConnectionSessionTests {
             #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
             #expect(text.contains("Content-Type: application/problem+json"))
         }
-        let slow = InMemoryConnection()
-        _ = slow.send("HEAD / HTTP/1.1\r\nHost: a\r\n")
-        slow.session.requestTimedOut()
-        _ = slow.drain()
-        let text = String(decoding: slow.rawOutput, as: UTF8.self)
-        #expect(text.hasPrefix("HTTP/1.1 408 "), "\(text)")
-        #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
+        // Timed out with the head, or the request line itself, still arriving (behind an answered request too).
+        for partial in ["HEAD / HTTP/1.1\r\nHost: a\r\n", "HEAD / HT", "\r\nHEAD /", "GET / HTTP/1.1\r\nHost: a\r\n\r\nHEAD /he"] {
+            let slow = InMemoryConnection()
+            _ = slow.send(partial)
+            slow.session.requestTimedOut()
+            _ = slow.drain()
+            let text = String(decoding: slow.rawOutput, as: UTF8.self)
+            #expect(text.contains("HTTP/1.1 408 "), "\(text)")
+            #expect(text.hasSuffix("\r\n\r\n"), "\(text)")
+        }
+        let slowGet = InMemoryConnection()
+        _ = slowGet.send("GET / HT")
+        slowGet.session.requestTimedOut()
+        _ = slowGet.drain()
+        #expect(String(decoding: slowGet.rawOutput, as: UTF8.self).hasSuffix("}"))
         // Refused at the request line itself, once its method is known to be HEAD: no body either.
         for (request, status) in [
             ("HEAD /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", "400"), ("HEAD * HTTP/1.1\r\nHost: a\r\n\r\n", "400"),

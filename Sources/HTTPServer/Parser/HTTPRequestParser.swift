@@ -193,11 +193,21 @@ struct HTTPRequestParser {
     /// A request line refused whole (too long, malformed) may still have begun with `HEAD `: the refusal then
     /// carries no body, as any answer to HEAD (RFC 9110 §9.3.2), or a strict client reads it as the next response.
     private mutating func failRequestLine(_ error: HTTPParseError, startingAt start: Int) -> HTTPParserEvent {
-        let prefix: [UInt8] = [0x48, 0x45, 0x41, 0x44, ByteClass.space]  // "HEAD "
-        if buffer.count - start >= prefix.count, buffer[start..<(start + prefix.count)].elementsEqual(prefix) {
-            methodBeforeHead = .head
-        }
+        if startsWithHead(at: start) { methodBeforeHead = .head }
         return fail(error)
+    }
+
+    private func startsWithHead(at start: Int) -> Bool {
+        let prefix: [UInt8] = [0x48, 0x45, 0x41, 0x44, ByteClass.space]  // "HEAD "
+        return buffer.count - start >= prefix.count && buffer[start..<(start + prefix.count)].elementsEqual(prefix)
+    }
+
+    /// The method of a request under way, as far as its bytes tell: `methodBeforeHead`, or HEAD for a request line
+    /// still arriving that begins `HEAD ` (a timeout's 408 must then go without a body too).
+    var methodSoFar: HTTPMethod? {
+        if let methodBeforeHead { return methodBeforeHead }
+        if case .requestLine = state, startsWithHead(at: readIndex) { return .head }
+        return nil
     }
 
     /// Which part made the request line too long (RFC 9112 §3): no space within the limit is a method longer than

@@ -234,8 +234,9 @@ struct ConnectionSession {
         if let earlyError, head.hasBody {
             // A body already in hand, within the limit, is read and set aside, so that the answer keeps the
             // connection: a client's pool should not lose it to a 404 or a 415. One still to come is not waited for:
-            // the answer goes now, and the connection then closes lingeringly.
-            if case .contentLength(let length) = head.framing, length <= bodyLimit, !head.expectsContinue,
+            // the answer goes now, and the connection then closes lingeringly. A client that sent
+            // `Expect: 100-continue` and its body without waiting is no different: the framing is whole.
+            if case .contentLength(let length) = head.framing, length <= bodyLimit,
                 parser.bufferedByteCount >= length
             {
                 current = pending
@@ -363,7 +364,7 @@ struct ConnectionSession {
 
     private mutating func send(_ response: HTTPResponse, pending: PendingRequest?, requestID: String, forceClose: Bool) {
         let keepAlive = !forceClose && (pending?.head.keepAlive ?? false) && !services.isDraining
-        let isHead = (pending.map { $0.head.method } ?? parser.methodBeforeHead) == .head
+        let isHead = (pending.map { $0.head.method } ?? parser.methodSoFar) == .head
         let framing = ResponseSerializer.Framing(
             requestID: requestID, keepAlive: keepAlive, requestVersion: pending?.head.version ?? .http1_1,
             isHeadRequest: isHead, defaultCacheControlLine: services.defaultCacheControlLine)
