@@ -254,7 +254,7 @@ public struct JSONReader: ~Copyable {
     /// Where the first ill-formed UTF-8 sequence in `range` starts, so an error points at the byte, not at the
     /// string. Only called once the string is known to be invalid. Escapes are ASCII, so the raw bytes of an
     /// escaped string are as valid as its decoded text.
-    private func offsetOfInvalidUTF8(in range: Range<Int>) -> Int {
+    func offsetOfInvalidUTF8(in range: Range<Int>) -> Int {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes[range].makeIterator()
         var offset = range.lowerBound
@@ -316,7 +316,7 @@ public struct JSONReader: ~Copyable {
         throw JSONSyntaxError(.unexpectedEnd, at: index)
     }
 
-    private mutating func readHexQuad() throws(JSONSyntaxError) -> UInt32 {
+    mutating func readHexQuad() throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
         var value: UInt32 = 0
         for _ in 0..<4 {
@@ -349,7 +349,7 @@ public struct JSONReader: ~Copyable {
         }
     }
 
-    private func peekByte() throws(JSONSyntaxError) -> UInt8 {
+    func peekByte() throws(JSONSyntaxError) -> UInt8 {
         guard index < bytes.count else { throw JSONSyntaxError(.unexpectedEnd, at: index) }
         return bytes[index]
     }

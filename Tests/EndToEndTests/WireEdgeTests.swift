@@ -52,6 +52,24 @@ import Testing
         #expect(response.text.contains("nests deeper"))
     }
 
+    /// Before, the body was read no further than the depth limit or half a surrogate pair, so text that breaks
+    /// JSON's grammar beyond that point was answered as JSON of the wrong shape.
+    @Test func textThatIsNotJSONBeyondTheDepthLimitIsMalformedJSON() throws {
+        let deep = String(repeating: "[", count: 20)
+        for body in [
+            #"{"zzz": \#(deep)"#, #"{"features": \#(deep)1\#(String(repeating: "]", count: 20))xx"#,
+            #"{"requestID": "\ud800", "#, "\(deep)1", #"{"\udead": 1"#,
+        ] {
+            let response = try evaluate(Array(body.utf8))
+            #expect(response.status == 400, "\(body)")
+            #expect(try problemType(response).hasSuffix("/malformed-json"), "\(body): \(response.text)")
+        }
+        for body in [#"{"zzz": \#(deep)\#(String(repeating: "]", count: 20))}"#, #"{"requestID": "\ud800"}"#] {
+            let response = try evaluate(Array(body.utf8))
+            #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid", "\(body): \(response.text)")
+        }
+    }
+
     /// Lengths count characters (code points), as the contract's `maxLength` does: 128 two-byte characters are a
     /// valid requestID, 129 are not; the same for a 256-character subjectRef in a body and in a path.
     @Test func stringLimitsCountCharactersNotBytes() throws {

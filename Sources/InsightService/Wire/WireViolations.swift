@@ -81,6 +81,12 @@ enum Wire {
         }
     }
 
+    /// A body read only so far (its depth limit, half a surrogate pair) is still checked to the end: text that is
+    /// not JSON at all is `malformed-json` wherever it breaks, not JSON of the wrong shape.
+    private static func refuseUnlessJSON(_ body: [UInt8]) throws(ServiceProblem) {
+        if let error = JSONReader.firstGrammarError(in: body) { throw .malformedJSON(offset: error.offset) }
+    }
+
     private static func lastToken(_ pointer: String) -> (parent: String, name: String)? {
         guard let slash = pointer.lastIndex(of: "/") else { return nil }
         return (String(pointer[..<slash]), String(pointer[pointer.index(after: slash)...]))
@@ -185,7 +191,9 @@ extension Wire {
                 do {
                     try reader.skipValue()
                     try reader.finish()
-                } catch let error as JSONSyntaxError where error.reason == .tooDeep || error.reason == .unpairedSurrogate {}
+                } catch let error as JSONSyntaxError where error.reason == .tooDeep || error.reason == .unpairedSurrogate {
+                    try refuseUnlessJSON(body)
+                }
                 throw wrongShape([wrongType("", expected: "an object", received: kind)])
             }
             try reader.readObject { key, reader in
@@ -206,6 +214,7 @@ extension Wire {
                     let alreadyFound = !JSONPointer.isEchoable(String(pointer.dropFirst()))
                         || found.contains { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }
                     let violation = error.reason == .tooDeep ? tooDeep(pointer, limit: maximumDepth) : unpairedSurrogate(pointer)
+                    try refuseUnlessJSON(body)
                     throw wrongShape(alreadyFound ? found : found + [violation])
                 }
             }
@@ -215,6 +224,7 @@ extension Wire {
         } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate {
             // Half a pair in a member's name, the one place outside a member it can be: the name cannot be
             // repeated, so the violation names the body, after what the members before it were found to be.
+            try refuseUnlessJSON(body)
             throw wrongShape(found + [unpairedSurrogate("")])
         } catch let error as JSONSyntaxError {
             throw .malformedJSON(offset: error.offset)
