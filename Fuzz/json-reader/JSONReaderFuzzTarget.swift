@@ -4,13 +4,20 @@ import JSONStream
 ///
 /// Checks, beyond "does not crash": skipping a document and reading it into values agree on whether it is valid;
 /// a valid document written back with JSONWriter reads back to the same values (strings, escapes and numbers
-/// survive the round trip); and a document deeper than the limit is refused, never overflowing the stack.
+/// survive the round trip); a document deeper than the limit is refused, never overflowing the stack; and the
+/// grammar check refusals use agrees with the reader wherever the reader reads to the end (it differs only where
+/// the reader stops at its depth limit or half a surrogate pair, which the grammar allows).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJSONReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     let skips = JSONValue.skips(bytes)
     let value = JSONValue.read(bytes)
     if skips != (value != nil) { fatalError("skipValue and reading disagree on validity") }
+    let grammarError = JSONReader.firstGrammarError(in: bytes)
+    if skips && grammarError != nil { fatalError("the grammar check refuses a document the reader reads") }
+    if !skips, grammarError == nil, !JSONValue.stopsShort(bytes) {
+        fatalError("the grammar check passes a document the reader refuses for its syntax")
+    }
     guard let value else { return 0 }
     var writer = JSONWriter(capacity: bytes.count + 16)
     value.write(to: &writer)
@@ -38,6 +45,20 @@ indirect enum JSONValue: Equatable {
             try reader.skipValue()
             try reader.finish()
             return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Whether the reader refuses `bytes` only for its depth limit or half a surrogate pair.
+    static func stopsShort(_ bytes: [UInt8]) -> Bool {
+        var reader = JSONReader(bytes)
+        do {
+            try reader.skipValue()
+            try reader.finish()
+            return false
+        } catch let error as JSONSyntaxError {
+            return error.reason == .tooDeep || error.reason == .unpairedSurrogate
         } catch {
             return false
         }
