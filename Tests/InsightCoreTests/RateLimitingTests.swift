@@ -39,6 +39,19 @@ import Testing
         #expect(fresh.admit(now: noon + 500_000, limit: limit).allowed)
     }
 
+    /// The same through the table that the service uses. Before, the table kept a state only when it admitted, so
+    /// the re-anchoring of a refusal was thrown away: every later request re-anchored from the old arrival time and
+    /// was refused again, and a step back of a minute cost the key (and the tenant's insight type) that minute.
+    @Test func aTableKeepsTheReanchoringOfARefusal() {
+        let table = RateLimitTable<String>(shardCount: 1)
+        let noon: Int64 = 43_200 * 1000
+        #expect(table.admit("key", limit: limit, now: noon).allowed)
+        #expect(table.admit("key", limit: limit, now: noon + 60_000).allowed)
+        #expect(!table.admit("key", limit: limit, now: noon).allowed)
+        #expect(table.admit("key", limit: limit, now: noon + 500).allowed)
+        #expect(table.admit("key", limit: limit, now: noon + 10_000).allowed)
+    }
+
     @Test func refillsToTheFullBurstAndThenIsIdle() {
         var state = GCRAState()
         for _ in 0..<3 { _ = state.admit(now: 0, limit: limit) }

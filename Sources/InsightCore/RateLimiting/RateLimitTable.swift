@@ -31,9 +31,13 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
                 shard.admitsSinceSweep = 0
                 shard.states = shard.states.filter { !$0.value.isIdle(at: micros) }
             }
-            var state = shard.states[key] ?? GCRAState()
+            let stored = shard.states[key]
+            var state = stored ?? GCRAState()
             let decision = state.admit(now: micros, limit: limit)
-            if decision.allowed { shard.states[key] = state }
+            // A refusal changes nothing but the re-anchoring after the clock stepped back, and that must be kept:
+            // left unstored, every later request re-anchored from the old state and was refused again, so a step
+            // back of an hour cost the key an hour of 429s after all.
+            if decision.allowed || (stored != nil && state != stored) { shard.states[key] = state }
             return decision
         }
     }
