@@ -250,6 +250,8 @@ import Testing
             (#"{"formatVersion": 1, "counters": "x", "rules": []}"#, .init(path: "/counters", message: "expected an array")),
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [], "limits": []}"#, .init(path: "/limits", message: "expected an object")),
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule)]}"#, .init(path: "/rules/1/name", message: "duplicate rule name")),
+            (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule.replacingOccurrences(of: #""r""#, with: #""R""#))]}"#,
+             .init(path: "/rules/1/name", message: "duplicate rule name (differs from another only in letter case)")),
             // A missing member of a rule is named, as a counter's is.
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [{"name": "r", "counter": "a", "raiseTo": "high"}]}"#,
              .init(path: "/rules/0/atLeast", message: "required")),
@@ -285,6 +287,9 @@ import Testing
         var configuration = VelocityConfiguration.standard
         configuration.rules.append(.init(name: "activeCall", counter: "evaluationsPerAccount1h", atLeast: 2, raiseTo: .medium))
         #expect(throws: VelocityConfiguration.LoadError.self) { try configuration.check(against: try shippedCatalogue()) }
+        var otherCase = VelocityConfiguration.standard
+        otherCase.rules.append(.init(name: "ActiveCall", counter: "evaluationsPerAccount1h", atLeast: 2, raiseTo: .medium))
+        #expect(throws: VelocityConfiguration.LoadError.self) { try otherCase.check(against: try shippedCatalogue()) }
         #expect(throws: Never.self) { try VelocityConfiguration.standard.check(against: try shippedCatalogue()) }
     }
 

@@ -12,13 +12,14 @@ extension VelocityConfiguration {
                 throw LoadError(path: "/counters/\(index)/windowSeconds", message: "the counter named \(counter.name) must have a window of \(feature.windowSeconds) seconds")
             }
         }
-        // A rule's name is a reason code beside the model's feature names: the same word would read as either.
+        // A rule's name is a reason code beside the model's feature names: the same word, in any letter case, would
+        // read as either.
         for category in OperationCategory.allCases {
-            let features = Set(catalogue.catalogue(for: category).features.map(\.name))
-            for (index, rule) in rules.enumerated() where features.contains(rule.name) {
+            let features = Set(catalogue.catalogue(for: category).features.map { $0.name.lowercased() })
+            for (index, rule) in rules.enumerated() where features.contains(rule.name.lowercased()) {
                 throw LoadError(
                     path: "/rules/\(index)/name",
-                    message: "\(rule.name) is a feature of the \(category.rawValue) catalogue: as a reason code it would read as that feature")
+                    message: "\(rule.name) is (in some letter case) a feature of the \(category.rawValue) catalogue: as a reason code it would read as that feature")
             }
         }
         let names = Set(counters.map(\.name))

@@ -36,10 +36,12 @@ extension VelocityConfiguration {
         for (index, counter) in counters.enumerated() where !names.insert(counter.name).inserted {
             throw LoadError(path: "/counters/\(index)/name", message: "duplicate counter name")
         }
-        // A rule's name is its reason code: two of one name could not be told apart in an answer.
+        // A rule's name is its reason code: two of one name could not be told apart in an answer, nor could two that
+        // differ only in letter case by a reader.
         var ruleNames = Set<String>()
-        for (index, rule) in rules.enumerated() where !ruleNames.insert(rule.name).inserted {
-            throw LoadError(path: "/rules/\(index)/name", message: "duplicate rule name")
+        for (index, rule) in rules.enumerated() where !ruleNames.insert(rule.name.lowercased()).inserted {
+            let exact = rules[..<index].contains { $0.name == rule.name }
+            throw LoadError(path: "/rules/\(index)/name", message: exact ? "duplicate rule name" : "duplicate rule name (differs from another only in letter case)")
         }
         for (index, rule) in rules.enumerated() {
             guard let counter = counters.first(where: { $0.name == rule.counter }) else {
