@@ -72,6 +72,17 @@ import Testing
         }
     }
 
+    /// Spaces around a name in `--features` are not part of it: before, `activeCall, callDurationSeconds` named a
+    /// feature " callDurationSeconds", which no catalogue or CSV header holds.
+    @Test func spacesAroundAFeatureNameAreIgnored() throws {
+        try importStump(features: " activeCall ,  callDurationSeconds") { result, out, _ in
+            #expect(result.status == 0, "\(result.errors)")
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: out)), as: UTF8.self)
+            #expect(text.contains("\"callDurationSeconds\""), "\(text)")
+            #expect(!text.contains("\" callDurationSeconds\""))
+        }
+    }
+
     @Test func aModelTheCatalogueAcceptsIsWrittenAndRegisteredAsCandidate() throws {
         try importStump(features: "activeCall,callDurationSeconds") { result, out, manifest in
             #expect(result.status == 0, "\(result.errors)")

@@ -16,7 +16,7 @@ enum ModelsImportCommand {
                 .value("category", "name", help: "Operation category: payment, account, resourceUse, communication or other.", required: true),
                 .value("version", "version", help: "Model version: whole numbers separated by dots, e.g. 2026.09.1.", required: true),
                 .value("out", "file", help: "Where to write the converted model.", required: true),
-                .value("features", "a,b,c", help: "Feature names in the source model's column order."),
+                .value("features", "a,b,c", help: "Feature names in the source model's column order (spaces around a name are ignored)."),
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
                 .value("high", "p", help: "Probability threshold for high.", default: "0.5"),
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
@@ -48,8 +48,12 @@ enum ModelsImportCommand {
         guard medium > 0, medium <= high, high < 1 else {
             throw .usage("The values for '--medium' and '--high' are invalid: they must hold 0 < medium <= high < 1")
         }
+        // `a, b` names `b`, as a CSV header's spaces around a value are ignored: a name that starts or ends with a
+        // space matches no catalogue feature and no header a person would write.
         let features = arguments.value("features").map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
+            $0.split(separator: ",", omittingEmptySubsequences: false).map { name in
+                String(name.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+            }
         }
         let version = try arguments.required("version")
         // A version the manifest would refuse is refused before any work, registered or not: it names the model
