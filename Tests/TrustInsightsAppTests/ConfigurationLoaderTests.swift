@@ -65,11 +65,18 @@ import Testing
                 try load(flags: ["--authorization-cooldown-seconds", text])
             }
         }
-        for text in ["0x10", "+5", "05", "5.0", "1e3"] {
+        for text in ["0x10", "+5", "05", "5.5", "1e-1", "5.", "1e", "1e400", ""] {
             #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_PORT", message: "expected an integer"), "\(text)") {
                 try load(variables: ["TRUST_INSIGHTS_PORT": text])
             }
         }
+        // A whole number in any form JSON writes is an integer, in a variable or flag as in the file (before, the
+        // file took `1e3` and a variable refused it).
+        for text in ["8080.0", "8.08e3", "80800e-1"] {
+            #expect(try load(variables: ["TRUST_INSIGHTS_PORT": text]).port == 8080, "\(text)")
+            #expect(try load(file: #"{"port": \#(text)}"#).port == 8080, "\(text)")
+        }
+        #expect(try load(flags: ["--max-connections", "1e3"]).maxConnections == 1000)
         #expect(try load(flags: ["--authorization-cooldown-seconds", "2.5e1"]).authorizationCooldownSeconds == 25)
         #expect(try load(flags: ["--authorization-cooldown-seconds", "0.25"]).authorizationCooldownSeconds == 0.25)
         #expect(try load(variables: ["TRUST_INSIGHTS_PORT": "0"]).port == 0)

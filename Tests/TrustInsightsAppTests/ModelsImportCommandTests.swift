@@ -63,6 +63,25 @@ import Testing
         #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config/features"), "\(verifyErrors)")
     }
 
+    /// A configuration that does not load is refused as `serve` refuses it. Before, `models verify` and `list` fell
+    /// back to the built-in folders and reported another manifest than the service's valid, with exit status 0.
+    @Test func listAndVerifyRefuseAConfigurationThatDoesNotLoad() {
+        func run(_ arguments: [String], _ variables: [String: String]) -> (Int32, String) {
+            let errors = Mutex("")
+            let environment = CommandEnvironment(
+                standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: variables, isInteractive: false)
+            return (CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment), errors.withLock { $0 })
+        }
+        for arguments in [["models", "list"], ["models", "verify"]] {
+            let (status, errors) = run(arguments, ["TRUST_INSIGHTS_PORT": "abc"])
+            #expect(status == 2, "\(arguments)")
+            #expect(errors.contains("TRUST_INSIGHTS_PORT"), "\(errors)")
+            let (missing, missingErrors) = run(arguments, ["TRUST_INSIGHTS_CONFIG": "/nonexistent/service.json"])
+            #expect(missing == 2, "\(arguments)")
+            #expect(missingErrors.contains("/nonexistent/service.json"), "\(missingErrors)")
+        }
+    }
+
     @Test func aModelTheCatalogueRefusesIsNotWrittenAndNotRegistered() throws {
         try importStump(features: "activeCall,notInTheCatalogue") { result, out, manifest in
             #expect(result.status != 0)

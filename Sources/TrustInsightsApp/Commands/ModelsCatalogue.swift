@@ -17,26 +17,33 @@ enum ModelsCatalogue {
     }
 
     /// The folders `serve` would read, so the `models` commands check what the service will load wherever they are
-    /// run from: the configuration file, then the `TRUST_INSIGHTS_*` variables; a file that does not load leaves
-    /// the built-in defaults (serve reports it).
-    static func serviceFolders(_ environment: CommandEnvironment) -> (models: String, config: String) {
+    /// run from: the configuration file, then the `TRUST_INSIGHTS_*` variables. A configuration that does not load
+    /// is refused as `serve` refuses it (exit 2): the built-in folders in its place would check another manifest
+    /// than the service's and report it valid.
+    static func serviceFolders(_ environment: CommandEnvironment) throws(CommandLineError) -> (models: String, config: String) {
         let none = ParsedArguments(commandPath: [], values: [:], flags: [], positionals: [])
-        let configuration = (try? ConfigurationLoader.load(arguments: none, variables: environment.variables) { path in
+        let configuration = try ConfigurationLoader.load(arguments: none, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
-        }) ?? ServiceConfiguration()
+        }
         return (configuration.modelsDir, configuration.configDir)
     }
 
     /// `--manifest`, or the manifest of the service's models folder.
-    static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) -> String {
-        arguments.value("manifest") ?? serviceFolders(environment).models + "/manifest.json"
+    static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws(CommandLineError) -> String {
+        if let explicit = arguments.value("manifest") { return explicit }
+        return try serviceFolders(environment).models + "/manifest.json"
     }
 
     static func schemaCheck(
         _ arguments: ParsedArguments, _ environment: CommandEnvironment
     ) throws(CommandLineError) -> any ModelSchemaCheck {
         let explicit = arguments.value("catalogue")
-        let directory = explicit ?? serviceFolders(environment).config + "/features"
+        let directory: String
+        if let explicit {
+            directory = explicit
+        } else {
+            directory = try serviceFolders(environment).config + "/features"
+        }
         if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")
             return PermissiveSchemaCheck()

@@ -112,7 +112,7 @@ enum ModelsImportCommand {
         if arguments.flag("register") {
             try ModelsManifestEditing.registerCandidate(
                 modelPath: outPath, modelData: data, document: document,
-                manifestPath: ModelsCatalogue.manifestPath(arguments, environment), schemaCheck: schemaCheck)
+                manifestPath: try ModelsCatalogue.manifestPath(arguments, environment), schemaCheck: schemaCheck)
         } else {
             try ModelsFiles.write(data, to: outPath)
         }

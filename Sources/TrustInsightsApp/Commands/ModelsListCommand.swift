@@ -9,7 +9,7 @@ enum ModelsListCommand {
             abstract: "List the models in the manifest.",
             options: [ModelsCatalogue.manifestOption()]
         ) { arguments, environment in
-            let manifestPath = ModelsCatalogue.manifestPath(arguments, environment)
+            let manifestPath = try ModelsCatalogue.manifestPath(arguments, environment)
             let manifest: ModelManifest
             do {
                 manifest = try ModelManifest(jsonData: try ModelsFiles.read(manifestPath))

@@ -12,7 +12,7 @@ enum ModelsVerifyCommand {
             ]
         ) { arguments, environment in
             let check = try ModelsCatalogue.schemaCheck(arguments, environment)
-            return try run(manifestPath: ModelsCatalogue.manifestPath(arguments, environment), environment, schemaCheck: check)
+            return try run(manifestPath: try ModelsCatalogue.manifestPath(arguments, environment), environment, schemaCheck: check)
         }
     }
 

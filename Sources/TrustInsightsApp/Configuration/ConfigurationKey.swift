@@ -63,7 +63,8 @@ struct ConfigurationKey: Sendable {
     func apply(text: String, to configuration: inout ServiceConfiguration, source: String) throws(CommandLineError) {
         switch value {
         case .integer(let path, let range):
-            guard Self.isDecimal(text, fraction: false), let number = Int(text) else {
+            // Read as the file reads it: any number with a whole value (`1e3`, `1000.0`), not only digits.
+            guard Self.isDecimal(text, fraction: true), let number = Double(text).flatMap(Self.wholeNumber) else {
                 throw .configuration(key: source, message: "expected an integer")
             }
             try Self.check(number, in: range, source: source)
@@ -110,6 +111,12 @@ struct ConfigurationKey: Sendable {
             guard digits() > 0 else { return false }
         }
         return bytes.isEmpty
+    }
+
+    /// A number written in any JSON form whose value is whole and well inside `Int`, as an integer setting takes it.
+    static func wholeNumber(_ number: Double) -> Int? {
+        guard number == number.rounded(), abs(number) < 1e15 else { return nil }
+        return Int(number)
     }
 
     static func check<T: Comparable>(_ number: T, in range: ClosedRange<T>, source: String) throws(CommandLineError) {

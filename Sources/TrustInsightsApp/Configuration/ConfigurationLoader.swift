@@ -113,12 +113,11 @@ struct ConfigurationLoader {
         switch key.value {
         case .integer(let path, let range):
             guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected an integer") }
-            let number = try reader.readNumber()
-            guard number == number.rounded(), abs(number) < 1e15 else {
+            guard let number = ConfigurationKey.wholeNumber(try reader.readNumber()) else {
                 throw CommandLineError.configuration(key: source, message: "expected an integer")
             }
-            try ConfigurationKey.check(Int(number), in: range, source: source)
-            configuration[keyPath: path] = Int(number)
+            try ConfigurationKey.check(number, in: range, source: source)
+            configuration[keyPath: path] = number
         case .seconds(let path, let range):
             guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected a number of seconds") }
             let number = try reader.readNumber()
