@@ -128,9 +128,16 @@ import Testing
         try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: false)
         let manifest = models + "/manifest.json"
         try Data(#"{"formatVersion": 1, "models": []}"#.utf8).write(to: URL(fileURLWithPath: manifest))
+        // Refused before the data folder is touched: no folder made, no database created or migrated.
+        let dataDir = Self.temporaryFolder("untouched")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
         #expect(throws: CommandLineError.configuration(key: manifest, message: "lists no models: every insight would answer insightUnavailable")) {
-            _ = try LiveService { $0.modelsDir = models }
+            _ = try LiveService {
+                $0.modelsDir = models
+                $0.dataDir = dataDir
+            }
         }
+        #expect(!FileManager.default.fileExists(atPath: dataDir))
         let shipped = try String(contentsOfFile: LiveService.repositoryRoot + "/models/manifest.json", encoding: .utf8)
         try Data(shipped.utf8).write(to: URL(fileURLWithPath: manifest))
         #expect {

@@ -39,19 +39,9 @@ final class ServiceRuntime: Sendable {
         where !FileSystem.isDirectory(atPath: folder) {
             throw CommandLineError.configuration(key: settingSource(key), message: "\(folder) is not a folder")
         }
-        dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
-        let folderState = DataFolderState(dataDir: configuration.dataDir)
-        try folderState.checkDatabaseBeforeOpening()
-        do {
-            store = try SQLiteStore(
-                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
-                holdsEvaluations: true)
-        } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
-        }
-        try folderState.checkSigningKeys(store: store)
         // The configuration files are settings like default.json's: invalid ones stop start-up with exit status 2,
-        // naming the file and the JSON path of the value.
+        // naming the file and the JSON path of the value. They and the models are read before the data folder is
+        // touched, so that a start refused for them creates no folder and migrates no database.
         let catalogue: FeatureCatalogue
         do {
             catalogue = try FeatureCatalogue.load(from: configuration.configDir + "/features")
@@ -98,6 +88,17 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: manifestPath, message: "\(error)")
         }
+        dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
+        let folderState = DataFolderState(dataDir: configuration.dataDir)
+        try folderState.checkDatabaseBeforeOpening()
+        do {
+            store = try SQLiteStore(
+                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
+                holdsEvaluations: true)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+        }
+        try folderState.checkSigningKeys(store: store)
         do {
             signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys")
         } catch {
