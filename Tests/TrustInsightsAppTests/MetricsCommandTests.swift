@@ -165,7 +165,23 @@ import InsightCore
             let (status, output) = run(arguments)
             #expect(status == 1)
             #expect(output.standardError.withLock { $0 }.contains("has schema version \(older)"))
+            #expect(output.standardError.withLock { $0 }.contains("let `serve` of this version migrate it first"))
             #expect(try userVersion() == older)
+        }
+        // A newer database cannot be migrated down: the advice is the newer release, not this `serve`.
+        let newer = SQLiteStore.schemaVersion + 1
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = \(newer)")
+        }
+        let (newerStatus, newerOutput) = run(["export", "metrics", "--tenant", "acme"])
+        #expect(newerStatus == 1)
+        let newerText = newerOutput.standardError.withLock { $0 }
+        #expect(newerText.contains("written by a newer trust-insights") && !newerText.contains("migrate it first"), "\(newerText)")
+        #expect(try userVersion() == newer)
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA user_version = \(older)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/r.html"))
 

@@ -67,10 +67,15 @@ enum MetricsCommandSupport {
         }
         guard version == SQLiteStore.schemaVersion else {
             let what = version == 0 ? "is not a trust-insights database (schema version 0)" : "has schema version \(version)"
+            // Only an older database can be brought up to this version; a newer one needs the newer release.
+            let advice = version > SQLiteStore.schemaVersion
+                ? "it was written by a newer trust-insights: use that release (or a later one) to read it"
+                : version == 0
+                    ? "check --data-dir (or dataDir in the configuration)"
+                    : "it only reads, so it will not migrate the database: use the trust-insights that wrote it, or let "
+                        + "`serve` of this version migrate it first"
             throw CommandLineError.failure(
-                "\(folder.databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; "
-                    + "it only reads, so it will not migrate the database: use the trust-insights that wrote it, or let "
-                    + "`serve` of this version migrate it first")
+                "\(folder.databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; \(advice)")
         }
         let store: SQLiteStore
         let tenants: [TenantID]
