@@ -24,7 +24,22 @@ public struct CommandLineTool: Sendable {
         }
         let command = path.last!
         let commandPath = path.map(\.name)
-        if remaining.contains("--help") || remaining.contains("-h") || (remaining.first == "help" && command.subcommands.count > 0) {
+        // `help models import` is `models import --help`, as git and swift have it; a name that is no command is a
+        // usage error, not the top-level help with exit status 0.
+        if remaining.first == "help" && command.subcommands.count > 0 {
+            var target = path
+            for name in remaining.dropFirst() {
+                guard let sub = target.last!.subcommands.first(where: { $0.name == name }) else {
+                    environment.printError("Error: Unknown command '\(name)'")
+                    environment.standardError(HelpFormatter.help(for: target.last!, path: target.map(\.name)))
+                    return 64
+                }
+                target.append(sub)
+            }
+            environment.standardOutput(HelpFormatter.help(for: target.last!, path: target.map(\.name)))
+            return 0
+        }
+        if remaining.contains("--help") || remaining.contains("-h") {
             environment.standardOutput(HelpFormatter.help(for: command, path: commandPath))
             return 0
         }
