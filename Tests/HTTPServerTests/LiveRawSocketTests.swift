@@ -265,6 +265,40 @@ struct LiveRawSocketTests {
         #expect(throws: RawClientError.self) { _ = try RawClient(port: server.port) }
     }
 
+    /// Before, draining closed idle keep-alive connections at once, and a request their client was sending at that
+    /// moment met a reset (a load test saw 10 to 40 resets per SIGTERM at 32 connections). Now such a connection
+    /// may bring one more request within `drainIdleGrace`, answered with `Connection: close`, and closes after it.
+    @Test func anIdleConnectionMayBringOneMoreRequestWhenDrainingBegins() throws {
+        var configuration = TestServer.configuration()
+        configuration.eventLoops = 1
+        configuration.drainIdleGrace = .seconds(2)
+        configuration.shutdownGracePeriod = .seconds(6)
+        let server = try TestServer.start(configuration)
+        let idle = try RawClient(port: server.port)
+        idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        let silent = try RawClient(port: server.port, receiveTimeoutMilliseconds: 5000)
+        silent.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(silent.readResponse()?.status == 200)
+        let start = ContinuousClock.now
+        server.server.beginShutdown()
+        // The listener closes when the loop begins draining: from then on a connection is refused.
+        var probes: [RawClient] = []
+        while let probe = try? RawClient(port: server.port), ContinuousClock.now - start < .seconds(5) {
+            probes.append(probe)
+            usleep(2_000)
+        }
+        idle.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        let late = try #require(idle.readResponse())
+        #expect(late.status == 200)
+        #expect(late.header("Connection") == "close")
+        #expect(idle.waitForClose())
+        // One that brings nothing is closed when the grace ends, and the server stops.
+        #expect(silent.waitForClose())
+        #expect(ContinuousClock.now - start >= .seconds(2))
+        #expect(server.server.waitUntilStopped(timeout: .seconds(5)))
+    }
+
     @Test func forceClosesConnectionsStillBusyWhenTheGracePeriodEnds() throws {
         var configuration = TestServer.configuration()
         configuration.shutdownGracePeriod = .seconds(1)

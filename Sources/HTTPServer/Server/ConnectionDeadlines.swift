@@ -58,6 +58,11 @@ struct ConnectionDeadlines: Equatable {
         if idle == nil { idle = now &+ timeouts.idle }
     }
 
+    /// An idle connection's deadline moved up to `deadline` at the latest (the server is draining).
+    mutating func idleEnds(by deadline: UInt64) {
+        if let idle { self.idle = min(idle, deadline) }
+    }
+
     /// The socket refused part of a response. The deadline covers the whole drain, not each partial write.
     mutating func writeBlocked(at now: UInt64) {
         if write == nil { write = now &+ timeouts.write }

@@ -105,9 +105,9 @@ final class EventLoop {
 
     // MARK: accepting
 
-    private func acceptConnections() {
+    private func acceptConnections(atMost limit: Int = 64) {
         let configuration = shared.configuration
-        for _ in 0..<64 {
+        for _ in 0..<limit {
             if shared.openConnections.load(ordering: .relaxed) >= configuration.maxConnections {
                 pauseAccepting()
                 return
@@ -332,13 +332,24 @@ final class EventLoop {
         guard drainDeadline == nil else { return }
         drainDeadline = now + shared.configuration.shutdownGracePeriod.nanoseconds
         if listenFD >= 0 {
+            // Connections the kernel completed but nobody accepted yet would be reset when the listener closes,
+            // with their requests already sent: they are taken in and served, as the idle ones below are.
+            acceptConnections(atMost: .max)
             _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, listenFD, 0, 0)
             close(listenFD)
             listenFD = -1
         }
         acceptResumesAt = nil
+        // An idle keep-alive connection is not closed at once: its client may be sending the next request this
+        // very moment (under load, within microseconds of reading the last answer), and closing would reset the
+        // connection under it. Such a request is answered, with `Connection: close`; the connection is closed
+        // once it has been idle for `drainIdleGrace`, or half the shutdown grace if that is shorter (idle
+        // connections must not be what makes a short grace run out).
+        let configuration = shared.configuration
+        let idleEnd = now &+ min(configuration.drainIdleGrace.nanoseconds, configuration.shutdownGracePeriod.nanoseconds / 2)
         for connection in Array(connections.values) where connection.session.isIdle && !connection.isLingering {
-            closeConnection(connection)
+            connection.session.deadlines.idleEnds(by: idleEnd)
         }
     }
+
 }

@@ -20,6 +20,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// How long a response may take to drain to a slow reader.
     public var writeTimeout = Duration.seconds(10)
     public var shutdownGracePeriod = Duration.seconds(10)
+    /// When draining begins, how long a keep-alive connection that is idle may still bring one request (answered
+    /// with `Connection: close`) before it is closed: its client may be sending at that very moment, and a close
+    /// then resets the connection under a request already sent.
+    public var drainIdleGrace = Duration.milliseconds(100)
     /// After an error response, how long to keep reading (and discarding) so the client sees the response: a
     /// client that sends its whole body before reading (Python's urllib, Java's HttpURLConnection) would otherwise
     /// get a reset for its unread bytes, and lose the answer.
