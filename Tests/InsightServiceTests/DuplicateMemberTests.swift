@@ -8,26 +8,16 @@ import Testing
     private static let insightID = "0195f3c2-9b1e-7d4a-8c2f-3e5a6b7c8d9e"
     private static let item = #"{"insightID": "\#(insightID)", "label": "confirmedFraud", "fraudType": "other", "occurredOn": "2026-01-02"}"#
 
-    /// (pointer, detail) of each error of the problem `decode` throws.
-    private func errors(_ decode: () throws(ServiceProblem) -> Void) -> [String] {
-        do {
-            try decode()
-            return ["accepted"]
-        } catch {
-            return (error.problem.errors ?? []).map { "\($0.pointer): \($0.detail)" }
-        }
-    }
-
     @Test func aTopLevelMemberWhoseFirstCopyIsWrongIsReportedOnceAsRepeated() {
-        #expect(errors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": [], "items": [\#(Self.item)]}"#.utf8)) }
+        #expect(problemErrors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": [], "items": [\#(Self.item)]}"#.utf8)) }
             == ["/items: appears more than once"])
-        #expect(errors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": 5, "items": [], "items": [\#(Self.item)]}"#.utf8)) }
+        #expect(problemErrors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(#"{"items": 5, "items": [], "items": [\#(Self.item)]}"#.utf8)) }
             == ["/items: appears more than once"])
-        #expect(errors { () throws(ServiceProblem) in
+        #expect(problemErrors { () throws(ServiceProblem) in
             _ = try ConsumptionRequestDecoder.decode(Array(#"{"status": "bogus", "status": "usedReducedFriction", "insightIDsUsed": []}"#.utf8))
         } == ["/status: appears more than once"])
         // An unknown member sent twice, and other members' violations, keep their places.
-        #expect(errors { () throws(ServiceProblem) in
+        #expect(problemErrors { () throws(ServiceProblem) in
             _ = try ConsumptionRequestDecoder.decode(Array(#"{"x": 1, "status": 5, "x": 2, "insightIDsUsed": []}"#.utf8))
         } == ["/x: appears more than once", "/status: expected a string, received a number"])
     }
@@ -41,7 +31,7 @@ import Testing
             {"operationCategory": "payment", "requestedInsights": [{"insightType": 5, "insightType": "isLikelyBeingCoached",
              "modelVersion": {"specific": 1, "specific": "2026.1"}}], "subject": {"accountRef": 7, "accountRef": "a"}, "features": {}}
             """#
-        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+        #expect(problemErrors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
             "/requestedInsights/0/insightType: appears more than once",
             "/requestedInsights/0/modelVersion/specific: appears more than once",
             "/requestedInsights/0/schema: is required",
@@ -55,7 +45,7 @@ import Testing
              "zz": 1, "zz": 2, "zz": 3, "modelVersion": {"specific": "2026.1", "yy": 1, "yy": 2}}],
              "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c", "xx": 1, "xx": 2, "xx": 3}, "features": {}}
             """#
-        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+        #expect(problemErrors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
             "/requestedInsights/0/zz: appears more than once",
             "/requestedInsights/0/modelVersion/yy: appears more than once",
             "/subject/xx: appears more than once",
@@ -67,7 +57,7 @@ import Testing
     @Test func aNameThatIsNotRepeatedBackSentSeveralTimesGetsOneViolation() {
         let unknown = "holds a field that is not part of this request (\(JSONPointer.unrepeatedNameReason))"
         let repeated = "holds a field more than once (\(JSONPointer.unrepeatedNameReason))"
-        #expect(errors { () throws(ServiceProblem) in
+        #expect(problemErrors { () throws(ServiceProblem) in
             _ = try ConsumptionRequestDecoder.decode(Array(#"{"a b": 1, "c d": 1, "a b": 2, "a b": 3, "status": "usedReducedFriction", "insightIDsUsed": []}"#.utf8))
         } == [": \(repeated)", ": \(unknown)"])
         let evaluation = #"""
@@ -75,7 +65,7 @@ import Testing
              "a b": 1, "a b": 2, "modelVersion": {"specific": "2026.1", "a b": 1, "a b": 2, "a b": 3}}],
              "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c", "a b": 1, "c d": 2, "a b": 3}, "features": {}}
             """#
-        #expect(errors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
+        #expect(problemErrors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(evaluation.utf8)) } == [
             "/requestedInsights/0: \(repeated)",
             "/requestedInsights/0/modelVersion: \(repeated)",
             "/subject: \(repeated)",

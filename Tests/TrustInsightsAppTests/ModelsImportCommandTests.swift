@@ -9,8 +9,8 @@ import Testing
         .deletingLastPathComponent()
     private static let catalogue = root.appendingPathComponent("config/features").path
 
-    private func run(_ arguments: [String]) -> (status: Int32, errors: String) {
-        let run = CommandRun(arguments)
+    private func run(_ arguments: [String], _ variables: [String: String] = [:]) -> (status: Int32, errors: String) {
+        let run = CommandRun(arguments, variables: variables)
         return (run.status, run.errors)
     }
 
@@ -50,12 +50,6 @@ import Testing
     /// `models list` and `verify` read the folders the service would: its configuration's, not the working
     /// directory's, when TRUST_INSIGHTS_MODELS_DIR or TRUST_INSIGHTS_CONFIG_DIR says so.
     @Test func listAndVerifyReadTheServicesFolders() {
-        func run(_ arguments: [String], _ variables: [String: String]) -> (Int32, String) {
-            let errors = Mutex("")
-            let environment = CommandEnvironment(
-                standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: variables, isInteractive: false)
-            return (CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment), errors.withLock { $0 })
-        }
         let (listed, listErrors) = run(["models", "list"], ["TRUST_INSIGHTS_MODELS_DIR": "/nonexistent-models"])
         #expect(listed == 1)
         #expect(listErrors.contains("/nonexistent-models/manifest.json"), "\(listErrors)")
@@ -66,12 +60,6 @@ import Testing
     /// A configuration that does not load is refused as `serve` refuses it. Before, `models verify` and `list` fell
     /// back to the built-in folders and reported another manifest than the service's valid, with exit status 0.
     @Test func listAndVerifyRefuseAConfigurationThatDoesNotLoad() {
-        func run(_ arguments: [String], _ variables: [String: String]) -> (Int32, String) {
-            let errors = Mutex("")
-            let environment = CommandEnvironment(
-                standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } }, variables: variables, isInteractive: false)
-            return (CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment), errors.withLock { $0 })
-        }
         for arguments in [["models", "list"], ["models", "verify"]] {
             let (status, errors) = run(arguments, ["TRUST_INSIGHTS_PORT": "abc"])
             #expect(status == 2, "\(arguments)")
