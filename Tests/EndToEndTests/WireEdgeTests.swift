@@ -315,6 +315,10 @@ import Testing
             #expect(response.status == 400)
             #expect(try errorPointers(response) == pointers, "\(response.text)")
         }
+        // A subject that is not an object is named once; the features are still checked.
+        let notAnObject = String(decoding: Requests.payment(features: badBand), as: UTF8.self)
+            .replacingOccurrences(of: #""subject": {"accountRef": "acct-1", "deviceRef": "dev-1", "counterpartyRef": "payee-1"}"#, with: #""subject": 5"#)
+        #expect(try errorPointers(try evaluate(Array(notAnObject.utf8))) == ["/subject", "/features/timeOfDayBand"])
         // Features sent twice: what the first copy held says nothing, so the catalogue is not asked about it.
         let twice = String(decoding: Requests.payment(), as: UTF8.self)
             .replacingOccurrences(of: #""features": {"#, with: #""features": {"timeOfDayBand": 9}, "features": {"#)
@@ -483,7 +487,11 @@ import Testing
         let body = #"{"operationCategory": "payment", "requestedInsights": [{"insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": "current"}], "features": {"activeCall": 1}}"#
         let response = try evaluate(Array(body.utf8))
         #expect(response.status == 400)
-        #expect(try errorPointers(response) == ["/subject"], "\(response.text)")
+        // The features are checked all the same (the required ones this body lacks are named too).
+        let pointers = try errorPointers(response)
+        #expect(pointers.first == "/subject", "\(response.text)")
+        #expect(pointers.dropFirst().allSatisfy { $0.hasPrefix("/features/") }, "\(response.text)")
+        #expect(pointers.contains("/features/timeOfDayBand"), "\(response.text)")
         let bare = try evaluate(Array(#"{"operationCategory": "payment"}"#.utf8))
         #expect(Set(try errorPointers(bare)) == ["/requestedInsights", "/features", "/subject"], "\(bare.text)")
     }

@@ -64,14 +64,16 @@ enum EvaluationRequestDecoder {
         guard violations.isEmpty, let category, let insights, let subject, let features else {
             // Not when the category or the features were themselves found wrong (sent twice, too many): the
             // catalogue's view of a first copy would not say what the client meant.
+            // A subject that is missing, not an object or sent twice is named already; the features are checked
+            // all the same.
             let named = Set(violations.map(\.pointer))
-            if let contextCheck, let category, let subject, let features,
+            if let contextCheck, let category, let features,
                 !named.contains("/operationCategory"), !named.contains("/features") {
-                let subjectRepeated = violations.contains { $0.pointer == "/subject" && $0.code == "duplicateField" }
+                let subjectNamed = subject == nil || violations.contains { $0.pointer == "/subject" && $0.code == "duplicateField" }
                 // What the body's reading already named (an empty ref, say, which the catalogue would call missing)
                 // keeps its one violation.
-                violations += contextCheck(category, subject, features).filter { violation in
-                    !named.contains(violation.pointer) && !(subjectRepeated && violation.pointer.hasPrefix("/subject/"))
+                violations += contextCheck(category, subject ?? SubjectReferences(), features).filter { violation in
+                    !named.contains(violation.pointer) && !(subjectNamed && violation.pointer.hasPrefix("/subject/"))
                 }
             }
             throw .evaluation(.contextInvalid(violations))
