@@ -68,6 +68,14 @@ struct ParserValidMessageTests {
         #expect(events.first?.head?.query == "b=1")
     }
 
+    /// CONNECT's authority-form (RFC 9112 §3.2.3) parses, so that the router can answer 501 to the method.
+    @Test func acceptsAuthorityFormWithAPortForConnect() {
+        for target in ["example.com:443", "127.0.0.1:8080", "[::1]:443", "[2001:db8::1]:1"] {
+            let events = ParserVerifier.verify("CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n\r\n")
+            #expect(events.first?.head?.path == target, "CONNECT \(target)")
+        }
+    }
+
     @Test func acceptsAsteriskFormForOptions() {
         let events = ParserVerifier.verify("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(events.first?.head?.path == "*")

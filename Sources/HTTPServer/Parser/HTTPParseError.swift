@@ -12,6 +12,8 @@ enum HTTPParseError: Error, Equatable, Sendable, CaseIterable {
     case invalidRequestTarget
     /// An absolute-form target whose authority is no host and port (`http:///x`, `http://x:abc/x`).
     case invalidTargetAuthority
+    /// A CONNECT target that is not `host:port` (RFC 9112 §3.2.3: the authority-form always has a port).
+    case invalidConnectAuthority
     /// An absolute-form `https://` target on this plain-HTTP connection.
     case httpsTargetOnPlainConnection
     /// More empty lines before the request line than the server skips (RFC 9112 §2.2 asks for at least one).
@@ -94,6 +96,9 @@ extension HTTPParseError: HTTPResponseError {
                 + "without userinfo; '*' only with OPTIONS; an authority only with CONNECT."
         case .invalidTargetAuthority:
             "The request-target's authority is not a host with an optional numeric port, without userinfo (RFC 9110 §4.2.1)."
+        case .invalidConnectAuthority:
+            "CONNECT's request-target must be a host and a numeric port, 'host:port', without userinfo (RFC 9112 §3.2.3, "
+                + "RFC 9110 §9.3.6)."
         case .tooManyLeadingEmptyLines: "Too many empty lines came before the request line."
         case .invalidTargetCharacter:
             "The request-target holds a character a URI may not (such as a space, '<', '>', '\"' or '#'): percent-encode it."

@@ -93,7 +93,10 @@ extension HTTPRequestParser {
         let utf8 = target.utf8
         if method == .connect {
             // CONNECT names only an authority (RFC 9112 §3.2.3), and every other method may not use that form.
-            return !target.isEmpty && !target.contains("/") ? .success((path: target, query: nil)) : .failure(.invalidRequestTarget)
+            guard !target.isEmpty, !target.contains("/") else { return .failure(.invalidRequestTarget) }
+            // Only well-formed ones reach the router's 501: `CONNECT *` or a host without its port is a bad request.
+            return HostAuthority.isValidConnectAuthority(target[...])
+                ? .success((path: target, query: nil)) : .failure(.invalidConnectAuthority)
         }
         if utf8.first == UInt8(ascii: "/") {
             return pathAndQuery(target[...])

@@ -31,6 +31,16 @@ enum HostAuthority {
         return text.withUTF8 { isValid($0, 0..<$0.count) }
     }
 
+    /// CONNECT's authority-form, `uri-host ":" port` (RFC 9112 §3.2.3): a target authority whose port is present
+    /// and not empty, which RFC 9110 §9.3.6 has every client send.
+    static func isValidConnectAuthority(_ authority: Substring) -> Bool {
+        guard isValidTargetAuthority(authority) else { return false }
+        // A valid authority holds ':' only inside an IP literal's brackets or before its port.
+        let afterHost = authority.lastIndex(of: "]").map { authority[authority.index(after: $0)...] } ?? authority
+        guard let colon = afterHost.firstIndex(of: ":") else { return false }
+        return authority.index(after: colon) < authority.endIndex
+    }
+
     /// reg-name = *( unreserved / pct-encoded / sub-delims ), here at least one character.
     private static func isRegName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
         var index = range.lowerBound
