@@ -37,6 +37,33 @@ import Testing
         }
     }
 
+    /// A caller without a client key whose body has not come with its header section is answered at once (401 or
+    /// 403, then the connection closes), not waited for until the request deadline gives it a 408; a client with
+    /// a key whose body follows later is served as ever.
+    @Test func aBodyStillToComeWithoutAClientKeyIsRefusedAtOnce() throws {
+        let partnerKey = try service.key(role: .partner)
+        let evaluationID = try service.evaluate(key: clientKey).evaluationID
+        for (method, path) in [("POST", "/v1/evaluations"), ("POST", "/v1/evaluations/\(evaluationID)/consumption"),
+                               ("PUT", "/v1/authorization/acct-await")] {
+            for (authorization, status) in [(nil, 401), ("Bearer nope", 401), ("Bearer \(partnerKey)", 403)] as [(String?, Int)] {
+                let client = try service.client()
+                var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 484\r\n"
+                if let authorization { head += "Authorization: \(authorization)\r\n" }
+                client.send(Array((head + "\r\n{").utf8))
+                let response = try client.readResponse()
+                #expect(response.status == status, "\(method) \(path) \(authorization ?? "no key")")
+                #expect(response.header("Content-Type") == "application/problem+json")
+                #expect(response.header("Connection") == "close")
+            }
+        }
+        let body = Array(#"{"status":"authorized"}"#.utf8)
+        let client = try service.client()
+        client.send(Array("PUT /v1/authorization/acct-await HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(clientKey)\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n\r\n{".utf8))
+        usleep(50_000)
+        client.send(Array(body.dropFirst()))
+        #expect(try client.readResponse().status == 200)
+    }
+
     @Test func jsonOfTheWrongShapeIsContextInvalidAtTheRoot() throws {
         let response = try evaluate(Array("[1, 2]".utf8))
         #expect(response.status == 400)

@@ -174,6 +174,32 @@ struct ConnectionSessionTests {
         #expect(bodiless.send("POST /guarded HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n").map(\.bodyText) == ["0"])
     }
 
+    /// A route that authenticates in its handler checks the header section alone only when the body has not all
+    /// arrived with it: a caller without access is answered at once instead of being waited for (and timed out
+    /// with a 408), while a request whose body came with its head is decided by the handler alone.
+    @Test func checksTheHeaderSectionOnlyWhileTheBodyIsStillToCome() throws {
+        let slow = InMemoryConnection()
+        let early = slow.send("POST /awaiting HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhe")
+        #expect(early.map(\.status) == [401])
+        #expect(early.first?.header("Connection") == "close")
+        #expect(slow.session.closeAfterFlush)
+
+        let chunked = InMemoryConnection()
+        #expect(chunked.send("POST /awaiting HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+            .map(\.status) == [401])
+
+        // The whole body is here: the handler's own refusal, and the connection stays for the next request.
+        let whole = InMemoryConnection()
+        let decided = whole.send("POST /awaiting HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(decided.map(\.status) == [403])
+        #expect(!whole.session.closeAfterFlush)
+
+        // A caller with access whose body comes later is served as before.
+        let admitted = InMemoryConnection()
+        #expect(admitted.send("POST /awaiting HTTP/1.1\r\nHost: a\r\nToken: ok\r\nContent-Length: 5\r\n\r\nhe").isEmpty)
+        #expect(admitted.send("llo").map(\.bodyText) == ["5"])
+    }
+
     /// A refusal decided on the header section keeps the connection when the body is already in hand: it is read
     /// and set aside, and the request behind it is answered. A body still to come is not waited for.
     @Test func aRefusalKeepsTheConnectionWhenItsBodyIsAlreadyInHand() throws {

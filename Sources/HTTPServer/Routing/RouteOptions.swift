@@ -12,12 +12,20 @@ public struct RouteOptions: Sendable {
     /// is large, so that a client without credentials cannot make the server take in megabytes first.
     public var checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
+    /// Runs on the header section of a request whose body has not all arrived with it, before the server waits
+    /// for the rest: an error it returns is the answer, sent at once, and the connection then closes. For a route
+    /// that authenticates in its handler, so that a caller without access neither holds a body buffer while it
+    /// sends slowly nor waits out the request deadline for a 408. A body already here costs nothing more to
+    /// read, so the check is skipped then (nearly every request) and the handler's own check decides, once.
+    public var checkBeforeAwaitingBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
+
     /// Runs on the header section only when the server is about to answer from it alone: a body refused unread
     /// (415 for its media type or content coding, 413 for its declared length), a failed precondition of an
     /// unsafe method (412), or a `100 Continue`. An error it returns is the answer instead. A route that
     /// authenticates in its handler sets it, so that a caller without access is told 401 or 403 whatever it sent,
     /// as with an acceptable body, and learns nothing of the route's rules; a request that passes those checks
-    /// (nearly all) is not authenticated twice. `checkBeforeBody`, when set, runs before these checks anyway.
+    /// (nearly all) is not authenticated twice. `checkBeforeBody` and `checkBeforeAwaitingBody`, when set and
+    /// due, run before these checks anyway.
     public var checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
     /// Runs when a precondition of an unsafe method fails, on the request as it stands without its content (the
@@ -30,12 +38,14 @@ public struct RouteOptions: Sendable {
     public init(
         bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil,
         checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
+        checkBeforeAwaitingBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
         checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
         checkBeforePreconditions: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
     ) {
         self.bodyLimit = bodyLimit
         self.acceptedContentTypes = acceptedContentTypes
         self.checkBeforeBody = checkBeforeBody
+        self.checkBeforeAwaitingBody = checkBeforeAwaitingBody
         self.checkBeforeEarlyAnswer = checkBeforeEarlyAnswer
         self.checkBeforePreconditions = checkBeforePreconditions
     }

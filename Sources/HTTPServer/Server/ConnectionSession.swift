@@ -172,6 +172,10 @@ struct ConnectionSession {
             bodyLimit = route.options.bodyLimit ?? services.defaultBodyLimit
             if head.hasBody, let check = route.options.checkBeforeBody, let refusal = check(head.headers) {
                 earlyError = refusal
+            } else if head.hasBody, let check = route.options.checkBeforeAwaitingBody, !bodyHasArrived(head),
+                let refusal = check(head.headers)
+            {
+                earlyError = refusal
             } else if case .contentLength(let length) = head.framing, length > bodyLimit {
                 earlyError = HTTPParseError.bodyTooLarge
             } else if head.hasBody && (!route.options.accepts(contentType: head.headers["Content-Type"])
@@ -249,6 +253,13 @@ struct ConnectionSession {
         if head.expectsContinue && head.hasBody {
             output.append(ResponseSerializer.continueLine)
         }
+    }
+
+    /// Whether the whole body of the request whose head was just parsed is already buffered (a chunked body is
+    /// known to be whole only once read, so it counts as still to come).
+    private func bodyHasArrived(_ head: HTTPRequestHead) -> Bool {
+        guard case .contentLength(let length) = head.framing else { return false }
+        return parser.bufferedByteCount >= length
     }
 
     private mutating func finish(body: [UInt8]) {

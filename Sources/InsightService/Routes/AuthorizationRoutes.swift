@@ -15,9 +15,9 @@ struct AuthorizationRoutes: Sendable {
             try routes.get(request, context)
         }
         // A suspended key may still record an opt-in (below): whether it may is known only from the body.
+        let refusal = routes.access.refusalBeforeBody(role: .client, admittingSuspended: true)
         let putOptions = RouteOptions(
-            acceptedContentTypes: MediaType.json,
-            checkBeforeEarlyAnswer: routes.access.refusalBeforeBody(role: .client, admittingSuspended: true),
+            acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
             // The query and the ref come before a failed precondition (RFC 9110 §13.2.1): a ref that is no ref has
             // no state for `If-None-Match: *` to find.
             checkBeforePreconditions: { request, parameters in

@@ -12,9 +12,9 @@ struct ConsumptionRoutes: Sendable {
     func register(in router: inout Router) {
         let routes = self
         // The route serves keys suspended for missing consumption reports too (see `report`): not refused here either.
+        let refusal = access.refusalBeforeBody(role: .client, admittingSuspended: true)
         let options = RouteOptions(
-            acceptedContentTypes: MediaType.json,
-            checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client, admittingSuspended: true),
+            acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
             // Before content, the route refuses only a query (RFC 9110 §13.2.1 puts that before a failed
             // precondition); whether the evaluation exists is looked up after the report is read.
             checkBeforePreconditions: { request, _ in

@@ -26,8 +26,11 @@ struct EvaluationRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
+        // The key is checked on the header section alone when the body is still to come (see
+        // `checkBeforeAwaitingBody`), so a caller without one holds no buffer while it sends.
+        let refusal = access.refusalBeforeBody(role: .client)
         let options = RouteOptions(
-            acceptedContentTypes: MediaType.json, checkBeforeEarlyAnswer: access.refusalBeforeBody(role: .client),
+            acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
             checkBeforePreconditions: { request, _ in routes.refusalBeforeContent(request) })
         router.add(.post, "/v1/evaluations", options: options) { request, context in
             try routes.evaluate(request, loopTasks: context.loopTasks)

@@ -69,6 +69,14 @@ enum SampleRoutes {
             guard request.headers["Token"] == "ok" else { throw HTTPError(.unauthorized, slug: "unauthenticated") }
             return HTTPResponse.json(.created, request.body)
         }
+        // Authenticates in its handler, and checks the header section alone only while its body is still to come.
+        let awaiting = RouteOptions(checkBeforeAwaitingBody: { headers in
+            headers["Token"] == "ok" ? nil : HTTPError(.unauthorized, slug: "unauthenticated", detail: "send Token: ok")
+        })
+        router.add(.post, "/awaiting", options: awaiting) { request, _ in
+            guard request.headers["Token"] == "ok" else { throw HTTPError(.forbidden, slug: "refused-by-handler") }
+            return HTTPResponse.text(.ok, "\(request.body.count)")
+        }
         router.add(.get, "/records/{recordID}") { _, _ in HTTPResponse.text(.ok, "record") }
         // Refuses a record ID of "bad" and any query before its content, and says so for failed preconditions.
         let refusal: @Sendable (HTTPRequest, [String: String]) -> HTTPError? = { request, parameters in
