@@ -57,6 +57,24 @@ import Testing
         #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config/features"), "\(verifyErrors)")
     }
 
+    /// `--config` names the configuration file as it does for `serve` (it was refused as an unknown option), and
+    /// the folders it names are the ones read.
+    @Test func listAndVerifyTakeTheConfigurationFileAsServeDoes() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("service.json")
+        try Data(#"{"modelsDir": "/nonexistent-models-from-file", "configDir": "/nonexistent-config-from-file"}"#.utf8).write(to: file)
+        let (listed, listErrors) = run(["models", "list", "--config", file.path], [:])
+        #expect(listed == 1)
+        #expect(listErrors.contains("/nonexistent-models-from-file/manifest.json"), "\(listErrors)")
+        let (_, verifyErrors) = run(["models", "verify", "--config", file.path], [:])
+        #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config-from-file/features"), "\(verifyErrors)")
+        let (missing, missingErrors) = run(["models", "list", "--config", "/nonexistent/service.json"], [:])
+        #expect(missing == 2)
+        #expect(missingErrors.contains("/nonexistent/service.json"), "\(missingErrors)")
+    }
+
     /// A configuration that does not load is refused as `serve` refuses it. Before, `models verify` and `list` fell
     /// back to the built-in folders and reported another manifest than the service's valid, with exit status 0.
     @Test func listAndVerifyRefuseAConfigurationThatDoesNotLoad() {

@@ -105,7 +105,7 @@ enum KeysCommand {
         }
     }
 
-    static var revoke: CommandSpec { statusChange(name: "revoke", status: .revoked, abstract: "Revoke a key: it answers 401 from now on.") }
+    static var revoke: CommandSpec { statusChange(name: "revoke", status: .revoked, abstract: "Revoke a key: a running server answers it 401 within a second.") }
     static var reinstate: CommandSpec {
         statusChange(name: "reinstate", status: .active, abstract: "Reinstate a suspended or revoked key.")
     }

@@ -9,20 +9,27 @@ import InsightModel
 enum ModelsCatalogue {
     static let option = OptionSpec.value(
         "catalogue", "dir", help: "Feature catalogues to check models against.",
-        default: "the service's configDir/features: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
+        default: "the service's configDir/features: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
 
     static func manifestOption(help: String = "The model manifest.") -> OptionSpec {
         .value("manifest", "file", help: help,
-               default: "the service's modelsDir/manifest.json: config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR")
+               default: "the service's modelsDir/manifest.json: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_MODELS_DIR")
     }
 
+    /// `--config`, as `serve` takes it: the file that names the service's folders.
+    static let configurationOption = ConfigurationLoader.options.first { $0.name == "config" }!
+
     /// The folders `serve` would read, so the `models` commands check what the service will load wherever they are
-    /// run from: the configuration file, then the `TRUST_INSIGHTS_*` variables. A configuration that does not load
+    /// run from: the configuration file (`--config`, as `serve` takes it), then the `TRUST_INSIGHTS_*` variables. A configuration that does not load
     /// is refused as `serve` refuses it (exit 2): the built-in folders in its place would check another manifest
     /// than the service's and report it valid.
-    static func serviceFolders(_ environment: CommandEnvironment) throws(CommandLineError) -> (models: String, config: String) {
-        let none = ParsedArguments(commandPath: [], values: [:], flags: [], positionals: [])
-        let configuration = try ConfigurationLoader.load(arguments: none, variables: environment.variables) { path in
+    static func serviceFolders(
+        _ arguments: ParsedArguments, _ environment: CommandEnvironment
+    ) throws(CommandLineError) -> (models: String, config: String) {
+        // Only the file: the command's own options (`--manifest`...) are no settings of the service.
+        let file = ParsedArguments(
+            commandPath: [], values: arguments.value("config").map { ["config": [$0]] } ?? [:], flags: [], positionals: [])
+        let configuration = try ConfigurationLoader.load(arguments: file, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
         return (configuration.modelsDir, configuration.configDir)
@@ -31,7 +38,7 @@ enum ModelsCatalogue {
     /// `--manifest`, or the manifest of the service's models folder.
     static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws(CommandLineError) -> String {
         if let explicit = arguments.value("manifest") { return explicit }
-        return try serviceFolders(environment).models + "/manifest.json"
+        return try serviceFolders(arguments, environment).models + "/manifest.json"
     }
 
     static func schemaCheck(
@@ -42,7 +49,7 @@ enum ModelsCatalogue {
         if let explicit {
             directory = explicit
         } else {
-            directory = try serviceFolders(environment).config + "/features"
+            directory = try serviceFolders(arguments, environment).config + "/features"
         }
         if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")

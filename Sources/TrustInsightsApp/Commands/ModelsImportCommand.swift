@@ -24,6 +24,7 @@ enum ModelsImportCommand {
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 ModelsCatalogue.manifestOption(help: "The manifest to register in."),
                 ModelsCatalogue.option,
+                ModelsCatalogue.configurationOption,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]
         ) { arguments, environment in

@@ -7,7 +7,7 @@ enum ModelsListCommand {
         CommandSpec(
             name: "list",
             abstract: "List the models in the manifest.",
-            options: [ModelsCatalogue.manifestOption()]
+            options: [ModelsCatalogue.manifestOption(), ModelsCatalogue.configurationOption]
         ) { arguments, environment in
             let manifestPath = try ModelsCatalogue.manifestPath(arguments, environment)
             let manifest: ModelManifest

@@ -9,6 +9,7 @@ enum ModelsVerifyCommand {
             options: [
                 ModelsCatalogue.manifestOption(),
                 ModelsCatalogue.option,
+                ModelsCatalogue.configurationOption,
             ]
         ) { arguments, environment in
             let check = try ModelsCatalogue.schemaCheck(arguments, environment)

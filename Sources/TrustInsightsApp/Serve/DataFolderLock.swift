@@ -34,7 +34,8 @@ final class DataFolderLock: Sendable {
             if reason == EWOULDBLOCK {
                 throw .failure(
                     "another trust-insights serve\(owner.map { " (process \($0))" } ?? "") is using the data folder \(dataDir): "
-                        + "one server per data folder (run more behind a load balancer, each with its own folder, or stop the other first)")
+                        + "one server per data folder, and one folder per deployment (velocity, opt-outs, keys and evaluations live "
+                        + "in it): stop the other first")
             }
             throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
         }
