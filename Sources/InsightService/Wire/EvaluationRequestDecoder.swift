@@ -154,9 +154,13 @@ enum EvaluationRequestDecoder {
         return InsightRequest(insightType: insightType, schema: schema, modelVersion: version)
     }
 
-    /// `"current"` or `{"specific": "2026.09.1"}`.
+    /// `"current"` or `{"specific": "2026.09.1"}`; `null` is the member left out (`current`), as for every optional
+    /// member of the request (a client that writes its absent optionals as `null` is not refused for it).
     private static func decodeModelVersion(_ reader: inout JSONReader, pointer: () -> String, violations: inout [ContextViolation]) throws -> ModelVersionRequest? {
         switch try reader.peekKind() {
+        case .null:
+            try reader.readNull()
+            return .current
         case .string:
             let text = try reader.readString()
             guard text == "current" else {
