@@ -2,45 +2,6 @@ import InsightCore
 import InsightCrypto
 
 extension SQLiteStore: APIKeyStore, KeyIssuingStore {
-    public func allKeys() throws -> [APIKeyRecord] {
-        try keyTable().keys
-    }
-
-    /// One statement, so one read snapshot: the generation is the one the keys were read at.
-    public func keyTable() throws -> (generation: Int64, keys: [APIKeyRecord]) {
-        try read { connection in
-            let statement = try connection.statement("""
-                SELECT g.value, k.key_id, k.tenant_id, k.role, k.environment, k.secret_hash, k.status, k.created_at, k.rate, k.burst
-                FROM generation AS g LEFT JOIN api_key AS k ON 1
-                WHERE g.name = 'keys' ORDER BY k.created_at, k.key_id
-                """)
-            var generation: Int64 = 0
-            var keys: [APIKeyRecord] = []
-            while try statement.step() {
-                generation = statement.int64(0)
-                guard !statement.isNull(1), let tenant = TenantID(statement.string(2)),
-                      let role = KeyRole(rawValue: statement.string(3)),
-                      let environment = DeploymentEnvironment(rawValue: statement.string(4)),
-                      let status = KeyStatus(rawValue: statement.string(6))
-                else { continue }
-                keys.append(APIKeyRecord(
-                    keyID: statement.string(1), tenant: tenant, role: role, environment: environment,
-                    secretHash: statement.blob(5), status: status, createdAt: statement.int64(7),
-                    rate: statement.isNull(8) ? nil : statement.double(8),
-                    burst: statement.isNull(9) ? nil : statement.int(9)))
-            }
-            return (generation, keys)
-        }
-    }
-
-    public func keysGeneration() throws -> Int64 {
-        try read { connection in
-            let statement = try connection.statement("SELECT value FROM generation WHERE name = 'keys'")
-            guard try statement.step() else { return 0 }
-            return statement.int64(0)
-        }
-    }
-
     /// Creates the tenant (with a fresh subject HMAC key) if it does not exist yet; true if created.
     @discardableResult
     public func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool {
@@ -51,15 +12,6 @@ extension SQLiteStore: APIKeyStore, KeyIssuingStore {
             created = connection.changes > 0
         }
         return created
-    }
-
-    public func tenants() throws -> [TenantID] {
-        try read { connection in
-            let statement = try connection.statement("SELECT tenant_id FROM tenant ORDER BY tenant_id")
-            var result: [TenantID] = []
-            while try statement.step() { if let id = TenantID(statement.string(0)) { result.append(id) } }
-            return result
-        }
     }
 
     /// True once any evaluation has been recorded: from then on, answers signed with the folder's keys exist.
@@ -104,6 +56,57 @@ extension SQLiteStore: APIKeyStore, KeyIssuingStore {
 
     static func bumpKeysGeneration(_ connection: SQLiteConnection) throws {
         try connection.execute("UPDATE generation SET value = value + 1 WHERE name = 'keys'")
+    }
+}
+
+/// The key table and the tenants, read alike from the serving store and from a folder opened only to read.
+extension DatabaseReading {
+    public func allKeys() throws -> [APIKeyRecord] {
+        try keyTable().keys
+    }
+
+    /// One statement, so one read snapshot: the generation is the one the keys were read at.
+    public func keyTable() throws -> (generation: Int64, keys: [APIKeyRecord]) {
+        try read { connection in
+            let statement = try connection.statement("""
+                SELECT g.value, k.key_id, k.tenant_id, k.role, k.environment, k.secret_hash, k.status, k.created_at, k.rate, k.burst
+                FROM generation AS g LEFT JOIN api_key AS k ON 1
+                WHERE g.name = 'keys' ORDER BY k.created_at, k.key_id
+                """)
+            var generation: Int64 = 0
+            var keys: [APIKeyRecord] = []
+            while try statement.step() {
+                generation = statement.int64(0)
+                guard !statement.isNull(1), let tenant = TenantID(statement.string(2)),
+                      let role = KeyRole(rawValue: statement.string(3)),
+                      let environment = DeploymentEnvironment(rawValue: statement.string(4)),
+                      let status = KeyStatus(rawValue: statement.string(6))
+                else { continue }
+                keys.append(APIKeyRecord(
+                    keyID: statement.string(1), tenant: tenant, role: role, environment: environment,
+                    secretHash: statement.blob(5), status: status, createdAt: statement.int64(7),
+                    rate: statement.isNull(8) ? nil : statement.double(8),
+                    burst: statement.isNull(9) ? nil : statement.int(9)))
+            }
+            return (generation, keys)
+        }
+    }
+
+    public func keysGeneration() throws -> Int64 {
+        try read { connection in
+            let statement = try connection.statement("SELECT value FROM generation WHERE name = 'keys'")
+            guard try statement.step() else { return 0 }
+            return statement.int64(0)
+        }
+    }
+
+    public func tenants() throws -> [TenantID] {
+        try read { connection in
+            let statement = try connection.statement("SELECT tenant_id FROM tenant ORDER BY tenant_id")
+            var result: [TenantID] = []
+            while try statement.step() { if let id = TenantID(statement.string(0)) { result.append(id) } }
+            return result
+        }
     }
 }
 

@@ -1,7 +1,11 @@
 import CSQLite
 import InsightCore
 
-extension SQLiteStore: MetricsSource {
+extension SQLiteStore: MetricsSource {}
+
+extension SQLiteReadOnlyStore: MetricsSource {}
+
+extension DatabaseReading {
     /// Reads the query's slice of the aggregate tables (a range scan of their primary keys per environment), so the
     /// cost follows the number of aggregate rows, not of evaluations. Both reads run in one read transaction, so
     /// the two tables agree with each other.

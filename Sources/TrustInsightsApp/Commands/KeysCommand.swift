@@ -40,6 +40,24 @@ enum KeysCommand {
         }
     }
 
+    /// The database opened only to read, for `list`: it then works on a read-only backup or mount, and for an
+    /// account that may read the files only. A database of an older schema is opened as the service would open it
+    /// (migrated first), since its key table may lack columns this version reads.
+    static func openStoreForReading(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> any DatabaseReading {
+        let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
+            try FileSystem.readFile(atPath: path)
+        }
+        let folder = DataFolderState(dataDir: configuration.dataDir)
+        guard folder.holdsDatabase,
+              (try? SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir)) == SQLiteStore.schemaVersion
+        else { return try openStore(arguments, environment) }
+        do {
+            return try SQLiteReadOnlyStore(directory: configuration.dataDir)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+        }
+    }
+
     static var create: CommandSpec {
         CommandSpec(
             name: "create",
@@ -92,7 +110,7 @@ enum KeysCommand {
 
     static var list: CommandSpec {
         CommandSpec(name: "list", abstract: "List keys (never their secrets).", options: dataOptions) { arguments, environment in
-            let store = try openStore(arguments, environment)
+            let store = try openStoreForReading(arguments, environment)
             environment.print(pad(["KEY", "TENANT", "ROLE", "ENV", "STATUS", "RATE", "BURST", "CREATED"]))
             for key in try store.allKeys() {
                 environment.print(pad([

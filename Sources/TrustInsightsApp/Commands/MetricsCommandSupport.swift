@@ -77,10 +77,12 @@ enum MetricsCommandSupport {
             throw CommandLineError.failure(
                 "\(folder.databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; \(advice)")
         }
-        let store: SQLiteStore
+        // Read-only, so that a backup, a snapshot on a read-only mount, or an account that may only read the files
+        // can be measured; the serving store would open for writing and start a checkpointer.
+        let store: SQLiteReadOnlyStore
         let tenants: [TenantID]
         do {
-            store = try SQLiteStore(directory: configuration.dataDir)
+            store = try SQLiteReadOnlyStore(directory: configuration.dataDir)
             tenants = try store.tenants()
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")

@@ -26,6 +26,12 @@ final class SmallFilesystem {
         rmdir(path)
     }
 
+    /// Makes the filesystem read-only, as a backup or snapshot mounted read-only is: every write fails with EROFS,
+    /// whoever the user (root included).
+    func remountReadOnly() throws {
+        guard Self.run("/bin/mount", ["-o", "remount,ro", path]) else { throw SmallFilesystemError.cannotMount }
+    }
+
     /// Writes a filler file until the filesystem refuses another byte; returns its path.
     func fill() throws -> String {
         let filler = path + "/filler"
