@@ -9,8 +9,19 @@ public struct CommandLineTool: Sendable {
     public func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
         let status = runCommand(arguments, environment: environment)
         guard status == 0, let fault = environment.standardOutputFault() else { return status }
+        if command(named: arguments).standardOutputIsInformational { return status }
         environment.printError("Error: cannot write standard output: \(fault)")
         return 1
+    }
+
+    /// The command `arguments` name: the deepest subcommand their leading words spell.
+    private func command(named arguments: [String]) -> CommandSpec {
+        var command = root
+        for word in arguments {
+            guard let sub = command.subcommands.first(where: { $0.name == word }) else { break }
+            command = sub
+        }
+        return command
     }
 
     private func runCommand(_ arguments: [String], environment: CommandEnvironment) -> Int32 {

@@ -10,6 +10,9 @@ public struct CommandSpec: Sendable {
     public var positionals: [PositionalSpec]
     public var subcommands: [CommandSpec]
     public var body: Body?
+    /// What the command prints on standard output only informs (a service, whose log is on standard error): a
+    /// failure to write it is warned about when it happens, and does not make a clean run exit 1.
+    public var standardOutputIsInformational = false
 
     public init(
         name: String,

@@ -9,7 +9,7 @@ import Glibc
 /// grace period ran out before every in-flight request was answered).
 enum ServeCommand {
     static var spec: CommandSpec {
-        CommandSpec(
+        var spec = CommandSpec(
             name: "serve",
             abstract: "Start the HTTP service.",
             discussion: """
@@ -31,6 +31,8 @@ enum ServeCommand {
                 throw error
             }
         }
+        spec.standardOutputIsInformational = true
+        return spec
     }
 
     /// Standard error as the command line's environment reaches it (a test captures it there).
@@ -68,6 +70,13 @@ enum ServeCommand {
                 environment.print("trust-insights listening on http://\(configuration.urlHost):\(runtime.server.boundPort)")
                 if let client = runtime.demoClientSecret {
                     FirstStart.printExample(client: client, host: configuration.host, port: runtime.server.boundPort, environment: environment)
+                }
+                // Standard output only informs here (the log is on standard error), so a failure to write it is said
+                // now, once, and a clean stop still exits 0 (`standardOutputIsInformational`).
+                if let fault = environment.standardOutputFault() {
+                    runtime.log.warning("standard output not writable", [
+                        ("reason", .text(fault)), ("lost", "the listening line\(runtime.demoClientSecret != nil ? " and the demo keys" : "")"),
+                    ])
                 }
             }
         } catch {
