@@ -52,6 +52,34 @@ import Testing
         #expect(told.withLock { $0 } == [false])
     }
 
+    /// Unwritable storage is re-checked on its own, so recovery shows without a probe asking (before, `/readyz`
+    /// answered the stale state to the first probe after space came back, and a probe every 5 s saw it 5 s late).
+    @Test func unwritableStorageIsWatchedUntilItRecovers() {
+        let storage = FakeStorage()
+        storage.writable.store(false, ordering: .relaxed)
+        let changes = Mutex<[Bool]>([])
+        let readiness = Readiness(
+            storageCheck: { storage.check() }, clock: { storage.time.load(ordering: .relaxed) }, recoveryCheckMilliseconds: 20,
+            storageChanged: { writable in changes.withLock { $0.append(writable) } })
+        readiness.noteStorageWrite(succeeded: false, now: 10_000)
+        wait { storage.checks.load(ordering: .relaxed) >= 2 }
+        #expect(!readiness.lastKnownStorageWritable)
+        storage.writable.store(true, ordering: .relaxed)
+        wait { readiness.lastKnownStorageWritable }
+        #expect(readiness.lastKnownStorageWritable, "recovered without anyone asking")
+        #expect(changes.withLock { $0 } == [false, true])
+        // The watch ends once storage is writable: no more checks.
+        let checks = storage.checks.load(ordering: .relaxed)
+        usleep(100_000)
+        #expect(storage.checks.load(ordering: .relaxed) == checks)
+        // Draining ends it too.
+        storage.writable.store(false, ordering: .relaxed)
+        readiness.set(.draining)
+        readiness.noteStorageWrite(succeeded: false, now: 10_100)
+        usleep(100_000)
+        #expect(storage.checks.load(ordering: .relaxed) == checks)
+    }
+
     @Test func firstAnswerChecksInPlace() {
         let storage = FakeStorage()
         storage.writable.store(false, ordering: .relaxed)

@@ -1,3 +1,4 @@
+import Glibc
 import DetachedThreads
 import InsightCore
 import Synchronization
@@ -8,7 +9,9 @@ import Synchronization
 /// The storage check is a real write, which can wait out SQLite's busy timeout (seconds) when another process
 /// holds the lock. It therefore runs off the event loop, one at a time: `/readyz` answers at once with the last
 /// known state and starts a re-check when that state is older than a second (only the first answer checks in
-/// place, having no earlier state to give).
+/// place, having no earlier state to give). While storage is known to be unwritable, a thread of its own also
+/// re-checks it every `recoveryCheckMilliseconds`, so recovery shows (in `/readyz`, the gauge and the log) within
+/// about that time, not one probe late: a probe every 5 s would otherwise keep a recovered service out for 5 s more.
 public final class Readiness: Sendable {
     public enum Phase: Int, Sendable {
         case starting = 0
@@ -20,6 +23,8 @@ public final class Readiness: Sendable {
         var checkedAt: Int64?
         var writable = true
         var checking = false
+        /// The recovery watch is running.
+        var watching = false
     }
 
     private let phase = Atomic<Int>(Phase.starting.rawValue)
@@ -28,15 +33,20 @@ public final class Readiness: Sendable {
     private let storage = Mutex(StorageState())
 
     private let storageChanged: @Sendable (_ writable: Bool) -> Void
+    private let recoveryCheckMilliseconds: Int?
 
     /// `storageChanged` is told each time storage turns unwritable or writable again (not on every check), so an
     /// operator's log says when and why the service began refusing writes, and when it stopped.
+    /// `recoveryCheckMilliseconds`: how often unwritable storage is re-checked without waiting for a probe (nil: only
+    /// when asked, as tests that count checks want).
     public init(
         storageCheck: @escaping @Sendable () -> Bool, clock: @escaping @Sendable () -> Int64 = Clock.nowMilliseconds,
+        recoveryCheckMilliseconds: Int? = nil,
         storageChanged: @escaping @Sendable (_ writable: Bool) -> Void = { _ in }
     ) {
         self.storageCheck = storageCheck
         self.clock = clock
+        self.recoveryCheckMilliseconds = recoveryCheckMilliseconds
         self.storageChanged = storageChanged
     }
 
@@ -45,10 +55,41 @@ public final class Readiness: Sendable {
     private func record(writable: Bool, at time: Int64) {
         let changed = storage.withLock { state -> Bool in
             let changed = state.writable != writable
-            state = StorageState(checkedAt: time, writable: writable, checking: false)
+            state.checkedAt = time
+            state.writable = writable
+            state.checking = false
             return changed
         }
         if changed { storageChanged(writable) }
+        if !writable { watchForRecovery() }
+    }
+
+    /// Starts the recovery watch unless it runs already: re-checks until storage is writable again or the service
+    /// drains. It holds the readiness weakly, so a readiness let go of (a test's) ends it at its next turn.
+    private func watchForRecovery() {
+        guard let interval = recoveryCheckMilliseconds else { return }
+        let start = storage.withLock { state -> Bool in
+            guard !state.writable, !state.watching else { return false }
+            state.watching = true
+            return true
+        }
+        guard start else { return }
+        DetachedThread.spawn(name: "storage-watch") { [weak self] in
+            while true {
+                usleep(UInt32(clamping: interval * 1000))
+                guard let self else { return }
+                let stop = self.storage.withLock { state -> Bool in
+                    guard state.writable || self.currentPhase == .draining else { return false }
+                    state.watching = false
+                    return true
+                }
+                if stop { return }
+                let writable = self.storageCheck()
+                self.storage.withLock { $0.watching = !writable }
+                self.record(writable: writable, at: self.clock())
+                if writable { return }
+            }
+        }
     }
 
     public var currentPhase: Phase { Phase(rawValue: phase.load(ordering: .acquiring)) ?? .starting }
@@ -66,6 +107,7 @@ public final class Readiness: Sendable {
             return changed
         }
         if changed { storageChanged(succeeded) }
+        if !succeeded { watchForRecovery() }
     }
 
     /// The outcome of the last write or check, without starting one: what a metrics scrape may read (a scrape must

@@ -133,7 +133,7 @@ final class ServiceRuntime: Sendable {
         }
         let storageLog = log
         let dataDir = configuration.dataDir
-        let readiness = Readiness(storageCheck: { store.isWritable() }, storageChanged: { writable in
+        let readiness = Readiness(storageCheck: { store.isWritable() }, recoveryCheckMilliseconds: 1000, storageChanged: { writable in
             if writable {
                 storageLog.info("storage writable again", [("dataDir", .text(dataDir))])
             } else {
