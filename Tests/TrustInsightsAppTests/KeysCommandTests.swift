@@ -52,6 +52,24 @@ import InsightStore
         #expect(CommandRun(["--version", "x"]).status == 64)
     }
 
+    /// Columns line up whatever the values' lengths: a 64-character tenant name and `production` pushed the
+    /// columns after them out of line when the widths were fixed.
+    @Test func listLinesUpItsColumnsForLongValues() {
+        let tenant = String(repeating: "t", count: 64)
+        #expect(run(["create", "--tenant", tenant, "--role", "analyst", "--env", "production"]).status == 0)
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "sandbox"]).status == 0)
+        let lines = run(["list"]).output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        for header in ["ROLE", "ENV", "STATUS", "CREATED"] {
+            let column = lines[0].range(of: header).map { lines[0].distance(from: lines[0].startIndex, to: $0.lowerBound) }
+            for line in lines.dropFirst() {
+                let start = line.index(line.startIndex, offsetBy: column ?? 0)
+                #expect(column != nil && start > line.startIndex && line[line.index(before: start)] == " " && line[start] != " ",
+                        "\(header) starts a value at column \(column ?? -1): \(line)")
+            }
+        }
+    }
+
     /// A key with its own rate and no burst has twice the rate, which `list` says rather than "default" (which
     /// would read as the service's default burst).
     @Test func listShowsTheBurstAKeyWithItsOwnRateHas() {

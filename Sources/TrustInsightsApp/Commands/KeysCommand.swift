@@ -111,14 +111,12 @@ enum KeysCommand {
     static var list: CommandSpec {
         CommandSpec(name: "list", abstract: "List keys (never their secrets).", options: dataOptions) { arguments, environment in
             let store = try openStoreForReading(arguments, environment)
-            environment.print(pad(["KEY", "TENANT", "ROLE", "ENV", "STATUS", "RATE", "BURST", "CREATED"]))
-            for key in try store.allKeys() {
-                environment.print(pad([
-                    key.keyID, key.tenant.rawValue, key.role.rawValue, key.environment.rawValue, key.status.rawValue,
-                    key.rate.map { "\($0)" } ?? "default", Self.burstColumn(rate: key.rate, burst: key.burst),
-                    Timestamp.iso8601(milliseconds: key.createdAt),
-                ]))
+            let rows = [["KEY", "TENANT", "ROLE", "ENV", "STATUS", "RATE", "BURST", "CREATED"]] + (try store.allKeys()).map { key in
+                [key.keyID, key.tenant.rawValue, key.role.rawValue, key.environment.rawValue, key.status.rawValue,
+                 key.rate.map { "\($0)" } ?? "default", Self.burstColumn(rate: key.rate, burst: key.burst),
+                 Timestamp.iso8601(milliseconds: key.createdAt)]
             }
+            for line in Self.aligned(rows) { environment.print(line) }
             return 0
         }
     }
@@ -152,10 +150,13 @@ enum KeysCommand {
         }
     }
 
-    private static func pad(_ columns: [String]) -> String {
-        let widths = [18, 16, 8, 11, 10, 8, 8, 24]
-        return zip(columns, widths).map { $0.padding(toLength: max($1, $0.count + 1), withPad: " ", startingAt: 0) }.joined()
-            .trimmingTrailingSpaces()
+    /// Rows as lines whose columns line up: each column as wide as its longest value and two spaces (a tenant
+    /// name may be 64 characters), as `column -t` would print them.
+    static func aligned(_ rows: [[String]]) -> [String] {
+        let widths = (0..<(rows.first?.count ?? 0)).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            zip(row, widths).map { $0.padding(toLength: $1 + 2, withPad: " ", startingAt: 0) }.joined().trimmingTrailingSpaces()
+        }
     }
 }
 
