@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "InsightStore", dependencies: ["InsightCore", "CSQLite", "DetachedThreads", "JSONStream"], swiftSettings: optimised),
         .target(name: "InsightTraining", dependencies: ["InsightModel"], swiftSettings: optimised),
         .target(name: "InsightSimulation", dependencies: ["InsightCore"], swiftSettings: optimised),
-        // openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.
+        // docs/openapi.yaml (the repository's, through a symlink) is compiled in and served at GET /openapi.yaml.
         .target(
             name: "InsightService", dependencies: ["HTTPServer", "InsightCore", "InsightCrypto", "JSONStream", "DetachedThreads"],
             resources: [.embedInCode("Contract/openapi.yaml")], swiftSettings: optimised

@@ -22,7 +22,7 @@ fi
 
 echo "deploy: yamllint"
 yamllint -s -d '{extends: default, rules: {line-length: {max: 120}, document-start: disable}}' deploy/kubernetes
-yamllint -s -d '{extends: default, rules: {line-length: disable, document-start: disable}}' openapi.yaml
+yamllint -s -d '{extends: default, rules: {line-length: disable, document-start: disable}}' docs/openapi.yaml
 
 echo "deploy: Kubernetes schemas (strict)"
 for manifest in deploy/kubernetes/*.yaml; do

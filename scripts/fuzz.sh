@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds and runs one libFuzzer target (Fuzz/<target>/) under AddressSanitizer.
+# Builds and runs one libFuzzer target (Tests/Fuzz/<target>/) under AddressSanitizer.
 #
 #   scripts/fuzz.sh <target> [seconds] [extra libFuzzer flags...]   # fuzz for `seconds` (default 60)
 #   scripts/fuzz.sh <target> --run FILE...                           # run the given inputs once (regressions)
@@ -10,7 +10,7 @@
 # library modules straight from Sources/ with swiftc, in dependency order, into .build-fuzz/ (never the default
 # build's folder): each once, with coverage instrumentation, ASan and -enable-testing so a target can reach
 # internal decoders with `@testable import`. A module is rebuilt only when a file of it or of a dependency changed.
-# The seed corpus is Fuzz/corpus/<target>/ (read only); what libFuzzer adds goes to .build-fuzz/corpus/<target>/.
+# The seed corpus is Tests/Fuzz/corpus/<target>/ (read only); what libFuzzer adds goes to .build-fuzz/corpus/<target>/.
 # A crash leaves its input in .build-fuzz/artifacts/<target>/ and exits non-zero: add that input to the seed
 # corpus and a unit test for it once the bug is fixed.
 set -euo pipefail
@@ -44,13 +44,13 @@ declare -A targets=(
 )
 # Source folders a target shares with others, compiled into it.
 declare -A support=(
-    [evaluation-request]="Fuzz/Support/Wire"
-    [consumption-request]="Fuzz/Support/Wire"
-    [label-batch]="Fuzz/Support/Wire"
-    [authorization-request]="Fuzz/Support/Wire"
-    [xgboost-import]="Fuzz/Support/Model"
-    [lightgbm-import]="Fuzz/Support/Model"
-    [model-document]="Fuzz/Support/Model"
+    [evaluation-request]="Tests/Fuzz/Support/Wire"
+    [consumption-request]="Tests/Fuzz/Support/Wire"
+    [label-batch]="Tests/Fuzz/Support/Wire"
+    [authorization-request]="Tests/Fuzz/Support/Wire"
+    [xgboost-import]="Tests/Fuzz/Support/Model"
+    [lightgbm-import]="Tests/Fuzz/Support/Model"
+    [model-document]="Tests/Fuzz/Support/Model"
 )
 swift_flags=(-swift-version 6 -O -parse-as-library -sanitize=fuzzer,address -enable-testing -g
     -I "$modules" -I "$root/Sources/CCrypto" -I "$modules/CLinux")
@@ -118,7 +118,7 @@ build_target() {
         [[ $m == HTTPServer ]] && objects+=("$modules/CLinux.o")
     done
     local binary=$out/bin/$target
-    local folders=("Fuzz/$target" ${support[$target]:-})
+    local folders=("Tests/Fuzz/$target" ${support[$target]:-})
     if newer_than "$binary" "${folders[@]}" "${objects[@]}"; then
         echo "fuzz: linking $target"
         local sources
@@ -158,10 +158,10 @@ fi
 seconds=${1:-60}
 shift || true
 mkdir -p "$out/corpus/$target" "$out/artifacts/$target"
-seeds=Fuzz/corpus/$target
+seeds=Tests/Fuzz/corpus/$target
 [[ -d $seeds ]] || { echo "fuzz: no seed corpus at $seeds" >&2; exit 1; }
 dictionary=()
-[[ -f Fuzz/dict/$target.dict ]] && dictionary=(-dict="Fuzz/dict/$target.dict")
+[[ -f Tests/Fuzz/dict/$target.dict ]] && dictionary=(-dict="Tests/Fuzz/dict/$target.dict")
 # Inputs larger than max_len are cut by libFuzzer; the seeds are small, and the mutations stay near them.
 exec "$binary" "$out/corpus/$target" "$seeds" "${dictionary[@]}" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${FUZZ_MAX_LEN:-65536}" \

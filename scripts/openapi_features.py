@@ -105,7 +105,7 @@ def main():
         schemas = {name: schemas[name] for name in order}
         sys.stdout.write(yaml.safe_dump(schemas, sort_keys=False, width=118, allow_unicode=True, default_flow_style=None))
         return 0
-    document = yaml.safe_load(open(os.path.join(ROOT, "openapi.yaml")))
+    document = yaml.safe_load(open(os.path.join(ROOT, "docs", "openapi.yaml")))
     present = document["components"]["schemas"]
     problems = []
     for name, schema in schemas.items():

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Testing
 @testable import InsightModel
 
-/// Inputs the fuzz targets (Fuzz/xgboost-import, Fuzz/lightgbm-import) found crashing the importers: counts and
+/// Inputs the fuzz targets (Tests/Fuzz/xgboost-import, Tests/Fuzz/lightgbm-import) found crashing the importers: counts and
 /// indices read from the file sized allocations or overflowed before anything checked them. Each must now be a
 /// refusal with a message, as the CLI reports it.
 @Suite struct ImporterFuzzRegressionTests {
@@ -90,7 +90,7 @@ import Testing
     /// Saved crash inputs of our own format compile (or are refused) without trapping: one had a leaf whose unused
     /// split feature did not fit the contribution table's 32-bit field.
     @Test func compilesEverySavedCrashDocumentWithoutTrapping() throws {
-        let folder = Self.packageRoot.appendingPathComponent("Fuzz/corpus/model-document")
+        let folder = Self.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/model-document")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("regression-") }
         #expect(!names.isEmpty)
         for name in names {
@@ -104,7 +104,7 @@ import Testing
     /// Every saved crash input of the importer targets is refused, not a crash.
     @Test(arguments: ["xgboost-import", "lightgbm-import"])
     func refusesEverySavedCrashInput(target: String) throws {
-        let folder = Self.packageRoot.appendingPathComponent("Fuzz/corpus/\(target)")
+        let folder = Self.packageRoot.appendingPathComponent("Tests/Fuzz/corpus/\(target)")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("regression-") }
         #expect(!names.isEmpty)
         for name in names {

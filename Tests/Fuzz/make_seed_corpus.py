@@ -1,18 +1,18 @@
 #!/usr/bin/env python3
-"""Writes the seed corpus of every fuzz target under Fuzz/corpus/ (small, real inputs).
+"""Writes the seed corpus of every fuzz target under Tests/Fuzz/corpus/ (small, real inputs).
 
-Run from anywhere: `python3 Fuzz/make_seed_corpus.py`. The importer seeds are cut down from the shared fixtures
+Run from anywhere: `python3 Tests/Fuzz/make_seed_corpus.py`. The importer seeds are cut down from the shared fixtures
 (../shared/fixtures/gbdt: the first trees of each model, so they stay real files of the two libraries but small);
 model-document seeds are made from those by `trust-insights models import` when a built binary is found.
-Inputs that once crashed a target live in Fuzz/corpus/<target>/regression-* and are never rewritten here.
+Inputs that once crashed a target live in Tests/Fuzz/corpus/<target>/regression-* and are never rewritten here.
 """
 import json
 import os
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CORPUS = os.path.join(ROOT, "Fuzz", "corpus")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CORPUS = os.path.join(ROOT, "Tests", "Fuzz", "corpus")
 FIXTURES = os.path.join(os.path.dirname(ROOT), "shared", "fixtures", "gbdt")
 
 
@@ -201,7 +201,7 @@ def model_document():
         out = os.path.join(CORPUS, "model-document", kind + "-" + name.rsplit(".", 1)[0] + ".json")
         os.makedirs(os.path.dirname(out), exist_ok=True)
         subprocess.run([binary, "models", "import", "--from", kind, os.path.join(CORPUS, target, name),
-                        "--insight", "isLikelyBeingCoached", "--category", "payment", "--version", "seed",
+                        "--insight", "isLikelyBeingCoached", "--category", "payment", "--version", "1.0.0",
                         "--out", out], check=True, stdout=subprocess.DEVNULL)
 
 
