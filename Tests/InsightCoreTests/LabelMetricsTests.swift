@@ -146,7 +146,38 @@ struct FakeMetricsSource: MetricsSource {
         #expect(group.recallMediumOrAbove == nil)
         #expect(group.suppressed.contains("/recall/mediumOrAbove"))
         #expect(group.confirmedFraud == 41)
-        #expect(group.latency.medianDays == 5)
+        // Every label is 5 days old: the histogram's nine zeros hold less than k together, so its one other bucket
+        // is withheld with them, and a median of 5 days would tell that bucket held at least half of them.
+        #expect(group.latency.histogram.allSatisfy { $0.labels == nil })
+        #expect(group.latency.medianDays == nil)
+        #expect(group.suppressed.contains("/labelLatencyDays/median"))
+    }
+
+    /// A quantile is withheld when withheld histogram buckets lie on both sides of it: an outside review found that
+    /// a p90 of 90 days, with buckets `1` (4 labels) and `181+` (1) withheld, told that the first held 4 or 5.
+    @Test func aQuantileThatWouldBoundWithheldBucketsIsWithheld() throws {
+        var source = FakeMetricsSource()
+        source.aggregates = [.init(key: key(outcome: .unknown), evaluations: 100, confirmedFraud: 20, confirmedLegitimate: 43)]
+        let spread = [(0, 9), (1, 4), (2, 5), (5, 5), (10, 5), (20, 12), (40, 5), (90, 12), (100, 5), (200, 1)]
+        source.latencies = spread.map { .init(key: key(outcome: .unknown), latencyDays: $0.0, labels: $0.1) }
+        let group = try #require(try report(source, k: 3).groups.first)
+        #expect(group.latency.histogram.map(\.labels) == [9, nil, 5, 5, 5, 12, 5, 12, 5, nil])
+        #expect(group.latency.p90Days == nil)
+        #expect(group.latency.medianDays == nil)
+        #expect(group.suppressed.contains("/labelLatencyDays/p90"))
+        #expect(group.suppressed.contains("/labelLatencyDays/median"))
+        // Unsuppressed, the same figures are 20 and 90 days.
+        let exact = try #require(try report(source, k: 0).groups.first)
+        #expect(exact.latency.medianDays == 20 && exact.latency.p90Days == 90)
+
+        // Withheld buckets all above the quantiles' buckets bound only their total, which the histogram's
+        // published total gives anyway: both quantiles stand.
+        source.latencies = [(0, 9), (1, 5), (2, 5), (5, 5), (10, 5), (20, 12), (40, 5), (90, 13), (100, 2), (200, 2)]
+            .map { .init(key: key(outcome: .unknown), latencyDays: $0.0, labels: $0.1) }
+        let oneSide = try #require(try report(source, k: 3).groups.first)
+        #expect(oneSide.latency.histogram.map(\.labels) == [9, 5, 5, 5, 5, 12, 5, 13, nil, nil])
+        #expect(oneSide.latency.medianDays == 20 && oneSide.latency.p90Days == 90)
+        #expect(!oneSide.suppressed.contains("/labelLatencyDays/p90"))
     }
 
     @Test func latencyQuantilesUseNearestRank() {
