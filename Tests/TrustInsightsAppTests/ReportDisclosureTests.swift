@@ -153,6 +153,37 @@ import InsightCore
         #expect(html.contains("No count is withheld"))
     }
 
+    /// The page's median and 90th percentile follow the API's rule (QuantileDisclosure): beside withheld buckets
+    /// on both sides they would bound how the withheld labels split, so they are withheld too.
+    @Test func latencyQuantilesBesideWithheldBucketsOnBothSidesAreWithheld() throws {
+        struct Spread: MetricsSource {
+            var aggregate: MetricsAggregate
+            var latencies: [(days: Int, labels: Int)]
+            func forEachAggregate(_ query: MetricsQuery, aggregate: (MetricsAggregate) -> Void, latency: (LatencyAggregate) -> Void) throws {
+                aggregate(self.aggregate)
+                for entry in latencies { latency(LatencyAggregate(key: self.aggregate.key, latencyDays: entry.days, labels: entry.labels)) }
+            }
+        }
+        func page(_ latencies: [(days: Int, labels: Int)], k: Int) throws -> GroupMetrics {
+            let source = Spread(aggregate: Self.aggregate(.unknown, evaluations: 100, fraud: 20, legitimate: 43), latencies: latencies)
+            let exact = LabelMetrics(source: source, policy: MetricsPolicy(suppressionK: 0))
+            func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
+                try exact.report(
+                    MetricsQuery(tenant: tenant, days: (Self.today - 89)...Self.today, groupBy: groupBy, environments: [.production]),
+                    now: Self.today * 86_400_000)
+            }
+            return ReportDisclosure(
+                exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
+                policy: MetricsPolicy(suppressionK: k), today: Self.today).overall.groups[0]
+        }
+        let bothSides = try page([(0, 9), (1, 4), (2, 5), (5, 5), (10, 5), (20, 12), (40, 5), (90, 12), (100, 5), (200, 1)], k: 3)
+        #expect(bothSides.latency.histogram.map(\.labels) == [9, nil, 5, 5, 5, 12, 5, 12, 5, nil])
+        #expect(bothSides.latency.medianDays == nil && bothSides.latency.p90Days == nil)
+        // Unsuppressed, the page shows them.
+        let exact = try page([(0, 9), (1, 4), (2, 5), (5, 5), (10, 5), (20, 12), (40, 5), (90, 12), (100, 5), (200, 1)], k: 0)
+        #expect(exact.latency.medianDays == 20 && exact.latency.p90Days == 90)
+    }
+
     @Test func ratiosAreShownOnlyWhenTheirCountsFollowFromThePage() throws {
         let data = [
             Self.aggregate(.unknown, evaluations: 40, fraud: 5, legitimate: 20), Self.aggregate(.medium, evaluations: 30, fraud: 12, legitimate: 12),

@@ -118,22 +118,14 @@ extension GroupTally {
 
         let latencyPublished = policy.suppressionK == 0 || latency.count >= policy.suppressionK
         if !latencyPublished { suppressed += ["/labelLatencyDays/median", "/labelLatencyDays/p90"] }
-        let withheldBuckets = histogram.indices.filter { outcome.suppressed[histogram[$0]] }
-        // A quantile says how many labels lie below its day and how many at or below it. With withheld buckets on
-        // both sides of its bucket, or in it, that bounds how the withheld labels split between them, which the
-        // sums leave open (a p90 of 90 told that of 5 withheld labels at least 4 were in bucket 1). On one side
-        // only, it bounds their total, which the histogram's computable total already gives; all withheld buckets
-        // known to be empty (a total of zero) leave nothing to bound.
+        let bucketCounts = histogram.map { table.values[$0] }
+        let bucketWithheld = histogram.map { outcome.suppressed[$0] }
+        let histogramTotalComputable = outcome.canPublish(cells: histogram)
         func quantile(_ fraction: Double, path: String) -> Int? {
             guard latencyPublished, let days = latency.quantile(fraction) else { return nil }
-            guard !withheldBuckets.isEmpty else { return days }
-            let bucket = LatencyBucket.index(of: days)
-            let withheldTotal = latency.count - histogram.indices.filter { !outcome.suppressed[histogram[$0]] }
-                .reduce(0) { $0 + table.values[histogram[$1]] }
-            let unbounded = outcome.canPublish(cells: histogram) && (withheldTotal == 0
-                || !withheldBuckets.contains(bucket)
-                    && (withheldBuckets.allSatisfy { $0 < bucket } || withheldBuckets.allSatisfy { $0 > bucket }))
-            guard unbounded else {
+            guard QuantileDisclosure.mayPublish(
+                days: days, bucketCounts: bucketCounts, withheld: bucketWithheld, totalComputable: histogramTotalComputable)
+            else {
                 suppressed.append(path)
                 return nil
             }

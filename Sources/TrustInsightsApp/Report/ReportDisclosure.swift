@@ -136,11 +136,18 @@ struct ReportDisclosure {
             if medium == nil || high == nil || !publishable([medium!, high!], [cells.f]) { byModelVersion.groups[index].recallMediumOrAbove = nil }
             if high == nil || !publishable([high!], [cells.f]) { byModelVersion.groups[index].recallHigh = nil }
         }
-        // Quantiles of fewer than k labels single out labels, as in the API.
+        // Quantiles of fewer than k labels single out labels, and beside withheld buckets they may bound those
+        // buckets: the API's rules (QuantileDisclosure).
         let labels = (total.confirmedFraud ?? 0) + (total.confirmedLegitimate ?? 0)
-        if labels < k {
-            overall.groups[0].latency.medianDays = nil
-            overall.groups[0].latency.p90Days = nil
+        let bucketCounts = total.latency.histogram.map { $0.labels ?? 0 }
+        let bucketWithheld = histogram.map { outcome.suppressed[$0] }
+        let totalComputable = outcome.canPublish(cells: histogram)
+        func mayPublish(_ days: Int?) -> Bool {
+            guard labels >= k, let days else { return false }
+            return QuantileDisclosure.mayPublish(
+                days: days, bucketCounts: bucketCounts, withheld: bucketWithheld, totalComputable: totalComputable)
         }
+        if !mayPublish(total.latency.medianDays) { overall.groups[0].latency.medianDays = nil }
+        if !mayPublish(total.latency.p90Days) { overall.groups[0].latency.p90Days = nil }
     }
 }
