@@ -29,7 +29,11 @@ import InsightCore
     }
 
     func disclosure(_ aggregates: [MetricsAggregate], k: Int) throws -> ReportDisclosure {
-        let exact = LabelMetrics(source: Source(aggregates: aggregates), policy: MetricsPolicy(suppressionK: 0))
+        try disclosure(source: Source(aggregates: aggregates), k: k)
+    }
+
+    func disclosure(source: some MetricsSource, k: Int) throws -> ReportDisclosure {
+        let exact = LabelMetrics(source: source, policy: MetricsPolicy(suppressionK: 0))
         func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
             try exact.report(
                 MetricsQuery(tenant: tenant, days: (Self.today - 89)...Self.today, groupBy: groupBy, environments: [.production]),
@@ -166,15 +170,7 @@ import InsightCore
         }
         func page(_ latencies: [(days: Int, labels: Int)], k: Int) throws -> GroupMetrics {
             let source = Spread(aggregate: Self.aggregate(.unknown, evaluations: 100, fraud: 20, legitimate: 43), latencies: latencies)
-            let exact = LabelMetrics(source: source, policy: MetricsPolicy(suppressionK: 0))
-            func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
-                try exact.report(
-                    MetricsQuery(tenant: tenant, days: (Self.today - 89)...Self.today, groupBy: groupBy, environments: [.production]),
-                    now: Self.today * 86_400_000)
-            }
-            return ReportDisclosure(
-                exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
-                policy: MetricsPolicy(suppressionK: k), today: Self.today).overall.groups[0]
+            return try disclosure(source: source, k: k).overall.groups[0]
         }
         let bothSides = try page([(0, 9), (1, 4), (2, 5), (5, 5), (10, 5), (20, 12), (40, 5), (90, 12), (100, 5), (200, 1)], k: 3)
         #expect(bothSides.latency.histogram.map(\.labels) == [9, nil, 5, 5, 5, 12, 5, 12, 5, nil])
