@@ -169,10 +169,35 @@ import Testing
         #expect(tabled.subtracting(documented).sorted() == [], "rows for operations openapi.yaml does not have")
     }
 
+    /// Conditional requests reach every operation, keyed or not (RFC 9110 §13): openapi.yaml must list the `412`
+    /// and, for a `GET`, the `304` each one answers, or a client generated from it meets statuses it was never told of.
+    @Test func everyOperationListsTheConditionalAnswersItGives() throws {
+        let service = try LiveService()
+        let keys = try Keys(service)
+        let document = try String(contentsOfFile: LiveService.repositoryRoot + "/docs/openapi.yaml", encoding: .utf8)
+        let subjectRef = "acct-conditional"
+        for row in Self.matrix {
+            let owner: Caller = switch row.role { case .client: .client; case .partner: .partner; case .analyst: .analyst }
+            let listed = Self.responseCodes(in: document, method: row.method, path: row.path)
+            #expect(!listed.isEmpty, "\(row.method) \(row.path): no responses found in openapi.yaml")
+            var conditions: [(header: (String, String), status: Int)] = [(("If-Match", #""not-held""#), 412)]
+            if row.method == "GET" { conditions.append((("If-None-Match", "*"), 304)) }
+            for condition in conditions {
+                let response = try call(
+                    row, as: owner, keys: keys, subjectRef: subjectRef, service: service, extraHeaders: [condition.header])
+                #expect(response.status == condition.status,
+                        "\(row.method) \(row.path) with \(condition.header.0): \(condition.header.1) answered \(response.status)")
+                #expect(listed.contains(response.status),
+                        "\(row.method) \(row.path) answers \(response.status) to \(condition.header.0), which openapi.yaml does not list")
+            }
+        }
+    }
+
     // MARK: - Cells
 
     private func call(
-        _ row: Row, as caller: Caller, keys: Keys, subjectRef: String, service: LiveService
+        _ row: Row, as caller: Caller, keys: Keys, subjectRef: String, service: LiveService,
+        extraHeaders: [(String, String)] = []
     ) throws -> SocketClient.Response {
         var path = row.path.replacingOccurrences(of: "{subjectRef}", with: subjectRef)
         var evaluated: LiveService.Evaluated?
@@ -197,6 +222,7 @@ import Testing
             body = #"{"items": [{"insightID": "\#(evaluated!.insightIDs[0])", "label": "confirmedFraud", "fraudType": "techSupport", "occurredOn": "\#(today)"}]}"#
         }
         if body != nil { headers.append(("Content-Type", "application/json")) }
+        headers += extraHeaders
         return try service.client().request(row.method, path, headers: headers, body: body.map { Array($0.utf8) })
     }
 
@@ -215,6 +241,28 @@ import Testing
 
     private func problemType(_ response: SocketClient.Response) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["type"] as? String
+    }
+
+    /// The status codes an operation's `responses:` lists (eight-space `'NNN':` keys under its four-space method key).
+    static func responseCodes(in document: String, method: String, path: String) -> Set<Int> {
+        var codes: Set<Int> = []
+        var currentPath: String?
+        var inOperation = false
+        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") {
+                currentPath = String(line.dropFirst(2).dropLast())
+                inOperation = false
+            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":") {
+                inOperation = currentPath == path && line.trimmingCharacters(in: .whitespaces) == method.lowercased() + ":"
+            } else if !line.isEmpty, !line.hasPrefix(" ") {
+                currentPath = nil
+                inOperation = false
+            } else if inOperation, line.hasPrefix("        '"), !line.hasPrefix("         "),
+                      let code = Int(line.dropFirst(9).prefix(3)), line.dropFirst(12).hasPrefix("':") {
+                codes.insert(code)
+            }
+        }
+        return codes
     }
 
     /// "METHOD /path" for each operation under `paths:` (two-space path keys, four-space method keys).
