@@ -28,19 +28,23 @@ train() { # category version seed out extra-args...
     --category "$category" --version "$version" --created-at "$created" --seed "$seed" "$@"
 }
 
-mkdir -p models
+# Trained into the work folder and copied over models/ once all are built: `train` refuses to write over a model
+# the manifest lists (its pinned SHA-256 would no longer match), and a failed run leaves models/ as it was.
+mkdir -p models "$work/models"
 entries=()
 seed=1000
 for category in payment account resourceUse communication other; do
   seed=$((seed + 100))
   echo "== $category $current"
-  train "$category" "$current" "$seed" "models/$category-$current.json" --trees 300 --max-depth 6 --learning-rate 0.08 \
+  train "$category" "$current" "$seed" "$work/models/$category-$current.json" --trees 300 --max-depth 6 --learning-rate 0.08 \
     --subsample 0.8 --colsample 0.9 --early-stopping-rounds 30
   entries+=("{\"insightType\": \"isLikelyBeingCoached\", \"category\": \"$category\", \"version\": \"$current\", \"status\": \"current\", \"path\": \"$category-$current.json\"}")
 done
 echo "== payment $prior (prior recipe)"
-train payment "$prior" 900 "models/payment-$prior.json" --trees 80 --max-depth 4 --learning-rate 0.15 --early-stopping-rounds 0
+train payment "$prior" 900 "$work/models/payment-$prior.json" --trees 80 --max-depth 4 --learning-rate 0.15 --early-stopping-rounds 0
 entries+=("{\"insightType\": \"isLikelyBeingCoached\", \"category\": \"payment\", \"version\": \"$prior\", \"status\": \"prior\", \"path\": \"payment-$prior.json\"}")
+
+cp "$work"/models/*.json models/
 
 echo "== held-out check (seed 777, never used for training or thresholds)"
 : > "$work/held-out.tsv"

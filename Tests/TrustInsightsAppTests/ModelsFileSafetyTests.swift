@@ -70,6 +70,33 @@ import Testing
         #expect(verify.status == 0, "\(verify.errors)")
     }
 
+    /// Without `--register` too: the manifest beside the output pins the listed file's SHA-256, so writing over it
+    /// would take that model out of service at the next start or reload (a newcomer following the import example
+    /// with the shipped prior model's version did exactly that).
+    @Test func anImportWithoutRegisteringOverAModelTheManifestBesideItListsIsRefused() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(featureNames: "activeCall callDurationSeconds"), to: "source.txt")
+        let register = ["--register", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue]
+        try FileManager.default.createDirectory(atPath: harness.path("models"), withIntermediateDirectories: true)
+        #expect(harness.importModel("source.txt", from: "lightgbm", to: "models/payment-2027.01.1.json", register).status == 0)
+        let listedModel = try harness.read("models/payment-2027.01.1.json")
+        try FileManager.default.createSymbolicLink(
+            atPath: harness.path("alias.json"), withDestinationPath: harness.path("models/payment-2027.01.1.json"))
+        // Through a link outside the folder too: the output is written through it, over the listed file.
+        for out in ["models/payment-2027.01.1.json", "models/../models/payment-2027.01.1.json", "alias.json"] {
+            let result = harness.importModel("source.txt", from: "lightgbm", to: out, version: "2027.01.2")
+            #expect(result.status == 1, "\(out): \(result.errors)")
+            #expect(result.errors.contains("is listed in") && result.errors.contains("isLikelyBeingCoached/payment 2027.01.1 (candidate)")
+                    && result.errors.contains("write the new model to a file of its own"), "\(result.errors)")
+        }
+        #expect(try harness.read("models/payment-2027.01.1.json") == listedModel)
+        // A file of its own beside the manifest, or one outside the models folder, is written as before.
+        #expect(harness.importModel("source.txt", from: "lightgbm", to: "models/payment-2027.01.2.json", version: "2027.01.2").status == 0)
+        #expect(harness.importModel("source.txt", from: "lightgbm", to: "elsewhere.json", version: "2027.01.2").status == 0)
+        let verify = harness.run(["models", "verify", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(verify.status == 0, "\(verify.errors)")
+    }
+
     /// What no manifest would take is refused before the model is read, registered or not.
     @Test func anImportForAnUnknownInsightOrCategoryIsAUsageError() throws {
         let harness = try ModelsCommandHarness()

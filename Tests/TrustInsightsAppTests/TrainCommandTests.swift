@@ -176,6 +176,26 @@ import Testing
         #expect(try Data(contentsOf: valid) == before)
     }
 
+    /// A model the manifest beside `--out` lists is pinned by its SHA-256: training over it would take it out of
+    /// service at the next start or reload, so it is refused before any training and the file is left as it was.
+    @Test func refusesAnOutputTheManifestBesideItLists() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        try writeCSV(train, rows: 600, offset: 0)
+        try writeCSV(valid, rows: 300, offset: 3)
+        let listed = directory.appendingPathComponent("payment-2026.09.1.json")
+        try Data("listed model".utf8).write(to: listed)
+        try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "2026.09.1", "status": "prior", "path": "payment-2026.09.1.json", "sha256": "\#(String(repeating: "0", count: 64))"}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("manifest.json"))
+        let (status, output) = run(["train", "--train", train.path, "--valid", valid.path, "--out", listed.path, "--trees", "5"])
+        #expect(status == 1)
+        #expect(output.standardError.withLock { $0 }.contains("isLikelyBeingCoached/payment 2026.09.1 (prior)"),
+                "\(output.standardError.withLock { $0 })")
+        #expect(try Data(contentsOf: listed) == Data("listed model".utf8))
+    }
+
     @Test func trainsAndWritesAModelDocument() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -66,10 +66,7 @@ extension ModelManifest {
         if modelIdentity.path == manifestIdentity || modelLocation.path == manifestIdentity {
             throw ModelRegistryError(file: modelPath, reason: "the model's file is the manifest itself: choose another file for the model")
         }
-        if let listed = manifest.models.first(where: {
-            let listedIdentity = physicalURL(physicalDirectory.appendingPathComponent($0.path)).path
-            return listedIdentity == modelIdentity.path || listedIdentity == modelLocation.path
-        }) {
+        if let listed = entry(of: manifest, in: directory, writtenAt: modelPath) {
             throw ModelRegistryError(
                 file: modelPath,
                 reason: "the manifest already lists this file, for \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)): write the new model to a file of its own")
@@ -111,6 +108,40 @@ extension ModelManifest {
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest (\(error))")
         }
+    }
+
+    /// The entry of `manifest` (whose folder is `directory`) that a file written at `modelPath` would replace,
+    /// through any path or link to it.
+    private static func entry(of manifest: ModelManifest, in directory: URL, writtenAt modelPath: String) -> Entry? {
+        let physicalDirectory = physicalURL(directory)
+        let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
+        // Where the model will be written: a symbolic link at modelPath itself is replaced, not followed.
+        let modelLocation = physicalURL(modelURL.deletingLastPathComponent()).appendingPathComponent(modelURL.lastPathComponent)
+        let modelIdentity = physicalURL(modelURL)
+        return manifest.models.first(where: {
+            let listedIdentity = physicalURL(physicalDirectory.appendingPathComponent($0.path)).path
+            return listedIdentity == modelIdentity.path || listedIdentity == modelLocation.path
+        })
+    }
+
+    /// The entry of a `manifest.json` beside `modelPath` (in the same folder, the shipped layout; for a symbolic
+    /// link, beside the link or beside the file it names) that writing a model at `modelPath` would replace, with
+    /// that manifest's path; nil when there is no such manifest, it does not parse, or it does not list the file.
+    /// `models import` and `train` refuse such an output without `--register`: the manifest pins the file's SHA-256,
+    /// so the service would leave the model it lists out at its next start or reload.
+    public static func listedEntry(besideModelAt modelPath: String) -> (entry: Entry, manifestPath: String)? {
+        let written = URL(fileURLWithPath: modelPath).standardizedFileURL
+        var folders = [written.deletingLastPathComponent()]
+        let resolvedFolder = physicalURL(written).deletingLastPathComponent()
+        if resolvedFolder.path != physicalURL(folders[0]).path { folders.append(resolvedFolder) }
+        for directory in folders {
+            let manifestURL = directory.appendingPathComponent("manifest.json")
+            guard let bytes = try? Data(contentsOf: manifestURL), let manifest = try? ModelManifest(jsonData: bytes),
+                  let listed = entry(of: manifest, in: directory, writtenAt: modelPath)
+            else { continue }
+            return (listed, manifestURL.path)
+        }
+        return nil
     }
 
     /// The manifest's bytes, or nil when there is none yet.

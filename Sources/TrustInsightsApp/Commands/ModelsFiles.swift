@@ -21,6 +21,14 @@ enum ModelsFiles {
         return Data(bytes)
     }
 
+    /// Refuses a model output that the `manifest.json` beside it lists: written over, the file no longer has the
+    /// SHA-256 the manifest pins, and the service leaves that model out at its next start or reload.
+    static func refuseOverwritingListedModel(_ path: String, option: String) throws(CommandLineError) {
+        guard let (listed, manifest) = ModelManifest.listedEntry(besideModelAt: path) else { return }
+        throw .failure(
+            "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), which pins its SHA-256: writing over it would take that model out of service at the next start or reload; write the new model to a file of its own")
+    }
+
     static func write(_ data: Data, to path: String) throws(CommandLineError) {
         try OutputFile.write(Array(data), to: path)
     }

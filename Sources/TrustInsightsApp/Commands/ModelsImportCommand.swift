@@ -43,6 +43,8 @@ enum ModelsImportCommand {
         try OutputFile.refuseOverwriting(
             inputs: [input] + (arguments.value("evaluate").map { [$0] } ?? []), option: "out", path: outPath,
             with: "the converted model")
+        // With --register the manifest being registered in refuses a listed file itself (naming it likewise).
+        if !arguments.flag("register") { try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out") }
         let medium = try arguments.double("medium", in: 0...1) ?? 0.2
         let high = try arguments.double("high", in: 0...1) ?? 0.5
         // The rule the model format holds thresholds to (0 < medium <= high < 1), told as the usage error it is.

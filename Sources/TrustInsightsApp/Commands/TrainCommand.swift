@@ -102,6 +102,7 @@ enum TrainCommand {
         let metadata = try metadata(from: arguments)
         try OutputFile.requireFolder(of: outPath)
         try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
+        try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out")
         if OutputFile.isSameFile(trainPath, validPath) {
             environment.standardError(
                 "warning: --train and --valid name the same file: the thresholds and the held-out metrics will come from the training data\n")
