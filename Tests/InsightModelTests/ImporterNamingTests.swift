@@ -45,6 +45,36 @@ import Testing
         #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(objective: "binary sigmoid:0")) != nil)
     }
 
+    /// `--features` may rename the file's columns, but not give one of the file's names to another column: the
+    /// reversed list of a model's own names imported and registered, and scored every row from the wrong columns.
+    @Test func bothImportersRefuseGivenNamesThatMoveOneOfTheFilesNames() throws {
+        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["b", "a"])
+                == .featureNameMoved(name: "b", givenPosition: 0, sourcePosition: 1))
+        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["x", "a"])
+                == .featureNameMoved(name: "a", givenPosition: 1, sourcePosition: 0))
+        let named = ImporterRefusalTests.xgboost(featureNames: #""a","b""#)
+        #expect(xgboostRefusal(named, featureNames: ["b", "a"]) == .featureNameMoved(name: "b", givenPosition: 0, sourcePosition: 1))
+        #expect(ModelImportError.featureNameMoved(name: "b", givenPosition: 0, sourcePosition: 1).description
+                .contains("would read it from the wrong column"))
+        // The file's own order, renames in place, and names for a file without any are taken.
+        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["a", "b"]) == nil)
+        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["a", "y"]) == nil)
+        #expect(xgboostRefusal(named, featureNames: ["x", "y"]) == nil)
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["b", "a"]) == nil)
+    }
+
+    /// A rename is recorded in the model's provenance (as a JSON array: a source name may hold a comma), so the
+    /// model says which source column each of its features came from; the file's own names record nothing.
+    @Test func renamedFeaturesKeepTheFilesNamesInTheProvenance() throws {
+        var options = ImporterRefusalTests.options
+        options.featureNames = ["activeCall", "b"]
+        let renamed = try LightGBMImporter.importModel(text: ImporterRefusalTests.lightGBM(), options: options)
+        #expect(renamed.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter] == #"["a","b"]"#)
+        options.featureNames = ["a", "b"]
+        let kept = try XGBoostImporter.importModel(jsonBytes: ImporterRefusalTests.xgboost(featureNames: #""a","b""#), options: options)
+        #expect(kept.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter] == nil)
+    }
+
     @Test func bothImportersRefuseAFeatureNamedLikeTheLabelColumn() throws {
         #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["label", "b"]) == .reservedFeatureName("label"))
         #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["a", "label"]) == .reservedFeatureName("label"))

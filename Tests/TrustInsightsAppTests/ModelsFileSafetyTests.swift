@@ -97,6 +97,21 @@ import Testing
         #expect(verify.status == 0, "\(verify.errors)")
     }
 
+    /// `--features` that moves one of the file's names to another column is refused and writes nothing; one that
+    /// renames columns in place is taken and says what it renamed.
+    @Test func givenFeatureNamesMayRenameButNotReorderTheFilesColumns() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(featureNames: "a b"), to: "source.txt")
+        let reordered = harness.importModel("source.txt", from: "lightgbm", to: "m.json", ["--features", "b,a"])
+        #expect(reordered.status == 1, "\(reordered.errors)")
+        #expect(reordered.errors.contains("put 'b' at column 0, but the file names column 1 'b'"), "\(reordered.errors)")
+        #expect(!FileManager.default.fileExists(atPath: harness.path("m.json")))
+        let renamed = harness.importModel("source.txt", from: "lightgbm", to: "m.json", ["--features", "activeCall,b"])
+        #expect(renamed.status == 0, "\(renamed.errors)")
+        #expect(renamed.output.contains("note: --features renamed 1 of the file's features, each read from the same column: a -> activeCall"),
+                "\(renamed.output)")
+    }
+
     /// What no manifest would take is refused before the model is read, registered or not.
     @Test func anImportForAnUnknownInsightOrCategoryIsAUsageError() throws {
         let harness = try ModelsCommandHarness()

@@ -104,7 +104,8 @@ public enum LightGBMImporter {
                 training: TrainingProvenance(
                     source: "imported:lightgbm", tool: "lightgbm \(header["version"] ?? "?")",
                     parameters: ["objective": String(objectiveLine), "num_trees": String(trees.count)]
-                        .merging(averagesOutput ? ["average_output": "true"] : [:]) { first, _ in first },
+                        .merging(averagesOutput ? ["average_output": "true"] : [:]) { first, _ in first }
+                        .merging(ImportedFeatureNames.renamedSource(given: options.featureNames, source: sourceNames)) { first, _ in first },
                     dataDescription: "")),
             trees: trees,
             // LightGBM's probability is sigmoid(sum / iterations), the sum taken first and divided once (its own raw

@@ -15,6 +15,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case vectorLeavesNotSupported(tree: Int)
     case badBaseScore(String)
     case featureNamesMismatch(expected: Int, given: Int)
+    /// `--features` gives one of the file's feature names to another column (positions counted from 0).
+    case featureNameMoved(name: String, givenPosition: Int, sourcePosition: Int)
     /// A feature named like a column the feature CSVs reserve (`label`).
     case reservedFeatureName(String)
     /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
@@ -38,6 +40,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .badBaseScore(let text): "base_score '\(text)' is not a probability from 0 to 1"
         case .featureNamesMismatch(let expected, let given):
             "the model uses \(expected) features but \(given) feature names were given"
+        case .featureNameMoved(let name, let givenPosition, let sourcePosition):
+            "the given feature names put '\(name)' at column \(givenPosition), but the file names column \(sourcePosition) '\(name)': the model would read it from the wrong column; give the names in the file's column order (or leave them out to keep the file's own)"
         case .reservedFeatureName(let name):
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
         case .missingSigmoid(let objective):

@@ -79,6 +79,7 @@ public enum XGBoostImporter {
         var recorded = ["objective": objective, "base_score": baseScoreText, "num_trees": String(trees.count)]
         if dropWeights != nil { recorded["booster"] = "dart" }
         if let bestIteration { recorded["best_iteration"] = String(bestIteration) }
+        recorded.merge(ImportedFeatureNames.renamedSource(given: options.featureNames, source: sourceNames)) { first, _ in first }
         // XGBoost up to 3.1 took the logit of the value as it stands; 3.2 bounds it first. The model scores as 3.2
         // predicts, and says so, since older versions give these files other margins.
         if boundedScore != baseScore { recorded["base_score_bounded_to"] = String(boundedScore) }

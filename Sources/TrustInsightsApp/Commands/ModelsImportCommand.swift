@@ -134,6 +134,11 @@ enum ModelsImportCommand {
         if document.metadata.training.parameters["average_output"] != nil {
             environment.print("note: a LightGBM random forest (average_output): the model divides the sum of its \(document.trees.count) trees by \(document.sumDivisor ?? document.trees.count) (sumDivisor), so margins are the averaged score LightGBM's sigmoid receives, not LightGBM's raw_score")
         }
+        if let recorded = document.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter],
+           let sourceNames = try? JSONDecoder().decode([String].self, from: Data(recorded.utf8)) {
+            let renamed = zip(sourceNames, document.featureNames).filter { $0 != $1 }.map { "\($0) -> \($1)" }
+            environment.print("note: --features renamed \(renamed.count) of the file's features, each read from the same column: \(renamed.joined(separator: ", "))")
+        }
         if arguments.flag("register") {
             environment.print("registered \(document.metadata.insightType)/\(document.metadata.category) \(document.metadata.version) as candidate")
         }
