@@ -30,6 +30,16 @@ import Testing
         return url
     }
 
+    /// A folder holding `train.csv` (600 rows) and `valid.csv` (300), the data most tests train on.
+    func dataSet() throws -> (directory: URL, train: URL, valid: URL) {
+        let directory = try temporaryDirectory()
+        let train = directory.appendingPathComponent("train.csv")
+        let valid = directory.appendingPathComponent("valid.csv")
+        try writeCSV(train, rows: 600, offset: 0)
+        try writeCSV(valid, rows: 300, offset: 3)
+        return (directory, train, valid)
+    }
+
     /// A small learnable CSV: label 1 when a > b, a missing now and then.
     func writeCSV(_ url: URL, rows: Int, offset: Int) throws {
         var text = "label,a,b\n"
@@ -161,12 +171,8 @@ import Testing
 
     /// A slip in `--out` must not replace the data with the model.
     @Test func refusesAnOutputThatIsOneOfTheInputs() throws {
-        let directory = try temporaryDirectory()
+        let (directory, train, valid) = try dataSet()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let train = directory.appendingPathComponent("train.csv")
-        let valid = directory.appendingPathComponent("valid.csv")
-        try writeCSV(train, rows: 600, offset: 0)
-        try writeCSV(valid, rows: 300, offset: 3)
         let before = try Data(contentsOf: valid)
         for out in [valid.path, directory.path + "/./valid.csv"] {
             let (status, output) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out, "--trees", "5"])
@@ -179,12 +185,8 @@ import Testing
     /// A model the manifest beside `--out` lists is pinned by its SHA-256: training over it would take it out of
     /// service at the next start or reload, so it is refused before any training and the file is left as it was.
     @Test func refusesAnOutputTheManifestBesideItLists() throws {
-        let directory = try temporaryDirectory()
+        let (directory, train, valid) = try dataSet()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let train = directory.appendingPathComponent("train.csv")
-        let valid = directory.appendingPathComponent("valid.csv")
-        try writeCSV(train, rows: 600, offset: 0)
-        try writeCSV(valid, rows: 300, offset: 3)
         let listed = directory.appendingPathComponent("payment-2026.09.1.json")
         try Data("listed model".utf8).write(to: listed)
         try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "2026.09.1", "status": "prior", "path": "payment-2026.09.1.json", "sha256": "\#(String(repeating: "0", count: 64))"}]}"#.utf8)
@@ -197,13 +199,9 @@ import Testing
     }
 
     @Test func trainsAndWritesAModelDocument() throws {
-        let directory = try temporaryDirectory()
+        let (directory, train, valid) = try dataSet()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let train = directory.appendingPathComponent("train.csv")
-        let valid = directory.appendingPathComponent("valid.csv")
         let out = directory.appendingPathComponent("model.json")
-        try writeCSV(train, rows: 600, offset: 0)
-        try writeCSV(valid, rows: 300, offset: 3)
         let (status, output) = run([
             "train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "10",
             "--max-depth", "3", "--version", "2026.11.1", "--created-at", "2026-11-21T00:00:00Z",
