@@ -82,6 +82,8 @@ import Testing
         #expect(refusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))
         #expect(refusal(Self.xgboost(featureTypes: #""q","q""#)) == nil)
         #expect(refusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
+        // A multi-target model is refused under the same case; its message names both kinds, not only classes.
+        #expect(ModelImportError.multiClassNotSupported("num_target 2").description.contains("multi-class or multi-target"))
         #expect(refusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
         #expect(refusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))
     }

@@ -29,7 +29,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .malformed(let detail): "malformed model: \(detail)"
         case .unsupportedObjective(let name):
             "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic or reg:logistic, lightgbm binary sigmoid:1 or cross_entropy)"
-        case .multiClassNotSupported(let detail): "multi-class models are not supported (\(detail))"
+        case .multiClassNotSupported(let detail): "models of more than one output (multi-class or multi-target) are not supported (\(detail)): the service scores one probability per insight"
         case .categoricalSplitsNotSupported(let tree):
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
         case .categoricalFeatureNotSupported(let feature):
