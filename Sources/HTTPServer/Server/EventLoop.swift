@@ -315,12 +315,17 @@ final class EventLoop {
             guard let expiry = connection.session.deadlines.expiry(at: now) else { continue }
             switch expiry {
             case .request:
+                shared.requestTimeouts.increment()
                 connection.session.requestTimedOut()
                 flush(connection)
                 if connections[connection.fd] === connection { updateInterest(connection) }
-            case .idle, .linger:
+            case .idle:
+                shared.idleTimeouts.increment()
+                closeConnection(connection)
+            case .linger:
                 closeConnection(connection)
             case .write:
+                shared.writeTimeouts.increment()
                 // A peer that stopped reading would otherwise keep what is still queued (megabytes, with a big
                 // answer) in the kernel until it reads or the orphan timeout runs out: a reset discards it now.
                 closeConnection(connection, abortively: true)

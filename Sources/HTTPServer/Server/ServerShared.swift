@@ -8,6 +8,11 @@ final class ServerShared: Sendable {
     let metrics: MetricsRegistry
     let inFlight: Gauge
     let openConnectionsGauge: Gauge
+    /// Connections closed because a deadline ran out, by which one: what tells an operator whether clients are
+    /// slow to send (request), slow to read (write) or simply done (idle).
+    let requestTimeouts: Counter
+    let idleTimeouts: Counter
+    let writeTimeouts: Counter
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
@@ -28,6 +33,14 @@ final class ServerShared: Sendable {
         self.metrics = metrics
         inFlight = metrics.gauge("http_requests_in_flight", help: "Requests being handled right now.")
         openConnectionsGauge = metrics.gauge("http_open_connections", help: "Open client connections.")
+        let timeouts = { (deadline: String) in
+            metrics.counter(
+                "http_connection_timeouts_total", help: "Connections whose request, idle or write deadline ran out.",
+                labels: ["deadline": deadline])
+        }
+        requestTimeouts = timeouts("request")
+        idleTimeouts = timeouts("idle")
+        writeTimeouts = timeouts("write")
     }
 
     var deadlineTimeouts: ConnectionDeadlines.Timeouts {

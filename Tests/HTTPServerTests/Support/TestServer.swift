@@ -33,6 +33,14 @@ struct TestServer {
         return TestServer(server: server, log: log, metrics: metrics)
     }
 
+    /// How many connections the named deadline (`request`, `idle`, `write`) has closed, from the metrics an
+    /// operator scrapes.
+    func timeouts(of deadline: String) -> Int? {
+        let prefix = "http_connection_timeouts_total{deadline=\"\(deadline)\"} "
+        let line = metrics.render().split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
     func stop() {
         server.beginShutdown()
         _ = server.waitUntilStopped(timeout: .seconds(5))
