@@ -243,6 +243,10 @@ struct RouterTests {
         #expect(!options.accepts(contentType: "application/jsonx"))
         #expect(!options.accepts(contentType: "application/json;charset=latin1"))
         #expect(options.accepts(contentType: "application/json;charset=\"UTF-8\""))
+        // UTF-8's IANA alias and the unregistered name many clients send; other aliases of other charsets are not it.
+        #expect(options.accepts(contentType: "application/json; charset=csUTF8"))
+        #expect(options.accepts(contentType: "application/json; charset=UTF8"))
+        #expect(!options.accepts(contentType: "application/json; charset=csUTF16"))
         #expect(!options.accepts(contentType: "text/plain"))
         // Parameters are name=value, the value a token or a quoted string (RFC 9110 §5.6.6); quoted-pairs are undone.
         #expect(options.accepts(contentType: "application/json;charset=\"utf\\-8\""))

@@ -89,7 +89,9 @@ public struct RouteOptions: Sendable {
                 guard !value.isEmpty else { return false }
             }
             guard !name.isEmpty else { return false }
-            if name.equalsIgnoringASCIICase("charset"), !value.equalsIgnoringASCIICase("utf-8"), !value.equalsIgnoringASCIICase("utf8") {
+            // UTF-8 by its IANA name and alias, and the unregistered `utf8` many clients send.
+            if name.equalsIgnoringASCIICase("charset"), !value.equalsIgnoringASCIICase("utf-8"),
+                !value.equalsIgnoringASCIICase("csUTF8"), !value.equalsIgnoringASCIICase("utf8") {
                 return false
             }
         }
