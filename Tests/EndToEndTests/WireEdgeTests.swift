@@ -75,8 +75,32 @@ import Testing
         let response = try evaluate(Requests.payment(features: #""activeCall": [[[[[[[[[[]]]]]]]]]]"#))
         #expect(response.status == 400)
         #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid")
-        #expect(try errorPointers(response) == ["/features"], "\(response.text)")
+        #expect(try errorPointers(response) == ["/features/activeCall"], "\(response.text)")
         #expect(response.text.contains("nests deeper"))
+    }
+
+    /// Inside `features` too, a repeated name is named as a repeat when its second value nests too deep or holds half
+    /// a surrogate pair, and a value that stops the reading is named at its own feature, not at `/features`.
+    @Test func aFeatureRepeatedOrStoppingTheReadIsNamedAtItsOwnPointer() throws {
+        let deep = "[[[[[[[1]]]]]]]"
+        let cases = [
+            (#""activeCall": 1, "activeCall": \#(deep)"#, "/features/activeCall", "appears more than once"),
+            (#""activeCall": 1, "activeCall": "\ud800""#, "/features/activeCall", "appears more than once"),
+            (#""activeCall": 1, "zz": \#(deep)"#, "/features/zz", "nests deeper"),
+            (#""activeCall": 1, "zz": "\ud800""#, "/features/zz", "surrogate"),
+            (#""activeCall": 1, "a~b/c": \#(deep)"#, "/features/a~0b~1c", "nests deeper"),
+        ]
+        for (features, pointer, detail) in cases {
+            let response = try evaluate(Requests.payment(features: features))
+            #expect(response.status == 400)
+            #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid", "\(response.text)")
+            #expect(try errorPointers(response) == [pointer], "\(features): \(response.text)")
+            #expect(response.text.contains(detail), "\(features): \(response.text)")
+        }
+        // A name that is not repeated stays unrepeated: the violation names the object that holds it.
+        let unrepeatable = try evaluate(Requests.payment(features: #""jane@example.com": \#(deep)"#))
+        #expect(try errorPointers(unrepeatable) == ["/features"], "\(unrepeatable.text)")
+        #expect(!unrepeatable.text.contains("jane"))
     }
 
     /// Before, the body was read no further than the depth limit or half a surrogate pair, so text that breaks

@@ -9,6 +9,8 @@ enum EvaluationRequestDecoder {
     static let maximumFeatures = 256
     static let maximumRefLength = 256
     static let maximumRequestIDLength = 128
+    /// Levels of nesting a body may have in all; a request needs 4 (`/requestedInsights/0/modelVersion/specific`).
+    static let maximumDepth = 8
 
     /// The strings every request holds that are too long to be stored inline (field names, the insight type),
     /// with the catalogue's feature names: reading them then allocates nothing.
@@ -32,7 +34,7 @@ enum EvaluationRequestDecoder {
         var insights: [InsightRequest]?
         var subject: SubjectReferences?
         var features: [(name: String, value: FeatureInput)]?
-        let seen = try Wire.readObjectBody(body, maximumDepth: 8, knownStrings: knownStrings, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
+        let seen = try Wire.readObjectBody(body, maximumDepth: maximumDepth, knownStrings: knownStrings, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
             switch key {
             case "requestID":
                 if try reader.peekKind() == .null {
@@ -255,21 +257,36 @@ enum EvaluationRequestDecoder {
                 try reader.skipValue()
                 return
             }
-            switch try reader.peekKind() {
-            case .number: features.append((name, .number(try reader.readNumber())))
-            case .boolean: features.append((name, .boolean(try reader.readBool())))
-            case .null:
-                try reader.readNull()
-                features.append((name, .null))
-            case .string:
-                _ = try reader.readString()
-                features.append((name, .wrongType("string")))
-            case .array:
-                try reader.skipValue()
-                features.append((name, .wrongType("array")))
-            case .object:
-                try reader.skipValue()
-                features.append((name, .wrongType("object")))
+            do {
+                switch try reader.peekKind() {
+                case .number: features.append((name, .number(try reader.readNumber())))
+                case .boolean: features.append((name, .boolean(try reader.readBool())))
+                case .null:
+                    try reader.readNull()
+                    features.append((name, .null))
+                case .string:
+                    _ = try reader.readString()
+                    features.append((name, .wrongType("string")))
+                case .array:
+                    try reader.skipValue()
+                    features.append((name, .wrongType("array")))
+                case .object:
+                    try reader.skipValue()
+                    features.append((name, .wrongType("object")))
+                }
+            } catch let error as JSONSyntaxError where error.reason == .tooDeep || error.reason == .unpairedSurrogate {
+                // The body is read no further, so the catalogue never sees these features: the value that stopped
+                // the reading is named here, at its own feature's pointer, and a repeated name as a repeat, as
+                // in the rest of the body. (Whether the name is in the category's catalogue is not known yet.)
+                let featurePointer = Wire.pointer(pointer, name)
+                if features.contains(where: { $0.name == name }) {
+                    Wire.recordDuplicate(featurePointer, in: &violations)
+                } else if JSONPointer.isEchoable(name) {
+                    violations.append(
+                        error.reason == .tooDeep
+                            ? Wire.tooDeep(featurePointer, limit: maximumDepth) : Wire.unpairedSurrogate(featurePointer))
+                }
+                throw error
             }
         }
         if tooMany { violations.append(Wire.invalidValue(pointer, "must hold at most \(maximumFeatures) features")) }
