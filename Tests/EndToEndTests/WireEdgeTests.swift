@@ -64,6 +64,20 @@ import Testing
         #expect(try client.readResponse().status == 200)
     }
 
+    /// API.md "Retries": the evaluation route takes no Idempotency-Key; a retry carrying one is a second evaluation,
+    /// not a replay of the first, whatever the header holds.
+    @Test func anIdempotencyKeyOnAnEvaluationIsIgnored() throws {
+        let body = Requests.payment(requestID: "retried", account: "acct-idempotency")
+        var evaluationIDs: [String] = []
+        for key in ["retry-1", "retry-1", "not a token"] {
+            let response = try evaluate(body, headers: [("Content-Type", "application/json"), ("Idempotency-Key", key)])
+            #expect(response.status == 200, "\(response.text)")
+            #expect(response.header("Idempotent-Replayed") == nil)
+            evaluationIDs.append(try jsonObject(response)["evaluationID"] as? String ?? "")
+        }
+        #expect(Set(evaluationIDs).count == 3, "\(evaluationIDs)")
+    }
+
     @Test func jsonOfTheWrongShapeIsContextInvalidAtTheRoot() throws {
         let response = try evaluate(Array("[1, 2]".utf8))
         #expect(response.status == 400)
