@@ -124,6 +124,27 @@ import InsightCore
         #expect(try String(contentsOfFile: copiedConfig, encoding: .utf8).contains("\"port\""))
     }
 
+    /// The database's -journal, -wal and -shm are refused whether or not they exist now: written there, a report would
+    /// be taken by SQLite for a hot journal (read-only opens then failed: "attempt to write a readonly database") or a
+    /// WAL. Through a symbolic link to the missing file too, which writing would follow and create.
+    @Test func neverWritesWhereTheDatabaseKeepsItsJournalOrWAL() throws {
+        let database = directory + "/data/" + SQLiteStore.fileName
+        let link = directory + "/journal-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "data/" + SQLiteStore.fileName + "-journal")
+        for out in [database + "-journal", directory + "/data/./" + SQLiteStore.fileName + "-journal", link,
+                    database + "-wal", database + "-shm"] {
+            let existed = FileManager.default.fileExists(atPath: out)
+            let (status, output) = run(["export", "metrics", "--tenant", "acme", "--out", out])
+            #expect(status == 64, "\(out)")
+            let message = output.standardError.withLock { $0 }
+            #expect(message.contains("belongs to the database") || message.contains("names the input file"), "\(message)")
+            #expect(FileManager.default.fileExists(atPath: out) == existed, "\(out)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: database + "-journal"))
+        let (status, output) = run(["export", "metrics", "--tenant", "acme"])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+    }
+
     /// The CSV ends in CRLF; printing it must not add a blank line, which a CSV reader takes as a row.
     @Test func exportsCSVToStandardOutputEndingInOneLineBreak() throws {
         let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv"])

@@ -51,7 +51,10 @@ enum MetricsCommandSupport {
         if output != "-" {
             let inputs = [ConfigurationLoader.filePath(arguments: arguments, variables: environment.variables)]
                 + OutputFile.files(in: [configuration.dataDir, configuration.dataDir + "/signing-keys"])
-            try OutputFile.refuseOverwriting(inputs: inputs, option: "out", path: output, with: product)
+            let database = configuration.dataDir + "/" + SQLiteStore.fileName
+            try OutputFile.refuseOverwriting(
+                inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 }, option: "out", path: output,
+                with: product)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
         guard folder.holdsDatabase else {

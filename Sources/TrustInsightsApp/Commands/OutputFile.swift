@@ -37,12 +37,38 @@ enum OutputFile {
 
     /// Refuses an output that names one of the command's input files, through any path or link: one wrong character
     /// in `--<option>` would otherwise replace a data set or a model with `product`, and the input would be gone.
+    ///
+    /// `reserved` are paths that need not exist yet but must not be written either: a database's `-wal`, `-shm`
+    /// and `-journal`, which SQLite would take for its own (a `-journal` beside a database is a hot journal it
+    /// tries to roll back, and read-only opens of the database then fail).
     static func refuseOverwriting(
-        inputs: [String], option: String, path: String, with product: String
+        inputs: [String], reserved: [String] = [], option: String, path: String, with product: String
     ) throws(CommandLineError) {
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
         }
+        if let file = reserved.first(where: { isSamePlace(path, $0) }) {
+            throw .usage("The value for '--\(option)' names \(file), which belongs to the database: \(product) may not be written there")
+        }
+    }
+
+    /// Whether `first` and `second` name the same entry of the same folder, existing or not, after following
+    /// symbolic links at the end of `first` (writing follows them, creating a missing target).
+    static func isSamePlace(_ first: String, _ second: String) -> Bool {
+        var path = first
+        for _ in 0..<40 {
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { break }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path, &target, target.count - 1)
+            guard count > 0 else { break }
+            let text = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = text.hasPrefix("/") ? text : folder(of: path) + "/" + text
+        }
+        guard name(of: path) == name(of: second) else { return false }
+        var a = stat(), b = stat()
+        guard stat(folder(of: path), &a) == 0, stat(folder(of: second), &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// The regular files directly inside `folders` (those that exist), for `refuseOverwriting`: a command reading a
