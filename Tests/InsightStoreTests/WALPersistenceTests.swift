@@ -62,4 +62,22 @@ import Testing
         defer { _ = Self.setImmutable(shm, false) }
         #expect(store.unwritableFiles() == [shm])
     }
+
+    /// Before, the readiness probe rewrote a row with its own value, which SQLite does not write at all: it passed
+    /// against a WAL nothing could be appended to, and /readyz turned ready while every evaluation failed.
+    @Test func theStorageCheckFailsWhileTheWALCannotBeWritten() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        #expect(store.isWritable())
+        let wal = directory.file(SQLiteStore.fileName + "-wal")
+        guard Self.setImmutable(wal, true) else {
+            print("UnwritableFileTests: chattr +i is not available here; not checked")
+            return
+        }
+        defer { _ = Self.setImmutable(wal, false) }
+        #expect(!store.isWritable())
+        #expect(!store.isWritable())
+        _ = Self.setImmutable(wal, false)
+        #expect(store.isWritable())
+    }
 }

@@ -29,6 +29,13 @@ extension SQLiteStore {
         }
     }
 
+    /// The database file or WAL that was deleted, moved or replaced since the store opened it, if one was: writes
+    /// are refused from then on, as nothing written to the open files would survive a restart.
+    public func replacedFile() -> String? {
+        guard case .databaseReplaced(let path) = identity.problem() else { return nil }
+        return path
+    }
+
     static func availableBytes(at path: String) -> UInt64? {
         var status = statvfs()
         guard statvfs(path, &status) == 0 else { return nil }

@@ -14,6 +14,8 @@ public final class SQLiteStore: Sendable {
     let evaluationCounts: EvaluationCountTally
     let readers: ReaderPool
     private let checkpointer: Checkpointer
+    /// The database and WAL this store opened: a batch is refused once either path names another file (or none).
+    let identity: DatabaseFileIdentity
     /// Evaluation records wait for `commitHeldWrites()` before they are committed.
     let holdsEvaluations: Bool
 
@@ -56,11 +58,14 @@ public final class SQLiteStore: Sendable {
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
         let checkpointer = try Checkpointer(path: path)
         self.checkpointer = checkpointer
+        let identity = DatabaseFileIdentity(databasePath: path)
+        self.identity = identity
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
             releasersCommit: holdsEvaluations, hooks: hooks,
             walGrowing: { checkpointer.nudge() }
         ) {
+            if let replaced = identity.problem() { return replaced }
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }
@@ -84,7 +89,12 @@ public final class SQLiteStore: Sendable {
     /// True when the disk has room (`minimumFreeBytes`) and a trivial write commits: what readiness reports.
     public func isWritable() -> Bool {
         guard (availableBytes() ?? .max) >= Self.minimumFreeBytes else { return false }
-        return (try? writer.perform { try $0.execute("UPDATE generation SET value = value WHERE name = 'keys'") }) != nil
+        // The row must change: SQLite skips writing a row rewritten with the same bytes, and a commit with nothing in
+        // it touches no file, so such a probe passed on storage that refused every real write (an immutable WAL).
+        return (try? writer.perform { connection in
+            try connection.execute(
+                "INSERT INTO generation (name, value) VALUES ('storageCheck', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1")
+        }) != nil
     }
 
     /// Folds the WAL into the database file; called at shutdown.
@@ -110,12 +120,16 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case notFound
     /// Less than `SQLiteStore.minimumFreeBytes` left on the data folder's filesystem: writes are refused.
     case diskFull(availableBytes: UInt64)
+    /// The database or its WAL was deleted, moved or replaced while the store had it open: what it writes now would be
+    /// lost. Only restoring the file and restarting ends it.
+    case databaseReplaced(path: String)
 
     public var description: String {
         switch self {
         case .cannotCreateDirectory(let path, let reason): "cannot create \(path): \(reason)"
         case .notFound: "not found"
         case .diskFull(let available): "the data folder's disk has \(available) bytes free, below the \(SQLiteStore.minimumFreeBytes)-byte reserve"
+        case .databaseReplaced(let path): "\(path) was deleted, moved or replaced while the service had it open"
         }
     }
 }

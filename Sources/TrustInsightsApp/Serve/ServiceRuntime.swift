@@ -136,6 +136,11 @@ final class ServiceRuntime: Sendable {
         let readiness = Readiness(storageCheck: { store.isWritable() }, recoveryCheckMilliseconds: 1000, storageChanged: { writable in
             if writable {
                 storageLog.info("storage writable again", [("dataDir", .text(dataDir))])
+            } else if let replaced = store.replacedFile() {
+                storageLog.error("storage not writable", [
+                    ("dataDir", .text(dataDir)), ("replacedFile", .text(replaced)),
+                    ("action", "\(replaced) was deleted, moved or replaced while the service had it open; writes answer 503 and /readyz is 503 until the service restarts: stop it, put the database back (or restore it from a backup), and start it again"),
+                ])
             } else {
                 var fields: [(String, EventLog.Value)] = [
                     ("dataDir", .text(dataDir)), ("freeBytes", store.availableBytes().map { .number(Int(clamping: $0)) } ?? "unknown"),
