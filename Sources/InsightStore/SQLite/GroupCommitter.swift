@@ -86,6 +86,7 @@ public final class GroupCommitter: Sendable {
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000, releasersCommit: Bool = false,
         hooks: BatchHooks = BatchHooks(), walGrowing: @escaping @Sendable () -> Void = {},
+        checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in },
         precondition: @escaping @Sendable () -> (any Error)? = { nil }
     ) {
         connection.trackWALFrames()
@@ -93,7 +94,7 @@ public final class GroupCommitter: Sendable {
             connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit,
             commitWindowMicroseconds: max(0, commitWindowMicroseconds),
             maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), releasersCommit: releasersCommit, hooks: hooks,
-            walGrowing: walGrowing, precondition: precondition)
+            walGrowing: walGrowing, checkpointFailing: checkpointFailing, precondition: precondition)
         let engine = self.engine
         thread = DetachedThread.spawn(name: "store-writer") { engine.run() }
     }
@@ -157,6 +158,10 @@ public final class GroupCommitter: Sendable {
     public var writesCommitted: Int { engine.writesCommitted }
     /// Checkpoints the writer ran itself because the WAL passed `walFrameLimit`.
     public var checkpointCatchUps: Int { engine.checkpointCatchUps }
+    /// Catch-up checkpoints that failed with an error (the database file refusing writes).
+    public var checkpointFailures: Int { engine.checkpointFailures }
+    /// The last catch-up's error while catch-ups fail; nil once one succeeds.
+    public var failingCheckpoint: String? { engine.failingCheckpoint }
     /// Batches the writer took because held writes waited `maximumHoldMicroseconds` without a release.
     public var holdsExpired: Int { engine.holdsExpired }
 }
@@ -202,15 +207,22 @@ private final class Engine: @unchecked Sendable {
     private let batches = Atomic<Int>(0)
     private let writes = Atomic<Int>(0)
     private let catchUps = Atomic<Int>(0)
+    private let checkpointErrors = Atomic<Int>(0)
+    /// Why the last catch-up failed, until one succeeds: nil while checkpoints work.
+    private let checkpointError = Mutex<String?>(nil)
     private let precondition: @Sendable () -> (any Error)?
     private let hooks: GroupCommitter.BatchHooks
     private let walGrowing: @Sendable () -> Void
+    /// Told when catch-ups start failing (with the error) and when one succeeds again (nil), not on every attempt.
+    private let checkpointFailing: @Sendable (String?) -> Void
 
     init(
         connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, commitWindowMicroseconds: Int,
         maximumHoldMicroseconds: Int, releasersCommit: Bool, hooks: GroupCommitter.BatchHooks,
-        walGrowing: @escaping @Sendable () -> Void, precondition: @escaping @Sendable () -> (any Error)?
+        walGrowing: @escaping @Sendable () -> Void, checkpointFailing: @escaping @Sendable (String?) -> Void,
+        precondition: @escaping @Sendable () -> (any Error)?
     ) {
+        self.checkpointFailing = checkpointFailing
         self.releasersCommit = releasersCommit
         self.walGrowing = walGrowing
         self.connection = connection
@@ -225,6 +237,8 @@ private final class Engine: @unchecked Sendable {
     var batchesCommitted: Int { batches.load(ordering: .relaxed) }
     var writesCommitted: Int { writes.load(ordering: .relaxed) }
     var checkpointCatchUps: Int { catchUps.load(ordering: .relaxed) }
+    var checkpointFailures: Int { checkpointErrors.load(ordering: .relaxed) }
+    var failingCheckpoint: String? { checkpointError.withLock { $0 } }
     var holdsExpired: Int { expiredHolds.load(ordering: .relaxed) }
 
     func enqueue(_ ticket: Ticket, held: Bool) {
@@ -403,8 +417,22 @@ private final class Engine: @unchecked Sendable {
         // One row: busy, frames in the WAL, frames copied back.
         guard let statement = try? connection.statement("PRAGMA wal_checkpoint(PASSIVE)") else { return }
         defer { statement.reset() }
-        if (try? statement.step()) == true, statement.int(0) == 0, statement.int(1) == statement.int(2) {
-            catchUps.add(1, ordering: .relaxed)
+        do {
+            if try statement.step(), statement.int(0) == 0, statement.int(1) == statement.int(2) {
+                catchUps.add(1, ordering: .relaxed)
+                if checkpointError.withLock({ $0.take() }) != nil { checkpointFailing(nil) }
+            }
+        } catch {
+            // Busy is no error here (a reader needing old frames returns a row); an error is the database file
+            // refusing the copy (made read-only or immutable under us). Commits still go to the WAL, durable, but it
+            // then grows without bound until the disk reserve stops writes: say so, rather than fail silently.
+            checkpointErrors.add(1, ordering: .relaxed)
+            let description = "\(error)"
+            let started = checkpointError.withLock { last -> Bool in
+                defer { last = description }
+                return last == nil
+            }
+            if started { checkpointFailing(description) }
         }
     }
 

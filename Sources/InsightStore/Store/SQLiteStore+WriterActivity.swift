@@ -7,11 +7,16 @@ extension SQLiteStore {
         public var writes: Int
         /// Checkpoints the writer had to run itself because the WAL outgrew its limit.
         public var checkpointCatchUps: Int
+        /// Catch-ups that failed with an error: the database file refused the copy, and the WAL keeps growing.
+        public var checkpointFailures: Int = 0
+        /// Why catch-ups fail, while they do; nil once one succeeds.
+        public var failingCheckpoint: String?
     }
 
     public var writerActivity: WriterActivity {
         WriterActivity(
             batches: writer.batchesCommitted, writes: writer.writesCommitted,
-            checkpointCatchUps: writer.checkpointCatchUps)
+            checkpointCatchUps: writer.checkpointCatchUps, checkpointFailures: writer.checkpointFailures,
+            failingCheckpoint: writer.failingCheckpoint)
     }
 }

@@ -26,8 +26,12 @@ public final class SQLiteStore: Sendable {
     /// `commitHeldWrites()`, so a burst of them shares one commit; no time limit applies (a write that is not held
     /// takes them along, and a closing store commits them). The service's event loops commit at the end of every
     /// pass (`GroupCommitter(releasersCommit:)`).
+    ///
+    /// `checkpointFailing` is told when the writer's checkpoints start failing with an error (the database file
+    /// refusing writes: the WAL then grows until the disk reserve stops writes) and, with nil, when one works again.
     public init(
-        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false
+        directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
+        checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in }
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -63,7 +67,7 @@ public final class SQLiteStore: Sendable {
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
             releasersCommit: holdsEvaluations, hooks: hooks,
-            walGrowing: { checkpointer.nudge() }
+            walGrowing: { checkpointer.nudge() }, checkpointFailing: checkpointFailing
         ) {
             if let replaced = identity.problem() { return replaced }
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }

@@ -92,9 +92,20 @@ final class ServiceRuntime: Sendable {
         let folderState = DataFolderState(dataDir: configuration.dataDir)
         try folderState.checkDatabaseBeforeOpening()
         do {
+            let databasePath = configuration.dataDir + "/" + SQLiteStore.fileName
             store = try SQLiteStore(
                 directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
-                holdsEvaluations: true)
+                holdsEvaluations: true
+            ) { [log] error in
+                if let error {
+                    log.error("checkpoint failing", [
+                        ("database", .text(databasePath)), ("error", .text(error)),
+                        ("action", "writes still succeed into the WAL, which grows until the disk reserve stops them: make the database file writable again (its mode, owner, an immutable flag, a read-only remount)"),
+                    ])
+                } else {
+                    log.info("checkpoint working again", [("database", .text(databasePath))])
+                }
+            }
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -227,6 +238,11 @@ final class ServiceRuntime: Sendable {
         let storeBatches = metrics.counter("trust_insights_store_batches_total", help: "Group-commit transactions run by the store's writer.")
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")
+        let storeCheckpointFailures = metrics.counter(
+            "trust_insights_store_checkpoint_failures_total",
+            help: "Checkpoints of the writer that failed with an error: the database file refuses writes and the WAL grows.")
+        let walBytes = metrics.gauge("trust_insights_store_wal_bytes", help: "Size of the database's WAL file.")
+        let walPath = store.path + "-wal"
         let storageWritable = metrics.gauge("trust_insights_storage_writable", help: "1 while the last write or check of the data folder succeeded, 0 while storage refuses writes (disk full, lock held).")
         let models = models
         metrics.onCollect {
@@ -234,6 +250,8 @@ final class ServiceRuntime: Sendable {
             storeBatches.advance(to: UInt64(activity.batches))
             storeWrites.advance(to: UInt64(activity.writes))
             storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
+            storeCheckpointFailures.advance(to: UInt64(activity.checkpointFailures))
+            walBytes.set(Double(FileSystem.fileSize(atPath: walPath) ?? 0))
             limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
