@@ -35,6 +35,23 @@ import Testing
         #expect(try second.client().request("GET", "/readyz").status == 200)
     }
 
+    /// The lock is the folder's own, not only serve.lock's: deleting the "stale" lock file under a running server let a
+    /// second one start on the same folder (and checkpoint its WAL away as it stopped).
+    @Test func deletingTheLockFileDoesNotLetASecondServerIn() throws {
+        let dataDir = Self.temporaryFolder("lock-deleted")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let first = try LiveService { $0.dataDir = dataDir }
+        first.removesDataFolder = false
+        #expect(unlink(dataDir + "/serve.lock") == 0)
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("is using the data folder \(dataDir)")
+        }
+        #expect(try first.client().request("GET", "/readyz").status == 200)
+    }
+
     /// A database restored with another mode (`sqlite3 .backup` writes 0644) starts, with a warning naming the files.
     @Test func databaseFilesOthersCanReadAreNamedAtStart() throws {
         let dataDir = Self.temporaryFolder("open-modes")

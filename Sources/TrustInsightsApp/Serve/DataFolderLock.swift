@@ -9,12 +9,14 @@ import Glibc
 /// authorization cache and compliance counts, and answer the same person differently; the command-line tools
 /// (`keys`, `export`, ...) share the folder with a server by design and take no lock.
 ///
-/// An exclusive `flock` on `<dataDir>/serve.lock`, held while serving: the kernel drops it when the process ends,
-/// however it ends, so a crash leaves nothing to clean up. The file holds the owner's process ID for an operator.
+/// An exclusive `flock` on the data folder itself, held while serving: the kernel drops it when the process ends,
+/// however it ends, so a crash leaves nothing to clean up, and there is no file whose deletion (a habit with "stale"
+/// lock files) would let a second server in. `<dataDir>/serve.lock`, locked the same way, holds the owner's
+/// process ID for an operator and for the refusal's message.
 final class DataFolderLock: Sendable {
     static let fileName = "serve.lock"
 
-    private let descriptor: Mutex<Int32?>
+    private let descriptors: Mutex<[Int32]>
 
     init(dataDir: String) throws(CommandLineError) {
         do {
@@ -23,34 +25,42 @@ final class DataFolderLock: Sendable {
             throw .failure("cannot open the data folder \(dataDir): \(error)")
         }
         let path = dataDir + "/" + Self.fileName
+        let folder = open(dataDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            throw .failure("cannot open the data folder \(dataDir): \(String(cString: strerror(errno)))")
+        }
+        guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
+            let reason = errno
+            close(folder)
+            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.owner(path)) }
+            throw .failure("cannot lock the data folder \(dataDir): \(String(cString: strerror(reason)))")
+        }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
-            throw .failure("cannot open \(path): \(String(cString: strerror(errno)))")
+            let reason = errno
+            close(folder)
+            throw .failure("cannot open \(path): \(String(cString: strerror(reason)))")
         }
+        // Held by a server of an earlier build, which locked only this file.
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
-            let owner = Self.owner(fd)
             close(fd)
-            if reason == EWOULDBLOCK {
-                throw .failure(
-                    "another trust-insights serve\(owner.map { " (process \($0))" } ?? "") is using the data folder \(dataDir): "
-                        + "one server per data folder, and one folder per deployment (velocity, opt-outs, keys and evaluations live "
-                        + "in it): stop the other first")
-            }
+            close(folder)
+            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.owner(path)) }
             throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
         }
         let pid = Array("\(getpid())\n".utf8)
         if ftruncate(fd, 0) == 0 {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
-        descriptor = Mutex(fd)
+        descriptors = Mutex([fd, folder])
     }
 
     /// Lets another server take the folder; the runtime calls it once it has stopped.
     func release() {
-        descriptor.withLock { fd in
-            if let open = fd { close(open) }
-            fd = nil
+        descriptors.withLock { open in
+            for fd in open { close(fd) }
+            open = []
         }
     }
 
@@ -58,7 +68,18 @@ final class DataFolderLock: Sendable {
         release()
     }
 
-    private static func owner(_ fd: Int32) -> Int? {
+    private static func inUse(_ dataDir: String, owner: Int?) -> CommandLineError {
+        .failure(
+            "another trust-insights serve\(owner.map { " (process \($0))" } ?? "") is using the data folder \(dataDir): "
+                + "one server per data folder, and one folder per deployment (velocity, opt-outs, keys and evaluations live "
+                + "in it): stop the other first")
+    }
+
+    /// The process ID the lock file names, if it can be read.
+    private static func owner(_ path: String) -> Int? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
