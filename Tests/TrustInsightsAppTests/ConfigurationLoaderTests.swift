@@ -83,6 +83,25 @@ import Testing
         #expect(throws: CommandLineError.configuration(key: "TRUST_INSIGHTS_PORT", message: "must be between 0 and 65535")) {
             try load(variables: ["TRUST_INSIGHTS_PORT": "-1"])
         }
+        // A whole value too large for an exact integer is out of range, not "not an integer" (as it was from 1e15 up).
+        for text in ["1e15", "1000000000000000", "1e300", "-1e18"] {
+            #expect(throws: CommandLineError.configuration(key: "--max-body-bytes", message: "must be between 4096 and 1073741824"), "\(text)") {
+                try load(flags: ["--max-body-bytes", text])
+            }
+            #expect(throws: CommandLineError.configuration(key: "config/default.json: port", message: "must be between 0 and 65535"), "\(text)") {
+                try load(file: #"{"port": \#(text)}"#)
+            }
+        }
+    }
+
+    /// Paths and addresses are read by the system up to a NUL, so a value holding one named something else.
+    @Test func refusesATextSettingHoldingANulCharacter() {
+        #expect(throws: CommandLineError.configuration(key: "config/default.json: host", message: "must not contain a NUL character (\\u0000)")) {
+            try load(file: #"{"host": "127.0.0.1\u0000x"}"#)
+        }
+        #expect(throws: CommandLineError.configuration(key: "--data-dir", message: "must not contain a NUL character (\\u0000)")) {
+            try load(flags: ["--data-dir", "data\u{0}y"])
+        }
     }
 
     /// A cooldown above zero stays one when kept in milliseconds.

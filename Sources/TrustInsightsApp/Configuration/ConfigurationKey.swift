@@ -64,11 +64,10 @@ struct ConfigurationKey: Sendable {
         switch value {
         case .integer(let path, let range):
             // Read as the file reads it: any number with a whole value (`1e3`, `1000.0`), not only digits.
-            guard Self.isDecimal(text, fraction: true), let number = Double(text).flatMap(Self.wholeNumber) else {
+            guard Self.isDecimal(text, fraction: true), let value = Double(text) else {
                 throw .configuration(key: source, message: "expected an integer")
             }
-            try Self.check(number, in: range, source: source)
-            configuration[keyPath: path] = number
+            configuration[keyPath: path] = try Self.integer(value, in: range, source: source)
         case .seconds(let path, let range):
             guard Self.isDecimal(text, fraction: true), let number = Double(text), number.isFinite else {
                 throw .configuration(key: source, message: "expected a number of seconds")
@@ -76,7 +75,7 @@ struct ConfigurationKey: Sendable {
             try Self.check(number, in: range, source: source)
             configuration[keyPath: path] = number
         case .text(let path):
-            guard !text.isEmpty else { throw .configuration(key: source, message: "must not be empty") }
+            try Self.checkText(text, source: source)
             configuration[keyPath: path] = text
         case .boolean(let path):
             switch text.lowercased() {
@@ -117,6 +116,28 @@ struct ConfigurationKey: Sendable {
     static func wholeNumber(_ number: Double) -> Int? {
         guard number == number.rounded(), abs(number) < 1e15 else { return nil }
         return Int(number)
+    }
+
+    /// `number` as an integer setting within `range`: a whole value too large for an exact integer (`1e15`, `1e300`)
+    /// is out of range, as it is, not "not an integer".
+    static func integer(_ number: Double, in range: ClosedRange<Int>, source: String) throws(CommandLineError) -> Int {
+        guard number.isFinite, number == number.rounded() else {
+            throw .configuration(key: source, message: "expected an integer")
+        }
+        guard let whole = wholeNumber(number) else {
+            throw .configuration(key: source, message: "must be between \(range.lowerBound) and \(range.upperBound)")
+        }
+        try check(whole, in: range, source: source)
+        return whole
+    }
+
+    /// A text setting names a path or an address, which the system reads up to a NUL: `"127.0.0.1\u0000x"` listened
+    /// on 127.0.0.1 and a data folder with one made the folder named by its first part.
+    static func checkText(_ text: String, source: String) throws(CommandLineError) {
+        guard !text.isEmpty else { throw .configuration(key: source, message: "must not be empty") }
+        guard !text.utf8.contains(0) else {
+            throw .configuration(key: source, message: "must not contain a NUL character (\\u0000)")
+        }
     }
 
     static func check<T: Comparable>(_ number: T, in range: ClosedRange<T>, source: String) throws(CommandLineError) {

@@ -113,11 +113,7 @@ struct ConfigurationLoader {
         switch key.value {
         case .integer(let path, let range):
             guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected an integer") }
-            guard let number = ConfigurationKey.wholeNumber(try reader.readNumber()) else {
-                throw CommandLineError.configuration(key: source, message: "expected an integer")
-            }
-            try ConfigurationKey.check(number, in: range, source: source)
-            configuration[keyPath: path] = number
+            configuration[keyPath: path] = try ConfigurationKey.integer(try reader.readNumber(), in: range, source: source)
         case .seconds(let path, let range):
             guard kind == .number else { throw CommandLineError.configuration(key: source, message: "expected a number of seconds") }
             let number = try reader.readNumber()
@@ -126,7 +122,7 @@ struct ConfigurationLoader {
         case .text(let path):
             guard kind == .string else { throw CommandLineError.configuration(key: source, message: "expected a string") }
             let text = try reader.readString()
-            guard !text.isEmpty else { throw CommandLineError.configuration(key: source, message: "must not be empty") }
+            try ConfigurationKey.checkText(text, source: source)
             configuration[keyPath: path] = text
         case .boolean(let path):
             guard kind == .boolean else { throw CommandLineError.configuration(key: source, message: "expected true or false") }
