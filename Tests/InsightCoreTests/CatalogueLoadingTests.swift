@@ -134,6 +134,25 @@ struct CatalogueLoadingTests {
         }
     }
 
+    /// The version goes to every client in `additionalInfo.catalogueVersion`: a name like a model version, not free text.
+    @Test func rejectsAVersionThatIsNoName() throws {
+        let feature = #"{"name": "x", "type": "flag", "unit": "b", "required": false, "description": "d"}"#
+        let refused = [("", ""), ("not a version <script>", "not a version <script>"), (String(repeating: "1", count: 65), String(repeating: "1", count: 65)),
+                       (#"2026.11.1\u0000"#, "2026.11.1\u{0}")]
+        for (json, version) in refused {
+            let text = CatalogueTestSupport.paymentDocument(feature: feature).replacingOccurrences(
+                of: #""version": "t""#, with: #""version": "\#(json)""#)
+            #expect(throws: CatalogueError.invalid(file: "payment.json", pointer: "/version", problem: .invalidVersion(version)), "\(json)") {
+                try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json")
+            }
+        }
+        for version in ["2026.11.1", "v2_beta-3", String(repeating: "1", count: 64)] {
+            let text = CatalogueTestSupport.paymentDocument(feature: feature).replacingOccurrences(
+                of: #""version": "t""#, with: #""version": "\#(version)""#)
+            #expect(try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json").version == version)
+        }
+    }
+
     @Test func errorMessageNamesFileAndPointer() throws {
         let error = CatalogueError.invalid(file: "config/features/payment.json", pointer: "/features/3/min", problem: .minimumGreaterThanMaximum)
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")

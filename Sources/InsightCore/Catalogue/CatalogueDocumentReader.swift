@@ -3,6 +3,18 @@
 struct CatalogueDocumentReader {
     let file: String
 
+    static let maximumVersionLength = 64
+
+    private static func isVersionByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
+        default:
+            false
+        }
+    }
+
     static let documentFields: Set<String> = ["schemaVersion", "category", "version", "description", "subject", "features"]
     static let subjectFields: Set<String> = ["required", "optional"]
     static let featureFields: Set<String> = ["name", "type", "unit", "min", "max", "bands", "required", "source", "description"]
@@ -23,6 +35,11 @@ struct CatalogueDocumentReader {
             throw .invalid(file: file, pointer: "/category", problem: .categoryMismatch(expected: expected, found: categoryName))
         }
         let version = try string(document, "version", at: "")
+        // Sent to every client in `additionalInfo.catalogueVersion` (unsigned) and kept with evaluations: a name, not
+        // free text.
+        guard (1...Self.maximumVersionLength).contains(version.utf8.count), version.utf8.allSatisfy(Self.isVersionByte) else {
+            throw .invalid(file: file, pointer: "/version", problem: .invalidVersion(version))
+        }
         if document["description"] != nil { _ = try string(document, "description", at: "") }
 
         let subject = try object(try field(document, "subject", at: ""), at: "/subject")

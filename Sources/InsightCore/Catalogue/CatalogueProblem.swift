@@ -10,6 +10,7 @@ public enum CatalogueProblem: Sendable, Hashable, CustomStringConvertible {
     case categoryMismatch(expected: OperationCategory, found: String)
     case unsupportedSchemaVersion(Int)
     case invalidName(String)
+    case invalidVersion(String)
     case duplicateName(String)
     case minimumGreaterThanMaximum
     case nonFiniteBound
@@ -35,6 +36,7 @@ public enum CatalogueProblem: Sendable, Hashable, CustomStringConvertible {
         case .categoryMismatch(let expected, let found): "category '\(found)' does not match the file (expected '\(expected.rawValue)')"
         case .unsupportedSchemaVersion(let version): "unsupported schemaVersion \(version) (expected 1)"
         case .invalidName(let name): "feature name '\(name)' is not lowerCamelCase ASCII"
+        case .invalidVersion: "version must be 1 to \(CatalogueDocumentReader.maximumVersionLength) characters of ASCII letters, digits, '.', '_' or '-' (like 2026.11.1)"
         case .duplicateName(let name): "feature name '\(name)' is declared more than once"
         case .minimumGreaterThanMaximum: "min is greater than max"
         case .nonFiniteBound: "min and max must be finite"
