@@ -153,6 +153,16 @@ struct CatalogueLoadingTests {
         }
     }
 
+    /// JSON's grammar allows 1e400; the decoder does not. The message said only "not valid JSON", of valid JSON.
+    @Test func aNumberBeyondADoubleIsNamedAsSuch() throws {
+        let text = CatalogueTestSupport.paymentDocument(
+            feature: #"{"name": "x", "type": "number", "unit": "s", "min": 0, "max": 1e400, "required": false, "description": "d"}"#)
+        let error = #expect(throws: CatalogueError.self) {
+            try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json")
+        }
+        #expect(error.map { "\($0)" }?.contains("beyond the range of a double") == true, "\(String(describing: error))")
+    }
+
     @Test func errorMessageNamesFileAndPointer() throws {
         let error = CatalogueError.invalid(file: "config/features/payment.json", pointer: "/features/3/min", problem: .minimumGreaterThanMaximum)
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")

@@ -56,7 +56,10 @@ indirect enum CatalogueJSON: Decodable, Sendable {
         do {
             return try JSONDecoder().decode(CatalogueJSON.self, from: data)
         } catch {
-            throw .malformedJSON(file: file, pointer: "", detail: "not valid JSON")
+            // The grammar held, so the value is what JSON allows and the decoder does not take.
+            throw .malformedJSON(
+                file: file, pointer: "",
+                detail: "not usable JSON: it holds a number beyond the range of a double (such as 1e400) or a \\u escape of half a UTF-16 surrogate pair")
         }
     }
 }
