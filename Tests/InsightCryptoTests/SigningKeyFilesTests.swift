@@ -100,6 +100,29 @@ import Testing
         #expect(throws: Never.self) { try files.loadOrCreate() }
     }
 
+    /// Said as such: O_NOFOLLOW's ELOOP read "too many levels of symbolic links" for a single link.
+    @Test func refusesAKeyFileThatIsASymbolicLinkSayingSo() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, files, path) = try folderWithOneKey(in: root)
+        let moved = root.appendingPathComponent("elsewhere.pem").path
+        #expect(rename(path, moved) == 0)
+        #expect(symlink(moved, path) == 0)
+        #expect(throws: CryptoError.symbolicLink(path: path)) { try files.loadOrCreate() }
+        #expect("\(CryptoError.symbolicLink(path: path))".contains("is a symbolic link"))
+    }
+
+    /// A damaged key file says which file, and that it is to be restored.
+    @Test func aKeyFileThatIsNoPEMKeyIsNamedWithWhatToDo() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, files, path) = try folderWithOneKey(in: root)
+        #expect(truncate(path, 0) == 0)
+        let error = #expect(throws: CryptoError.self) { try files.loadOrCreate() }
+        let text = error.map { "\($0)" } ?? ""
+        #expect(text.contains(path) && text.contains("restore the file from a backup"), "\(text)")
+    }
+
     @Test func refusesADirectoryOthersCanWrite() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -23,6 +23,8 @@ public enum CryptoError: Error, Equatable, Sendable {
     case keyStorage(path: String, operation: String, errno: Int32)
     /// A key file's name does not match the key it holds (the kid in the name is derived from the key).
     case keyFileMismatch(path: String)
+    /// A private key file is a symbolic link, which is refused.
+    case symbolicLink(path: String)
     /// No key with this kid exists in the key directory.
     case unknownKeyID(String)
     /// The active signing key cannot be removed; rotate first.
@@ -50,6 +52,8 @@ extension CryptoError: CustomStringConvertible {
             return "no signing key in \(path)"
         case let .keyStorage(path, operation, errno):
             return "\(operation) \(path) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+        case let .symbolicLink(path):
+            return "refusing \(path): it is a symbolic link; a key file must be the file itself, so that nothing outside the key folder decides which key signs"
         case let .keyFileMismatch(path):
             return "key file \(path) does not hold the key its name promises"
         case let .unknownKeyID(kid):

@@ -87,6 +87,10 @@ struct KeyDirectory {
         let filePath = path + "/" + name
         let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
+            // O_NOFOLLOW fails a link with ELOOP, whose text ("too many levels of symbolic links") misleads.
+            if errno == ELOOP {
+                throw CryptoError.symbolicLink(path: filePath)
+            }
             throw CryptoError.keyStorage(path: filePath, operation: "open", errno: errno)
         }
         defer { close(descriptor) }

@@ -103,7 +103,8 @@ public struct SigningKeyFiles: Sendable {
                 key = try ES256PrivateKey(pemRepresentation: pem)
             } catch CryptoError.invalidKeyEncoding(let reason) {
                 // Named, so an operator knows which of several files to restore.
-                throw CryptoError.invalidKeyEncoding(reason: "\(directory)/\(name.fileName): \(reason)")
+                throw CryptoError.invalidKeyEncoding(
+                    reason: "\(directory)/\(name.fileName) holds no PEM private key libcrypto can read (PKCS#8 PRIVATE KEY or SEC 1 EC PRIVATE KEY; libcrypto says: \(reason)): restore the file from a backup")
             } catch CryptoError.unsupportedKey(let reason) {
                 throw CryptoError.unsupportedKey(reason: "\(directory)/\(name.fileName): \(reason)")
             }
