@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import InsightCore
 import InsightStore
 import Synchronization
@@ -28,8 +29,9 @@ struct FirstStartExampleTests {
         #expect(Self.example(host: host).contains("curl -s \(url) "))
     }
 
-    /// Demo secrets printed into a full disk or a closed pipe reached nobody: the operator is told on standard
-    /// error, the one stream still read, what to do about the keys.
+    /// Demo secrets printed into a full disk or a closed pipe reached nobody: the operator is told in the JSON log on
+    /// standard error, the one stream still read, what to do about the keys (as a log line: a plain-text one there
+    /// broke the log's JSON lines).
     @Test func warnsWhenTheDemoSecretsCouldNotBePrinted() throws {
         let folder = NSTemporaryDirectory() + "first-start-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -38,10 +40,14 @@ struct FirstStartExampleTests {
         let environment = CommandEnvironment(
             standardOutput: { _ in }, standardError: { text in errors.withLock { $0 += text } },
             variables: [:], isInteractive: false, standardOutputFault: { "No space left on device" })
-        _ = try FirstStart.provisionIfEmpty(store: store, environment: environment)
-        let text = errors.withLock { $0 }
-        #expect(text.contains("could not be written to standard output (No space left on device)"), "\(text)")
-        #expect(text.contains("'keys revoke'"))
+        let sink = CollectingLogSink()
+        _ = try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: sink))
+        #expect(errors.withLock { $0 }.isEmpty)
+        let line = try #require(sink.lines.first { $0.contains("demo key secrets not shown") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["level"] as? String == "warning")
+        #expect((object["fault"] as? String)?.contains("could not be written to standard output (No space left on device)") == true, "\(line)")
+        #expect((object["action"] as? String)?.contains("'keys revoke'") == true)
     }
 
     @Test func writesTheListeningURLWithIPv6InBrackets() {

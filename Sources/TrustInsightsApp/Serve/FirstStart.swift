@@ -6,7 +6,9 @@ import InsightStore
 /// working curl example, so a newcomer can call the service straight away.
 enum FirstStart {
     /// Returns the demo client key's secret when it provisioned, for the curl example printed once listening.
-    static func provisionIfEmpty(store: SQLiteStore, environment: CommandEnvironment) throws -> APIKeySecret? {
+    /// Secrets that could not be printed are reported in `log`, the JSON log on standard error (a plain-text line
+    /// there would be the one line a log pipeline cannot parse).
+    static func provisionIfEmpty(store: SQLiteStore, environment: CommandEnvironment, log: EventLog) throws -> APIKeySecret? {
         guard try store.tenants().isEmpty else { return nil }
         let tenant = TenantID("demo")!
         let issuer = KeyIssuer(store: store)
@@ -21,8 +23,10 @@ enum FirstStart {
             environment.print(secret.revealed)
         }
         if let fault = environment.standardOutputFault() {
-            environment.printError(
-                "Warning: the demo keys' secrets could not be written to standard output (\(fault)); revoke them ('keys list', 'keys revoke') and create keys with 'keys create'.")
+            log.warning("demo key secrets not shown", [
+                ("fault", .text("could not be written to standard output (\(fault))")),
+                ("action", "revoke the demo keys ('keys list', 'keys revoke') and create keys with 'keys create'"),
+            ])
         }
         return secrets.first { $0.0 == .client }!.1
     }

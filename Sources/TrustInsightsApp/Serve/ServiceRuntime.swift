@@ -117,7 +117,7 @@ final class ServiceRuntime: Sendable {
         }
         let store = store
         let databasePath = store.path
-        demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment) }
+        demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment, log: log) }
 
         let openFiles = store.filesOpenToOthers()
         if !openFiles.isEmpty {
