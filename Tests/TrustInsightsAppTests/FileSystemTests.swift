@@ -3,16 +3,53 @@ import Glibc
 import Testing
 @testable import TrustInsightsApp
 
-/// Configuration files are read with `FileSystem.readFile`: a named pipe given in place of one held start-up in
-/// `open` until something wrote to it, and SIGTERM (blocked for the signal thread) could not stop it.
-@Suite struct FileSystemTests {
-    @Test func aPipeWithoutAWriterReadsAsEmptyAtOnce() throws {
+/// Configuration files are read with `FileSystem.readFile`, named pipes included: a pipe nobody wrote to held
+/// start-up in `open` beyond SIGTERM (which `serve` blocks for its signal thread), so only SIGKILL ended it.
+@Suite(.serialized) struct FileSystemTests {
+    private func fifo() -> String {
         let path = NSTemporaryDirectory() + "config-fifo-" + UUID().uuidString
         #expect(mkfifo(path, 0o600) == 0)
+        return path
+    }
+
+    /// SIGTERM blocked and pending in this thread, as `serve` has it while it reads its configuration.
+    @Test func aPipeNobodyWritesToGivesWayToAPendingSIGTERM() throws {
+        let path = fifo()
         defer { unlink(path) }
+        var terminate = sigset_t()
+        sigemptyset(&terminate)
+        sigaddset(&terminate, SIGTERM)
+        var previous = sigset_t()
+        #expect(pthread_sigmask(SIG_BLOCK, &terminate, &previous) == 0)
+        defer {
+            // Take the signal back off this thread before unblocking it.
+            var taken: Int32 = 0
+            var pending = sigset_t()
+            if sigpending(&pending) == 0, sigismember(&pending, SIGTERM) == 1 { sigwait(&terminate, &taken) }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+        #expect(pthread_kill(pthread_self(), SIGTERM) == 0)
         let start = ContinuousClock.now
-        #expect(try FileSystem.readFile(atPath: path) == [])
+        let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: path) }
+        #expect(error?.description.contains("stopped by a signal") == true, "\(String(describing: error))")
         #expect(ContinuousClock.now - start < .seconds(5))
+    }
+
+    /// A producer that opens the pipe after the reader did (`mkfifo p; produce > p &`) is waited for, not taken for
+    /// an empty file.
+    @Test func aPipeWhoseWriterComesLaterIsWaitedFor() throws {
+        let path = fifo()
+        defer { unlink(path) }
+        let content = Array(#"{"port": 9}"#.utf8)
+        let writer = Thread {
+            usleep(300_000)
+            let fd = open(path, O_WRONLY)
+            guard fd >= 0 else { return }
+            _ = content.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        #expect(try FileSystem.readFile(atPath: path) == content)
     }
 
     /// What `--config <(generate-config)` hands the service: a pipe whose writer is there but slow. Its reads must

@@ -6,9 +6,10 @@ import Glibc
 enum FileSystem {
     /// The file's bytes, or nil if it does not exist; other failures throw.
     ///
-    /// Opened without blocking: a named pipe nobody writes to would otherwise hold `open` (and start-up, with the
-    /// signals that could stop it blocked) forever; it reads as empty instead. Reads block again, so a pipe with a
-    /// writer (`--config <(generate-config)`) is read to its end.
+    /// A named pipe is read as a file is (`--config <(generate-config)`, a producer writing into a FIFO), waiting for
+    /// its writer, but not beyond SIGTERM or SIGINT: `serve` blocks those for its signal thread before it reads its
+    /// configuration, and a pipe nobody writes to held `open` past them, so only SIGKILL ended the process. The pipe is
+    /// opened without blocking and its writer waited for in `poll`, checking for those signals between waits.
     static func readFile(atPath path: String) throws(FileSystemError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
@@ -16,6 +17,10 @@ enum FileSystem {
             throw FileSystemError(path: path, code: errno)
         }
         defer { close(fd) }
+        var status = stat()
+        if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO {
+            try waitForWriter(fd, path: path)
+        }
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         var result: [UInt8] = []
@@ -30,6 +35,21 @@ enum FileSystem {
             result.append(contentsOf: chunk[0..<count])
         }
         return result
+    }
+
+    /// Returns once the pipe has data or its writer came and went (Linux reports no hang-up before a writer has
+    /// opened it); throws when SIGTERM or SIGINT is pending meanwhile.
+    private static func waitForWriter(_ fd: Int32, path: String) throws(FileSystemError) {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&descriptor, 1, 200)
+            if ready > 0 { return }
+            if ready < 0 && errno != EINTR { throw FileSystemError(path: path, code: errno) }
+            var pending = sigset_t()
+            if sigpending(&pending) == 0 && (sigismember(&pending, SIGTERM) == 1 || sigismember(&pending, SIGINT) == 1) {
+                throw FileSystemError(path: path, code: EINTR, reason: "stopped by a signal while waiting for something to write to this named pipe")
+            }
+        }
     }
 
     /// The size of the file at `path` (following symbolic links), or nil when there is none.
@@ -48,5 +68,7 @@ enum FileSystem {
 struct FileSystemError: Error, CustomStringConvertible {
     var path: String
     var code: Int32
-    var description: String { "\(path): \(String(cString: strerror(code)))" }
+    /// Said in place of the system's text for `code`.
+    var reason: String? = nil
+    var description: String { "\(path): \(reason ?? String(cString: strerror(code)))" }
 }
