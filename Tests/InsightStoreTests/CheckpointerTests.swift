@@ -77,16 +77,6 @@ import Testing
 /// commits: before, each failing catch-up was swallowed, and the WAL grew without a word (71 MB in 4 s under load).
 /// Needs `chattr +i`, which root may use on most file systems; where it cannot, the test says so and checks nothing.
 @Suite(.serialized) struct FailingCheckpointTests {
-    private static func setImmutable(_ path: String, _ on: Bool) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [on ? "+i" : "-i", path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
     @Test func failingCatchUpsAreCountedAndReportedOnceAndTheirEndToo() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("db.sqlite")
@@ -98,11 +88,11 @@ import Testing
             reports.withLock { $0.append(error) }
         })
         let insert = ItemInsert()
-        guard Self.setImmutable(path, true) else {
+        guard ImmutableFlag.set(path, true) else {
             print("FailingCheckpointTests: chattr +i is not available here; not checked")
             return
         }
-        defer { _ = Self.setImmutable(path, false) }
+        defer { _ = ImmutableFlag.set(path, false) }
         // Commits go on: the WAL takes them. Every one past the limit tries a catch-up, which fails.
         for _ in 0..<30 { try committer.perform(insert.callAsFunction) }
         #expect(committer.checkpointFailures > 5)
@@ -110,7 +100,7 @@ import Testing
         #expect(reports.withLock { $0.count } == 1)
         #expect(reports.withLock { $0.first ?? nil } != nil)
 
-        _ = Self.setImmutable(path, false)
+        _ = ImmutableFlag.set(path, false)
         for _ in 0..<10 { try committer.perform(insert.callAsFunction) }
         #expect(committer.failingCheckpoint == nil)
         #expect(reports.withLock { $0.count } == 2)

@@ -26,25 +26,15 @@ import Testing
 /// immutable (`chattr +i`), which stops root too; where the file system or the container does not allow that, the
 /// test says so and checks nothing.
 @Suite(.serialized) struct UnwritableFileTests {
-    private static func setImmutable(_ path: String, _ on: Bool) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [on ? "+i" : "-i", path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
-    }
-
     @Test func anUnwritableWALFileIsNamedAtOpen() throws {
         let directory = try TemporaryDirectory()
         do { _ = try SQLiteStore(directory: directory.path) }
         let wal = directory.file(SQLiteStore.fileName + "-wal")
-        guard Self.setImmutable(wal, true) else {
+        guard ImmutableFlag.set(wal, true) else {
             print("UnwritableFileTests: chattr +i is not available here; not checked")
             return
         }
-        defer { _ = Self.setImmutable(wal, false) }
+        defer { _ = ImmutableFlag.set(wal, false) }
         let error = #expect(throws: SQLiteError.self) { _ = try SQLiteStore(directory: directory.path) }
         #expect(error.map { "\($0)" }?.contains(wal) == true, "\(String(describing: error))")
         #expect(error.map { "\($0)" }?.contains("not writable by this user") == true)
@@ -55,11 +45,11 @@ import Testing
         let store = try SQLiteStore(directory: directory.path)
         #expect(store.unwritableFiles().isEmpty)
         let shm = directory.file(SQLiteStore.fileName + "-shm")
-        guard Self.setImmutable(shm, true) else {
+        guard ImmutableFlag.set(shm, true) else {
             print("UnwritableFileTests: chattr +i is not available here; not checked")
             return
         }
-        defer { _ = Self.setImmutable(shm, false) }
+        defer { _ = ImmutableFlag.set(shm, false) }
         #expect(store.unwritableFiles() == [shm])
     }
 
@@ -70,14 +60,14 @@ import Testing
         let store = try SQLiteStore(directory: directory.path)
         #expect(store.isWritable())
         let wal = directory.file(SQLiteStore.fileName + "-wal")
-        guard Self.setImmutable(wal, true) else {
+        guard ImmutableFlag.set(wal, true) else {
             print("UnwritableFileTests: chattr +i is not available here; not checked")
             return
         }
-        defer { _ = Self.setImmutable(wal, false) }
+        defer { _ = ImmutableFlag.set(wal, false) }
         #expect(!store.isWritable())
         #expect(!store.isWritable())
-        _ = Self.setImmutable(wal, false)
+        _ = ImmutableFlag.set(wal, false)
         #expect(store.isWritable())
     }
 }
