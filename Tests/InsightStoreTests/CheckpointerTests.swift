@@ -106,4 +106,39 @@ import Testing
         #expect(reports.withLock { $0.count } == 2)
         #expect(reports.withLock { $0.last ?? "not nil" } == nil)
     }
+
+    /// Most often the checkpoint thread, not the writer's catch-up, is first to copy the WAL back once the file is
+    /// writable again; the writer then starts the WAL over and never needs a catch-up. The end of the failures must
+    /// be told then too (before, "checkpoint working again" never came, and a second episode was not reported).
+    @Test func theEndOfFailuresIsToldWhenAnotherCheckpointCopiedTheWALBack() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let connection = try SQLiteConnection(path: path)
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute(ItemInsert.createTable)
+        let reports = Mutex<[String?]>([])
+        let committer = GroupCommitter(connection: connection, walFrameLimit: 8, checkpointFailing: { error in
+            reports.withLock { $0.append(error) }
+        })
+        let insert = ItemInsert()
+        guard ImmutableFlag.set(path, true) else {
+            print("FailingCheckpointTests: chattr +i is not available here; not checked")
+            return
+        }
+        defer { _ = ImmutableFlag.set(path, false) }
+        for _ in 0..<20 { try committer.perform(insert.callAsFunction) }
+        #expect(reports.withLock { $0.count } == 1)
+        #expect(committer.walFrames >= 8)
+
+        _ = ImmutableFlag.set(path, false)
+        let other = try SQLiteConnection(path: path)
+        try other.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        let catchUps = committer.checkpointCatchUps
+        try committer.perform(insert.callAsFunction)
+        #expect(committer.walFrames < 8)
+        #expect(committer.checkpointCatchUps == catchUps)
+        #expect(committer.failingCheckpoint == nil)
+        #expect(reports.withLock { $0.count } == 2)
+        #expect(reports.withLock { $0.last ?? "not nil" } == nil)
+    }
 }

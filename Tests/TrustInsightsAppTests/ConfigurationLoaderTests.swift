@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import TrustInsightsApp
 
@@ -90,6 +91,16 @@ import Testing
             }
             #expect(throws: CommandLineError.configuration(key: "config/default.json: port", message: "must be between 0 and 65535"), "\(text)") {
                 try load(file: #"{"port": \#(text)}"#)
+            }
+        }
+    }
+
+    /// A file that could not be read says why (a signal during the wait for a named pipe's writer, say), not only that.
+    @Test func aConfigurationFileThatCannotBeReadSaysWhy() throws {
+        let arguments = try arguments(["--config", "cfg.fifo"])
+        #expect(throws: CommandLineError.configuration(key: "cfg.fifo", message: "cannot be read: stopped by a signal")) {
+            try ConfigurationLoader.load(arguments: arguments, variables: [:]) { path in
+                throw FileSystemError(path: path, code: EINTR, reason: "stopped by a signal")
             }
         }
     }

@@ -162,6 +162,8 @@ public final class GroupCommitter: Sendable {
     public var checkpointFailures: Int { engine.checkpointFailures }
     /// The last catch-up's error while catch-ups fail; nil once one succeeds.
     public var failingCheckpoint: String? { engine.failingCheckpoint }
+    /// Frames in the WAL after the last commit: pages written since the last checkpoint that started it over.
+    public var walFrames: Int { engine.walFrames }
     /// Batches the writer took because held writes waited `maximumHoldMicroseconds` without a release.
     public var holdsExpired: Int { engine.holdsExpired }
 }
@@ -208,6 +210,10 @@ private final class Engine: @unchecked Sendable {
     private let writes = Atomic<Int>(0)
     private let catchUps = Atomic<Int>(0)
     private let checkpointErrors = Atomic<Int>(0)
+    /// `checkpointError` is set: read on every batch without taking its lock.
+    private let checkpointsFailing = Atomic<Bool>(false)
+    /// Frames in the WAL after the last commit, for `/metrics`.
+    private let framesInWAL = Atomic<Int>(0)
     /// Why the last catch-up failed, until one succeeds: nil while checkpoints work.
     private let checkpointError = Mutex<String?>(nil)
     private let precondition: @Sendable () -> (any Error)?
@@ -239,6 +245,7 @@ private final class Engine: @unchecked Sendable {
     var checkpointCatchUps: Int { catchUps.load(ordering: .relaxed) }
     var checkpointFailures: Int { checkpointErrors.load(ordering: .relaxed) }
     var failingCheckpoint: String? { checkpointError.withLock { $0 } }
+    var walFrames: Int { framesInWAL.load(ordering: .relaxed) }
     var holdsExpired: Int { expiredHolds.load(ordering: .relaxed) }
 
     func enqueue(_ ticket: Ticket, held: Bool) {
@@ -405,8 +412,14 @@ private final class Engine: @unchecked Sendable {
     /// With `connectionLock` held.
     private func noteWALLength(catchingUp: Bool) {
         let frames = connection.framesInWAL
+        framesInWAL.store(frames, ordering: .relaxed)
         if frames >= walFrameLimit / 4 { walGrowing() }
-        guard frames >= walFrameLimit else { return }
+        guard frames >= walFrameLimit else {
+            // The WAL is started over only once a checkpoint has copied all of it back (the checkpoint thread's,
+            // most often, when the database file became writable again): failing checkpoints are over.
+            if checkpointsFailing.load(ordering: .relaxed) { checkpointsRecovered() }
+            return
+        }
         guard catchingUp else {
             signal.locked {
                 catchUpWanted = true
@@ -420,7 +433,7 @@ private final class Engine: @unchecked Sendable {
         do {
             if try statement.step(), statement.int(0) == 0, statement.int(1) == statement.int(2) {
                 catchUps.add(1, ordering: .relaxed)
-                if checkpointError.withLock({ $0.take() }) != nil { checkpointFailing(nil) }
+                if checkpointsFailing.load(ordering: .relaxed) { checkpointsRecovered() }
             }
         } catch {
             // Busy is no error here (a reader needing old frames returns a row); an error is the database file
@@ -432,8 +445,17 @@ private final class Engine: @unchecked Sendable {
                 defer { last = description }
                 return last == nil
             }
-            if started { checkpointFailing(description) }
+            if started {
+                checkpointsFailing.store(true, ordering: .relaxed)
+                checkpointFailing(description)
+            }
         }
+    }
+
+    /// With `connectionLock` held.
+    private func checkpointsRecovered() {
+        checkpointsFailing.store(false, ordering: .relaxed)
+        if checkpointError.withLock({ $0.take() }) != nil { checkpointFailing(nil) }
     }
 
     /// With `connectionLock` held.

@@ -11,12 +11,14 @@ extension SQLiteStore {
         public var checkpointFailures: Int = 0
         /// Why catch-ups fail, while they do; nil once one succeeds.
         public var failingCheckpoint: String?
+        /// Frames in the WAL after the last commit (the file itself keeps its size for reuse, up to 64 MiB).
+        public var walFrames: Int = 0
     }
 
     public var writerActivity: WriterActivity {
         WriterActivity(
             batches: writer.batchesCommitted, writes: writer.writesCommitted,
             checkpointCatchUps: writer.checkpointCatchUps, checkpointFailures: writer.checkpointFailures,
-            failingCheckpoint: writer.failingCheckpoint)
+            failingCheckpoint: writer.failingCheckpoint, walFrames: writer.walFrames)
     }
 }

@@ -125,7 +125,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Less than `SQLiteStore.minimumFreeBytes` left on the data folder's filesystem: writes are refused.
     case diskFull(availableBytes: UInt64)
     /// The database or its WAL was deleted, moved or replaced while the store had it open: what it writes now would be
-    /// lost. Only restoring the file and restarting ends it.
+    /// lost. It ends when that same file is back at its path (renamed back), or at a restart with the database restored.
     case databaseReplaced(path: String)
 
     public var description: String {

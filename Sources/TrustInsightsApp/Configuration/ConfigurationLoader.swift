@@ -38,6 +38,8 @@ struct ConfigurationLoader {
         let bytes: [UInt8]?
         do {
             bytes = try fileReader(path)
+        } catch let error as FileSystemError {
+            throw .configuration(key: path, message: "cannot be read: \(error.reasonText)")
         } catch {
             throw .configuration(key: path, message: "cannot be read")
         }

@@ -70,5 +70,7 @@ struct FileSystemError: Error, CustomStringConvertible {
     var code: Int32
     /// Said in place of the system's text for `code`.
     var reason: String? = nil
-    var description: String { "\(path): \(reason ?? String(cString: strerror(code)))" }
+    /// Why, without the path.
+    var reasonText: String { reason ?? String(cString: strerror(code)) }
+    var description: String { "\(path): \(reasonText)" }
 }

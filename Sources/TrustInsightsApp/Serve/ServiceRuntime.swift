@@ -150,7 +150,7 @@ final class ServiceRuntime: Sendable {
             } else if let replaced = store.replacedFile() {
                 storageLog.error("storage not writable", [
                     ("dataDir", .text(dataDir)), ("replacedFile", .text(replaced)),
-                    ("action", "\(replaced) was deleted, moved or replaced while the service had it open; writes answer 503 and /readyz is 503 until the service restarts: stop it, put the database back (or restore it from a backup), and start it again"),
+                    ("action", "\(replaced) was deleted, moved or replaced while the service had it open; writes answer 503 and /readyz is 503 until that same file is back where it was, or the service is restarted with the database restored: stop it, put the database back (or restore it from a backup), and start it again"),
                 ])
             } else {
                 var fields: [(String, EventLog.Value)] = [
@@ -241,8 +241,9 @@ final class ServiceRuntime: Sendable {
         let storeCheckpointFailures = metrics.counter(
             "trust_insights_store_checkpoint_failures_total",
             help: "Checkpoints of the writer that failed with an error: the database file refuses writes and the WAL grows.")
-        let walBytes = metrics.gauge("trust_insights_store_wal_bytes", help: "Size of the database's WAL file.")
-        let walPath = store.path + "-wal"
+        let walFrames = metrics.gauge(
+            "trust_insights_store_wal_frames",
+            help: "Pages in the WAL after the last commit, not yet copied back and started over (the limit is 1000).")
         let storageWritable = metrics.gauge("trust_insights_storage_writable", help: "1 while the last write or check of the data folder succeeded, 0 while storage refuses writes (disk full, lock held).")
         let models = models
         metrics.onCollect {
@@ -251,7 +252,7 @@ final class ServiceRuntime: Sendable {
             storeWrites.advance(to: UInt64(activity.writes))
             storeCatchUps.advance(to: UInt64(activity.checkpointCatchUps))
             storeCheckpointFailures.advance(to: UInt64(activity.checkpointFailures))
-            walBytes.set(Double(FileSystem.fileSize(atPath: walPath) ?? 0))
+            walFrames.set(Double(activity.walFrames))
             limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             modelGeneration.set(Double(models.generation))
