@@ -77,68 +77,69 @@ import Testing
 /// commits: before, each failing catch-up was swallowed, and the WAL grew without a word (71 MB in 4 s under load).
 /// Needs `chattr +i`, which root may use on most file systems; where it cannot, the test says so and checks nothing.
 @Suite(.serialized) struct FailingCheckpointTests {
-    @Test func failingCatchUpsAreCountedAndReportedOnceAndTheirEndToo() throws {
+    /// What `checkpointFailing` was told, in order.
+    final class Reports: Sendable {
+        let told = Mutex<[String?]>([])
+    }
+
+    /// Runs `body` with a committer whose WAL limit is 8 frames (a few commits call for a catch-up) and whose
+    /// database file is immutable; the flag is cleared afterwards whatever `body` did.
+    private static func withImmutableDatabase(
+        _ body: (_ path: String, GroupCommitter, Reports, ItemInsert) throws -> Void
+    ) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("db.sqlite")
         let connection = try SQLiteConnection(path: path)
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
         try connection.execute(ItemInsert.createTable)
-        let reports = Mutex<[String?]>([])
+        let reports = Reports()
         let committer = GroupCommitter(connection: connection, walFrameLimit: 8, checkpointFailing: { error in
-            reports.withLock { $0.append(error) }
+            reports.told.withLock { $0.append(error) }
         })
-        let insert = ItemInsert()
         guard ImmutableFlag.set(path, true) else {
             print("FailingCheckpointTests: chattr +i is not available here; not checked")
             return
         }
         defer { _ = ImmutableFlag.set(path, false) }
-        // Commits go on: the WAL takes them. Every one past the limit tries a catch-up, which fails.
-        for _ in 0..<30 { try committer.perform(insert.callAsFunction) }
-        #expect(committer.checkpointFailures > 5)
-        #expect(committer.failingCheckpoint != nil)
-        #expect(reports.withLock { $0.count } == 1)
-        #expect(reports.withLock { $0.first ?? nil } != nil)
+        try body(path, committer, reports, ItemInsert())
+    }
 
-        _ = ImmutableFlag.set(path, false)
-        for _ in 0..<10 { try committer.perform(insert.callAsFunction) }
-        #expect(committer.failingCheckpoint == nil)
-        #expect(reports.withLock { $0.count } == 2)
-        #expect(reports.withLock { $0.last ?? "not nil" } == nil)
+    @Test func failingCatchUpsAreCountedAndReportedOnceAndTheirEndToo() throws {
+        try Self.withImmutableDatabase { path, committer, reports, insert in
+            // Commits go on: the WAL takes them. Every one past the limit tries a catch-up, which fails.
+            for _ in 0..<30 { try committer.perform(insert.callAsFunction) }
+            #expect(committer.checkpointFailures > 5)
+            #expect(committer.failingCheckpoint != nil)
+            #expect(reports.told.withLock { $0.count } == 1)
+            #expect(reports.told.withLock { $0.first ?? nil } != nil)
+
+            _ = ImmutableFlag.set(path, false)
+            for _ in 0..<10 { try committer.perform(insert.callAsFunction) }
+            #expect(committer.failingCheckpoint == nil)
+            #expect(reports.told.withLock { $0.count } == 2)
+            #expect(reports.told.withLock { $0.last ?? "not nil" } == nil)
+        }
     }
 
     /// Most often the checkpoint thread, not the writer's catch-up, is first to copy the WAL back once the file is
     /// writable again; the writer then starts the WAL over and never needs a catch-up. The end of the failures must
     /// be told then too (before, "checkpoint working again" never came, and a second episode was not reported).
     @Test func theEndOfFailuresIsToldWhenAnotherCheckpointCopiedTheWALBack() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("db.sqlite")
-        let connection = try SQLiteConnection(path: path)
-        try connection.execute("PRAGMA wal_autocheckpoint = 0")
-        try connection.execute(ItemInsert.createTable)
-        let reports = Mutex<[String?]>([])
-        let committer = GroupCommitter(connection: connection, walFrameLimit: 8, checkpointFailing: { error in
-            reports.withLock { $0.append(error) }
-        })
-        let insert = ItemInsert()
-        guard ImmutableFlag.set(path, true) else {
-            print("FailingCheckpointTests: chattr +i is not available here; not checked")
-            return
-        }
-        defer { _ = ImmutableFlag.set(path, false) }
-        for _ in 0..<20 { try committer.perform(insert.callAsFunction) }
-        #expect(reports.withLock { $0.count } == 1)
-        #expect(committer.walFrames >= 8)
+        try Self.withImmutableDatabase { path, committer, reports, insert in
+            for _ in 0..<20 { try committer.perform(insert.callAsFunction) }
+            #expect(reports.told.withLock { $0.count } == 1)
+            #expect(committer.walFrames >= 8)
 
-        _ = ImmutableFlag.set(path, false)
-        let other = try SQLiteConnection(path: path)
-        try other.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        let catchUps = committer.checkpointCatchUps
-        try committer.perform(insert.callAsFunction)
-        #expect(committer.walFrames < 8)
-        #expect(committer.checkpointCatchUps == catchUps)
-        #expect(committer.failingCheckpoint == nil)
-        #expect(reports.withLock { $0.count } == 2)
-        #expect(reports.withLock { $0.last ?? "not nil" } == nil)
+            _ = ImmutableFlag.set(path, false)
+            let other = try SQLiteConnection(path: path)
+            try other.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            let catchUps = committer.checkpointCatchUps
+            try committer.perform(insert.callAsFunction)
+            #expect(committer.walFrames < 8)
+            #expect(committer.checkpointCatchUps == catchUps)
+            #expect(committer.failingCheckpoint == nil)
+            #expect(reports.told.withLock { $0.count } == 2)
+            #expect(reports.told.withLock { $0.last ?? "not nil" } == nil)
+        }
     }
 }
