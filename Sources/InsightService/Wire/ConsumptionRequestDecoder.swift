@@ -36,6 +36,7 @@ enum ConsumptionRequestDecoder {
         }
         var result: [String] = []
         var tooMany = false
+        let violationsBefore = violations.count
         try reader.readArray { index, reader in
             // An evaluation has at most this many insights, so a longer list cannot be valid.
             guard index < Evaluator.maximumInsights else {
@@ -47,7 +48,13 @@ enum ConsumptionRequestDecoder {
                 result.append(Identifier.canonical(id) ?? id)
             }
         }
-        if tooMany { violations.append(Wire.invalidValue(pointer, "must hold at most \(Evaluator.maximumInsights) insightIDs")) }
+        if tooMany {
+            // As with `/features` over its limit: the one count problem, not the first items' problems and silence
+            // about the rest, which would make the answer depend on where the bad items sit.
+            violations.removeSubrange(violationsBefore...)
+            violations.append(Wire.invalidValue(pointer, "must hold at most \(Evaluator.maximumInsights) insightIDs"))
+            return nil
+        }
         return result
     }
 }

@@ -326,6 +326,9 @@ final class ServiceRuntime: Sendable {
         listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)
+        // One check of the data folder now, not at the first probe or write: a restart onto a full disk is logged,
+        // and the writable gauge says so, even where nothing polls /readyz (systemd; a health check on /healthz).
+        _ = readiness.isStorageWritable(now: Clock.nowMilliseconds())
     }
 
     /// Replays the stored evaluations into the velocity tracker; false if a signal cut it short.

@@ -157,3 +157,25 @@ import Testing
         return try condition()
     }
 }
+
+/// A restart onto a disk that filled while the service was down says so at once: the log line and the gauge,
+/// before any probe of `/readyz` or any write. Before, the gauge read 1 and nothing was logged until one of them.
+@Suite(.serialized) struct DiskFullRestartTests {
+    @Test(.enabled(if: SmallFilesystem.isAvailable, "needs root to mount a small tmpfs as the data disk"))
+    func aRestartOntoAFullDiskIsToldWithoutAProbe() throws {
+        let disk = try SmallFilesystem(megabytes: 32)
+        defer { disk.unmount() }
+        let dataDir = disk.path + "/data"
+        do {
+            let first = try LiveService { $0.dataDir = dataDir }
+            first.removesDataFolder = false
+            _ = try first.evaluate(key: try first.key(), account: "acct-before")
+        }
+        _ = try disk.fill()
+        try withExtendedLifetime(try LiveService { $0.dataDir = dataDir }) { service in
+            #expect(service.logs.lines.filter { $0.contains("\"storage not writable\"") }.count == 1, "\(service.logs.lines)")
+            let metrics = try service.client().request("GET", "/metrics").text
+            #expect(metrics.contains("\ntrust_insights_storage_writable 0\n"))
+        }
+    }
+}
