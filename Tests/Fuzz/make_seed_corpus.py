@@ -156,6 +156,11 @@ def xgboost():
     stump["learner"]["gradient_booster"]["model"]["tree_info"] = [0]
     stump["learner"]["learner_model_param"]["base_score"] = "[5E-1]"
     write("xgboost-import", "stump-bracketed-base-score.json", json.dumps(stump, separators=(",", ":")))
+    # XGBoost writes the bare words Infinity and -Infinity (as Python's json does) where values reach float32's limit.
+    for name, threshold in (("stump-infinite-threshold.json", float("inf")), ("stump-negative-infinite-threshold.json", float("-inf"))):
+        infinite = json.loads(json.dumps(stump))
+        infinite["learner"]["gradient_booster"]["model"]["trees"][0]["split_conditions"][0] = threshold
+        write("xgboost-import", name, json.dumps(infinite, separators=(",", ":")))
     stump["learner"]["objective"]["name"] = "reg:squarederror"
     write("xgboost-import", "unsupported-objective.json", json.dumps(stump))
     write("xgboost-import", "ubjson-like.bin", b"{L\x00\x00\x00\x00\x00\x00\x00\x07learner{")

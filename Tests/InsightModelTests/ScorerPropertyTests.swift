@@ -26,6 +26,30 @@ import Testing
         }
     }
 
+    /// Either comparison in either precision, padded and linked: infinite thresholds (drawn one split in twelve)
+    /// route as the reference walk does, missing values and infinite inputs included.
+    @Test(arguments: [true, false], [SplitComparison.lessThan, .lessThanOrEqual])
+    func infiniteThresholdsRouteAsTheReferenceWalkDoes(float32: Bool, comparison: SplitComparison) throws {
+        var random = RandomModels(generator: SplitMix64(state: float32 ? 11 : 12))
+        for maxDepth in [3, 12] {
+            for _ in 0..<30 {
+                var document = random.model(float32: float32, maxDepth: maxDepth)
+                document.semantics.comparison = comparison
+                let model = try CompiledModel(document: document)
+                let walk = ReferenceWalk(document: document)
+                var rows = FeatureMatrix(columnCount: document.featureNames.count)
+                for _ in 0..<37 { rows.append(row: random.row(features: document.featureNames.count)) }
+                let batch = model.margins(for: rows)
+                for index in 0..<rows.rowCount {
+                    let row = Array(rows.row(index))
+                    let expected = walk.margin(for: row).bitPattern
+                    #expect(model.margin(for: row).bitPattern == expected, "\(row)")
+                    #expect(batch[index].bitPattern == expected, "\(row)")
+                }
+            }
+        }
+    }
+
     @Test func treesDeeperThanThePaddingLimitCompileLinkedAndStayExact() throws {
         // A chain 12 splits deep: x0 < 1, x0 < 2, ... each right child a leaf.
         var node = TreeNode.leaf(value: 100)

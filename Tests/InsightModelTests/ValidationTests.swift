@@ -90,12 +90,15 @@ import Testing
         #expect(problem([tree])?.problem == .featureOutOfRange(tree: 0, node: 0, feature: 2))
     }
 
-    @Test func rejectsNonFiniteThresholdsAndLeaves() {
+    @Test func rejectsNaNThresholdsAndNonFiniteLeavesButTakesInfiniteThresholds() {
         var tree = HandModels.stump()
         tree.thresholds[0] = .nan
         #expect(problem([tree])?.problem == .badThreshold(tree: 0, node: 0))
+        // XGBoost writes ±inf where a feature's values reach float32's limit: a split like any other.
         tree.thresholds[0] = .infinity
-        #expect(problem([tree])?.problem == .badThreshold(tree: 0, node: 0))
+        #expect(problem([tree]) == nil)
+        tree.thresholds[0] = -.infinity
+        #expect(problem([tree]) == nil)
         tree = HandModels.stump()
         tree.leafValues[2] = .infinity
         #expect(problem([tree])?.problem == .badLeafValue(tree: 0, node: 2))
@@ -165,6 +168,11 @@ import Testing
         let decoded = try ModelDocument(jsonData: document.jsonData())
         #expect(decoded == document)
         #expect(try decoded.jsonData() == document.jsonData())
+        document.semantics = .xgboost
+        document.trees[0].thresholds[0] = -.infinity
+        document.trees[0].missingTypes = nil
+        #expect(String(decoding: try document.jsonData(), as: UTF8.self).contains("\"-inf\""))
+        #expect(try ModelDocument(jsonData: document.jsonData()) == document)
     }
 
     @Test func builderLaysOutNestedTreesBreadthFirst() throws {

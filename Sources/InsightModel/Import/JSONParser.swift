@@ -3,21 +3,31 @@
 /// Strict where a lenient reader would guess: a member name twice in one object (which one is the model?), bytes
 /// that are not UTF-8, and unpaired surrogate escapes are refused.
 struct JSONParser {
+    /// XGBoost's own writer puts `Infinity` and `-Infinity` for an infinite float (a split threshold, where a
+    /// feature's values reach float32's limit) and its reader takes them back; the importer accepts these two words
+    /// as numbers, and every field that must be finite checks it. `NaN` stays refused: no model value may be one.
+    enum InfinityWords {
+        case refused
+        case xgboost
+    }
+
     struct SyntaxError: Error, Sendable {
         var offset: Int
         var message: String
     }
 
     private let bytes: [UInt8]
+    private let infinityWords: InfinityWords
     private var index = 0
     private var depth = 0
 
-    init(bytes: [UInt8]) {
+    init(bytes: [UInt8], infinityWords: InfinityWords = .refused) {
         self.bytes = bytes
+        self.infinityWords = infinityWords
     }
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
+    static func parse(_ bytes: [UInt8], infinityWords: InfinityWords = .refused) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes, infinityWords: infinityWords)
         let value = try parser.parseValue()
         parser.skipWhitespace()
         guard parser.index == bytes.count else { throw parser.error("trailing characters after the JSON value") }
@@ -43,7 +53,12 @@ struct JSONParser {
         case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
         case UInt8(ascii: "n"): try expectLiteral("null"); return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
-        default: throw error(nonFiniteWord(at: index).map(Self.nonFiniteMessage) ?? "unexpected character")
+        default:
+            if let word = infinityWord(at: index) {
+                index += word.utf8.count
+                return .number(word)
+            }
+            throw error(nonFiniteWord(at: index).map(Self.nonFiniteMessage) ?? "unexpected character")
         }
     }
 
@@ -54,6 +69,12 @@ struct JSONParser {
             return word
         }
         return nil
+    }
+
+    /// `Infinity` where XGBoost's words are accepted, else nil.
+    private func infinityWord(at position: Int) -> String? {
+        guard infinityWords == .xgboost, bytes[position...].starts(with: "Infinity".utf8) else { return nil }
+        return "Infinity"
     }
 
     private static func nonFiniteMessage(_ word: String) -> String {
@@ -149,6 +170,10 @@ struct JSONParser {
         let start = index
         if bytes[index] == UInt8(ascii: "-") {
             index += 1
+            if index < bytes.count, let word = infinityWord(at: index) {
+                index += word.utf8.count
+                return "-" + word
+            }
             if index < bytes.count, let word = nonFiniteWord(at: index) { throw error(Self.nonFiniteMessage("-" + word)) }
         }
         func digits(_ parser: inout JSONParser) -> Int {

@@ -3,7 +3,8 @@
 /// reads. Numbers keep the form the importer parses: integers as their decimal text, a float32 as the shortest text
 /// that reads back to the same float32, so a `.ubj` and a `.json` of one model import to the same document.
 /// Strict where a lenient reader would guess, as `JSONParser` is: a member name twice in one object, strings that
-/// are not UTF-8, a float that is not finite, and lengths that run past the end of the file are refused.
+/// are not UTF-8, a NaN, and lengths that run past the end of the file are refused. An infinite float becomes the
+/// word XGBoost's JSON writer puts for it (`Infinity`, `-Infinity`), so both forms of a model read alike.
 struct UBJSONParser {
     typealias SyntaxError = JSONParser.SyntaxError
 
@@ -24,6 +25,12 @@ struct UBJSONParser {
 
     private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
 
+    private func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws(SyntaxError) -> JSONValue {
+        if value.isNaN { throw error("a float that is NaN") }
+        if value.isInfinite { return .number(value < 0 ? "-Infinity" : "Infinity") }
+        return .number(value.description)
+    }
+
     /// The next type marker, skipping no-op (`N`) markers, which may stand between values.
     private mutating func marker() throws(SyntaxError) -> UInt8 {
         while index < bytes.count, bytes[index] == UInt8(ascii: "N") { index += 1 }
@@ -42,13 +49,9 @@ struct UBJSONParser {
         case UInt8(ascii: "i"), UInt8(ascii: "U"), UInt8(ascii: "I"), UInt8(ascii: "l"), UInt8(ascii: "L"):
             return .number(String(try integer(marker: marker)))
         case UInt8(ascii: "d"):
-            let value = Float(bitPattern: UInt32(truncatingIfNeeded: try bigEndian(4)))
-            guard value.isFinite else { throw error("a float that is not finite (NaN or infinity)") }
-            return .number(value.description)
+            return try number(Float(bitPattern: UInt32(truncatingIfNeeded: try bigEndian(4))))
         case UInt8(ascii: "D"):
-            let value = Double(bitPattern: try bigEndian(8))
-            guard value.isFinite else { throw error("a float that is not finite (NaN or infinity)") }
-            return .number(value.description)
+            return try number(Double(bitPattern: try bigEndian(8)))
         case UInt8(ascii: "H"):
             let text = try string()
             guard Self.isJSONNumber(text) else { throw error("a high-precision number that is not a decimal number") }

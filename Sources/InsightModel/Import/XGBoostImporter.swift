@@ -17,7 +17,7 @@ public enum XGBoostImporter {
             }
         } else {
             do {
-                root = try JSONParser.parse(jsonBytes)
+                root = try JSONParser.parse(jsonBytes, infinityWords: .xgboost)
             } catch {
                 throw .malformed("JSON syntax error at byte \(error.offset): \(error.message)")
             }

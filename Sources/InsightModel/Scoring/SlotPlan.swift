@@ -19,6 +19,11 @@ struct SlotPlan: Sendable {
         case markMissing
         /// NaN or |x| <= 1e-35 becomes NaN, anything else -inf (the same, missing type Zero).
         case markZeroOrMissing
+        /// NaN becomes -inf, anything else +inf: for `x < -inf` nodes (no number goes left) whose missing values
+        /// go left. XGBoost writes such a split when a feature's values reach float32's limit.
+        case markMissingOnly
+        /// NaN or |x| <= 1e-35 becomes -inf, anything else +inf (the same, missing type Zero).
+        case markZeroOrMissingOnly
 
         static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
     }
@@ -53,12 +58,22 @@ struct SlotPlan: Sendable {
     }
 
     /// The slot and compiled threshold for one split, so that "left iff slot value < threshold" reproduces the
-    /// document's rule. `x <= t` becomes `x < nextUp(t)`, exact for every non-NaN x; `x <= +inf` uses markers.
+    /// document's rule. `x <= t` becomes `x < nextUp(t)`, exact for every non-NaN x; `x <= +inf` and `x < -inf`
+    /// use markers, since the -inf that stands for "missing, go left" must not meet a threshold it equals.
     mutating func compile<Scalar: BinaryFloatingPoint>(
         feature: Int, threshold: Double, missing: MissingValueType, defaultLeft: Bool, comparison: SplitComparison,
         as: Scalar.Type
     ) -> (slot: UInt32, threshold: Scalar) {
         let value = Scalar(threshold)
+        if comparison == .lessThan && value == -.infinity {
+            // No value is below -inf: only missing values can go left, and only by default. Slot 0 holds -inf,
+            // which is not below -inf either, so it sends every row right.
+            switch (missing, defaultLeft) {
+            case (.nan, true): return (slot(feature: feature, kind: .markMissingOnly), .infinity)
+            case (.zero, true): return (slot(feature: feature, kind: .markZeroOrMissingOnly), .infinity)
+            case (.none, _), (_, false): return (0, -.infinity)
+            }
+        }
         if comparison == .lessThanOrEqual && value == .infinity {
             let kind: Kind
             switch missing {
@@ -151,6 +166,14 @@ struct SlotPlan: Sendable {
                 case .markZeroOrMissing:
                     for slot in run.slots {
                         output[slot * stride] = isZeroOrMissing(read(sources[slot].feature)) ? .nan : -.infinity
+                    }
+                case .markMissingOnly:
+                    for slot in run.slots {
+                        output[slot * stride] = read(sources[slot].feature).isNaN ? -.infinity : .infinity
+                    }
+                case .markZeroOrMissingOnly:
+                    for slot in run.slots {
+                        output[slot * stride] = isZeroOrMissing(read(sources[slot].feature)) ? -.infinity : .infinity
                     }
                 }
             }

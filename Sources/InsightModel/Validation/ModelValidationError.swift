@@ -62,7 +62,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case .featureOutOfRange(let tree, let node, let feature):
             return "tree \(tree): node \(node) splits on feature index \(feature), out of range"
         case .badThreshold(let tree, let node):
-            return "tree \(tree): node \(node) has a non-finite threshold (NaN and -inf are refused; +inf only with lessThanOrEqual)"
+            return "tree \(tree): node \(node) has a threshold that is NaN (a split needs a number, or ±inf)"
         case .badLeafValue(let tree, let node): return "tree \(tree): node \(node) has a non-finite leaf value"
         case .notFloat32(let tree, let node):
             return "tree \(tree): node \(node) holds a value that is not exactly a float32 in a float32 model"

@@ -82,8 +82,9 @@ public enum ModelValidator {
             }
             guard tree.leafValues[node] == 0 else { throw .leafValueAtSplit(tree: index, node: node) }
             let threshold = tree.thresholds[node]
-            guard !threshold.isNaN, threshold != -.infinity else { throw .badThreshold(tree: index, node: node) }
-            if threshold == .infinity && semantics.comparison == .lessThan { throw .badThreshold(tree: index, node: node) }
+            // An infinite threshold is a real split: XGBoost writes ±inf where a feature's values reach float32's
+            // limit, and LightGBM +inf for its last bin. Only missing values can then go the other way.
+            guard !threshold.isNaN else { throw .badThreshold(tree: index, node: node) }
             guard !float32 || isFloat32(threshold) else { throw .notFloat32(tree: index, node: node) }
             for child in [left, right] {
                 guard depth[child] == -1, child != 0 else { throw .cycle(tree: index, node: child) }

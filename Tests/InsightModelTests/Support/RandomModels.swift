@@ -75,7 +75,10 @@ struct RandomModels {
             if split {
                 tree.splitFeatures[index] = Int.random(in: 0..<features, using: &generator)
                 var threshold = poolValue()
-                if !float32 && Int.random(in: 0..<12, using: &generator) == 0 { threshold = .infinity }
+                // XGBoost writes ±inf thresholds where values reach float32's limit, LightGBM +inf for its last bin.
+                if Int.random(in: 0..<12, using: &generator) == 0 {
+                    threshold = Bool.random(using: &generator) ? .infinity : -.infinity
+                }
                 if threshold == -1e300 || threshold == 1e300 { threshold = float32 ? 3 : threshold }
                 tree.thresholds[index] = float32 ? Double(Float(threshold)) : threshold
                 tree.defaultLeft[index] = Bool.random(using: &generator)
