@@ -29,9 +29,22 @@ public final class SQLiteConnection: @unchecked Sendable {
     public init(path: String, mode: Mode = .readWrite, fullSync: Bool = false, busyTimeoutMilliseconds: Int32 = 5000) throws(SQLiteError) {
         _ = Self.libraryConfigured
         var pointer: OpaquePointer?
-        let flags = (mode == .readWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY)
+        var flags = (mode == .readWrite ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY)
             | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let code = sqlite3_open_v2(path, &pointer, flags, nil)
+        var location = path
+        if mode == .readOnly {
+            switch Self.readOnlyOpening(path: path) {
+            case .shared: break
+            case .immutable:
+                location = Self.immutableURI(path: path)
+                flags |= SQLITE_OPEN_URI
+            case .refused(let reason):
+                var error = SQLiteError(connection: nil, code: SQLITE_CANTOPEN, context: "open \(path)")
+                error.message = reason
+                throw error
+            }
+        }
+        let code = sqlite3_open_v2(location, &pointer, flags, nil)
         guard code == SQLITE_OK, let pointer else {
             let error = SQLiteError(connection: pointer, code: code, context: "open \(path)")
             sqlite3_close_v2(pointer)

@@ -48,9 +48,16 @@ enum KeysCommand {
             try FileSystem.readFile(atPath: path)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
-        guard folder.holdsDatabase,
-              (try? SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir)) == SQLiteStore.schemaVersion
-        else { return try openStore(arguments, environment) }
+        let stored = Result { try SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir) }
+        guard folder.holdsDatabase, (try? stored.get()) == SQLiteStore.schemaVersion else {
+            do {
+                return try openStore(arguments, environment)
+            } catch {
+                // Where neither opens, why reading failed is the answer: this command only reads.
+                guard folder.holdsDatabase, case .failure(let reading) = stored else { throw error }
+                throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(reading)")
+            }
+        }
         do {
             return try SQLiteReadOnlyStore(directory: configuration.dataDir)
         } catch {
