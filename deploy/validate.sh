@@ -140,6 +140,8 @@ for key, value in [("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"), ("St
                    ("CapabilityBoundingSet", ""), ("PrivateTmp", "yes")]:
     need(settings.get(key) == [value], f"{key}={value}")
 need(settings.get("DynamicUser") == ["yes"] or "User" in settings, "DynamicUser=yes or a dedicated User=")
+# A refused configuration (exit 2) or command line (64) is not mended by a restart: the unit must stop on them.
+need({"2", "64"} <= set(" ".join(settings.get("RestartPreventExitStatus", [])).split()), "RestartPreventExitStatus=2 64")
 need("--config /etc/trust-insights/config.json" in settings["ExecStart"][0], "ExecStart reads /etc/trust-insights/config.json")
 need(unit_config["dataDir"] == "/var/lib/" + settings["StateDirectory"][0], "dataDir is the StateDirectory")
 readme = open("deploy/README.md").read()
