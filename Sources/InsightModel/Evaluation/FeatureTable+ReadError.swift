@@ -7,12 +7,12 @@ extension FeatureTable {
         /// count from 1, as in the header.
         case repeatedColumnName(name: String, columns: [Int])
         case badField(line: Int, column: String)
-        /// `inf` or `infinity`: XGBoost refuses infinite input, and `train` refuses it, so no model was fitted to one.
+        /// `inf` or `infinity` for a float32 (XGBoost) model: XGBoost refuses infinite input, and `train` refuses it,
+        /// so no such model was fitted to one. (LightGBM takes infinities, and float64 models score them.)
         case infiniteValue(line: Int, column: String)
-        /// A decimal beyond the range of the model's precision (`1e39` for a float32 model, `1e400` for any): it
-        /// would be scored as an infinity, which the caller never wrote.
+        /// A decimal beyond float32's range (`1e39`) for a float32 model: it would be scored as an infinity, which
+        /// the caller never wrote.
         case outsideFloat32Range(line: Int, column: String)
-        case outsideDoubleRange(line: Int, column: String)
         case badLabel(line: Int)
         case wrongFieldCount(line: Int, expected: Int, found: Int)
         /// A blank line in a table of several columns: not a row (which would need every field), and not to be
@@ -34,8 +34,6 @@ extension FeatureTable {
             case .infiniteValue(let line, let column): "line \(line): column '\(column)' is infinite"
             case .outsideFloat32Range(let line, let column):
                 "line \(line): column '\(column)' is outside float32's range (magnitude at most 3.4028235e38)"
-            case .outsideDoubleRange(let line, let column):
-                "line \(line): column '\(column)' is outside a double's range (magnitude at most 1.7976931348623157e308)"
             case .badLabel(let line): "line \(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
             case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
             case .blankLine(let line, let expected):

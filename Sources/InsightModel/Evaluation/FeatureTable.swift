@@ -7,9 +7,13 @@
 /// doubles), then, for float32 models, rounded to float32 as XGBoost rounds its input. Rounding the text straight to
 /// float32 would differ for a decimal just past a float32 midpoint, whose double lands on the midpoint itself.
 ///
-/// Columns the caller does not ask for (an ID column, say) may hold anything: a field that is not a number, or is
-/// infinite, or is beyond the range of the model's precision, is only an error once `matrix(for:)` asks for its
-/// column. Such a value is refused, as `train` refuses it, rather than scored as the infinity it would become. The
+/// Infinities follow the source library. LightGBM (float64 models) takes them: `inf` and a decimal beyond a
+/// double's range (`1e400`, which any CSV or JSON parser reads as an infinity) are scored as ±inf, as LightGBM
+/// predicts them. XGBoost refuses infinite input, and `train` refuses it, so for float32 models such a value, or one
+/// beyond float32's range (`1e39`), is refused rather than scored as the infinity it would become.
+///
+/// Columns the caller does not ask for (an ID column, say) may hold anything: a field that is not a number, or one
+/// refused as above, is only an error once `matrix(for:)` asks for its column. The
 /// label column must always hold 0 or 1, as `train` requires: another coding (1/2, -1/1) read as negatives would put
 /// wrong metrics into a model's metadata. The header may not name a column twice (`CSVHeaderNames`).
 public struct FeatureTable: Sendable {
@@ -71,14 +75,17 @@ public struct FeatureTable: Sendable {
                             continue
                         case .number(let value):
                             let rounded = parseAsDouble ? value : Double(Float(value))
-                            if rounded.isFinite {
+                            if rounded.isFinite || parseAsDouble {
                                 values.append(rounded)
                                 continue
                             }
-                            // A decimal is finite as written: it became infinite by overflowing the model's precision.
-                            unscorable = parseAsDouble
-                                ? .outsideDoubleRange(line: line, column: name) : .outsideFloat32Range(line: line, column: name)
-                        case .infinity:
+                            // A decimal is finite as written: it became infinite by overflowing float32.
+                            unscorable = .outsideFloat32Range(line: line, column: name)
+                        case .infinity(let negative):
+                            if parseAsDouble {
+                                values.append(negative ? -.infinity : .infinity)
+                                continue
+                            }
                             unscorable = .infiniteValue(line: line, column: name)
                         case .invalid:
                             unscorable = .badField(line: line, column: name)
