@@ -2,6 +2,9 @@
 /// splits with `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
 public enum LightGBMImporter {
     public static func importModel(text: String, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
+        if let kind = ModelFileKind.of(Array(text.utf8.prefix(ModelFileKind.window + 3))), kind != .lightGBMText {
+            throw .otherFormat(kind, source: "lightgbm")
+        }
         var header: [Substring: Substring] = [:]
         var treeBlocks: [[Substring: Substring]] = []
         var current: [Substring: Substring]?

@@ -21,12 +21,15 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case reservedFeatureName(String)
     /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
     case missingSigmoid(String)
+    /// A model of the other library, or a dump that is no model, given to `source`'s importer.
+    case otherFormat(ModelFileKind, source: String)
 
     public var description: String {
         switch self {
         case .legacyBinaryFormat:
             "legacy binary model format: re-save it as JSON with save_model('model.json') (load it with the XGBoost version that wrote it) and import that"
         case .malformed(let detail): "malformed model: \(detail)"
+        case .otherFormat(let kind, let source): "not a model --from \(source) reads: \(kind.advice(importing: source))"
         case .unsupportedObjective(let name):
             "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic or reg:logistic, lightgbm binary sigmoid:1 or cross_entropy)"
         case .multiClassNotSupported(let detail): "models of more than one output (multi-class or multi-target) are not supported (\(detail)): the service scores one probability per insight"

@@ -8,6 +8,7 @@ public enum XGBoostImporter {
         // RFC 8259 lets a parser ignore a leading byte order mark; editors on some systems add one.
         let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
         if looksLikeLegacyBinary(jsonBytes) { throw .legacyBinaryFormat }
+        if let kind = ModelFileKind.of(jsonBytes), kind != .xgboostModel { throw .otherFormat(kind, source: "xgboost") }
         let root: JSONValue
         if looksLikeUBJSON(jsonBytes) {
             do {

@@ -1,0 +1,91 @@
+import Testing
+@testable import InsightModel
+
+/// A file given to the wrong importer, or a dump that is no model, is refused saying what it is and what to do,
+/// not with a syntax error at byte 0.
+@Suite struct ImporterFormatHintTests {
+    static let lightGBMText = """
+        tree
+        version=v4
+        num_class=1
+        num_tree_per_iteration=1
+        max_feature_idx=0
+        objective=binary sigmoid:1
+
+        Tree=0
+        num_leaves=1
+        leaf_value=-2.5
+        shrinkage=1
+
+        end of trees
+
+        """
+    /// The head of what `Booster.dump_model()` returns, as `json.dump` writes it.
+    static let lightGBMDump = """
+        {"name": "tree", "version": "v4", "num_class": 1, "num_tree_per_iteration": 1, "label_index": 0,
+         "max_feature_idx": 1, "objective": "binary sigmoid:1", "average_output": false, "feature_names": ["a", "b"],
+         "tree_info": [{"tree_index": 0, "num_leaves": 1, "tree_structure": {"leaf_value": -2.5}}]}
+        """
+    /// `get_dump(dump_format='json')[0]` and `dump_model(path)` (text) of one stump.
+    static let xgboostJSONDump = """
+          { "nodeid": 0, "depth": 0, "split": "a", "split_condition": 0.5, "yes": 1, "no": 2, "missing": 1 , "children": [
+            { "nodeid": 1, "leaf": 0.125 }, { "nodeid": 2, "leaf": 0.875 }]}
+        """
+    static let xgboostTextDump = "booster[0]:\n0:[a<0.5] yes=1,no=2,missing=1\n\t1:leaf=0.125\n\t2:leaf=0.875\n"
+
+    func xgboostRefusal(_ text: String) -> ModelImportError? {
+        ImporterRefusalTests().refusal(Array(text.utf8))
+    }
+
+    func lightGBMRefusal(_ text: String) -> ModelImportError? {
+        do {
+            _ = try LightGBMImporter.importModel(text: text, options: ImporterRefusalTests.options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func theXGBoostImporterNamesWhatItWasGiven() {
+        #expect(xgboostRefusal(Self.lightGBMText) == .otherFormat(.lightGBMText, source: "xgboost"))
+        #expect(xgboostRefusal("\u{FEFF}" + Self.lightGBMText.replacingOccurrences(of: "\n", with: "\r\n"))
+            == .otherFormat(.lightGBMText, source: "xgboost"))
+        #expect(xgboostRefusal(Self.lightGBMDump) == .otherFormat(.lightGBMDump, source: "xgboost"))
+        #expect(xgboostRefusal(Self.xgboostJSONDump) == .otherFormat(.xgboostDump, source: "xgboost"))
+        #expect(xgboostRefusal("[\n" + Self.xgboostJSONDump + "\n]") == .otherFormat(.xgboostDump, source: "xgboost"))
+        #expect(xgboostRefusal(Self.xgboostTextDump) == .otherFormat(.xgboostDump, source: "xgboost"))
+        #expect(ModelImportError.otherFormat(.lightGBMText, source: "xgboost").description
+            == "not a model --from xgboost reads: this is a LightGBM model text file (it opens with 'tree'): import it with --from lightgbm")
+        #expect(ModelImportError.otherFormat(.xgboostDump, source: "xgboost").description.contains("save_model('model.json')"))
+    }
+
+    @Test func theLightGBMImporterNamesWhatItWasGiven() {
+        let xgboost = String(decoding: ImporterRefusalTests.xgboost(), as: UTF8.self)
+        #expect(lightGBMRefusal(xgboost) == .otherFormat(.xgboostModel, source: "lightgbm"))
+        #expect(lightGBMRefusal(Self.lightGBMDump) == .otherFormat(.lightGBMDump, source: "lightgbm"))
+        #expect(lightGBMRefusal(Self.xgboostTextDump) == .otherFormat(.xgboostDump, source: "lightgbm"))
+        #expect(ModelImportError.otherFormat(.xgboostModel, source: "lightgbm").description
+            == "not a model --from lightgbm reads: this is an XGBoost model (save_model JSON or UBJSON): import it with --from xgboost")
+        #expect(ModelImportError.otherFormat(.lightGBMDump, source: "lightgbm").description.contains("save_model('model.txt')"))
+    }
+
+    /// Models whose feature names are the words the dumps are told by still import: the model is recognised first.
+    @Test func featureNamesThatLookLikeADumpDoNotMislead() throws {
+        let xgboost = ImporterRefusalTests.xgboost(featureNames: "\"nodeid\",\"num_tree_per_iteration\"")
+        #expect(try XGBoostImporter.importModel(jsonBytes: xgboost, options: ImporterRefusalTests.options).featureNames
+            == ["nodeid", "num_tree_per_iteration"])
+        let lightGBM = Self.lightGBMText.replacingOccurrences(of: "max_feature_idx=0", with: "max_feature_idx=0\nfeature_names=nodeid")
+        #expect(try LightGBMImporter.importModel(text: lightGBM, options: ImporterRefusalTests.options).featureNames == ["nodeid"])
+    }
+
+    /// Anything else is left to the importer, which refuses it in its own words as before.
+    @Test func otherFilesAreLeftToTheImporter() {
+        #expect(ModelFileKind.of(Array("{\"a\": 1}".utf8)) == nil)
+        #expect(ModelFileKind.of(Array("version=v4\n".utf8)) == nil)
+        #expect(ModelFileKind.of([]) == nil)
+        guard case .malformed = xgboostRefusal("{\"a\": 1}") else {
+            Issue.record("a JSON object of another kind is malformed, as before")
+            return
+        }
+    }
+}
