@@ -11,18 +11,22 @@ import Testing
     func fastPathsReturnTheReferenceBits(float32: Bool, maxDepth: Int) throws {
         var random = RandomModels(generator: SplitMix64(state: UInt64(maxDepth) &* 7919 &+ (float32 ? 1 : 2)))
         for _ in 0..<40 {
-            let document = random.model(float32: float32, maxDepth: maxDepth)
-            let model = try CompiledModel(document: document)
-            let walk = ReferenceWalk(document: document)
-            var rows = FeatureMatrix(columnCount: document.featureNames.count)
-            for _ in 0..<37 { rows.append(row: random.row(features: document.featureNames.count)) }
-            let batch = model.margins(for: rows)
-            for index in 0..<rows.rowCount {
-                let row = Array(rows.row(index))
-                let expected = walk.margin(for: row).bitPattern
-                #expect(model.margin(for: row).bitPattern == expected)
-                #expect(batch[index].bitPattern == expected)
-            }
+            try Self.expectFastPathsMatchTheWalk(random.model(float32: float32, maxDepth: maxDepth), rowsFrom: &random)
+        }
+    }
+
+    /// 37 random rows scored one by one and as a batch: both give the reference walk's bits.
+    static func expectFastPathsMatchTheWalk(_ document: ModelDocument, rowsFrom random: inout RandomModels) throws {
+        let model = try CompiledModel(document: document)
+        let walk = ReferenceWalk(document: document)
+        var rows = FeatureMatrix(columnCount: document.featureNames.count)
+        for _ in 0..<37 { rows.append(row: random.row(features: document.featureNames.count)) }
+        let batch = model.margins(for: rows)
+        for index in 0..<rows.rowCount {
+            let row = Array(rows.row(index))
+            let expected = walk.margin(for: row).bitPattern
+            #expect(model.margin(for: row).bitPattern == expected, "\(row)")
+            #expect(batch[index].bitPattern == expected, "\(row)")
         }
     }
 
@@ -35,17 +39,7 @@ import Testing
             for _ in 0..<30 {
                 var document = random.model(float32: float32, maxDepth: maxDepth)
                 document.semantics.comparison = comparison
-                let model = try CompiledModel(document: document)
-                let walk = ReferenceWalk(document: document)
-                var rows = FeatureMatrix(columnCount: document.featureNames.count)
-                for _ in 0..<37 { rows.append(row: random.row(features: document.featureNames.count)) }
-                let batch = model.margins(for: rows)
-                for index in 0..<rows.rowCount {
-                    let row = Array(rows.row(index))
-                    let expected = walk.margin(for: row).bitPattern
-                    #expect(model.margin(for: row).bitPattern == expected, "\(row)")
-                    #expect(batch[index].bitPattern == expected, "\(row)")
-                }
+                try Self.expectFastPathsMatchTheWalk(document, rowsFrom: &random)
             }
         }
     }

@@ -14,19 +14,7 @@ import InsightCore
         let disk = try SmallFilesystem(megabytes: 32)
         defer { disk.unmount() }
         let data = disk.path + "/data"
-        let tenant = TenantID("acme")!
-        let now = Clock.nowMilliseconds()
-        do {
-            let store = try SQLiteStore(directory: data)
-            _ = try KeyIssuer(store: store).issue(tenant: tenant, role: .analyst, environment: .production, now: now)
-            for index in 0..<12 {
-                try store.recordAndWait(EvaluationRecord(
-                    evaluationID: "e\(index)", tenant: tenant, environment: .production, keyID: "k", category: .payment,
-                    createdAt: now - 1000, account: nil, device: nil, counterparty: nil,
-                    insights: [.init(insightID: "i\(index)", position: 0, insightType: "isLikelyBeingCoached",
-                                     modelVersion: "2026.11.1", outcome: index < 6 ? .unknown : .high, error: nil)]))
-            }
-        }
+        try Self.makeDataFolder(data, evaluations: 12, highFrom: 6)
         try disk.remountReadOnly()
         let config = ["--data-dir", data, "--config", LiveService.repositoryRoot + "/config/default.json"]
 
@@ -53,19 +41,7 @@ import InsightCore
         defer { try? FileManager.default.removeItem(atPath: source) }
         let disk = try SmallFilesystem(megabytes: 32)
         defer { disk.unmount() }
-        let tenant = TenantID("acme")!
-        let now = Clock.nowMilliseconds()
-        do {
-            let store = try SQLiteStore(directory: source)
-            _ = try KeyIssuer(store: store).issue(tenant: tenant, role: .analyst, environment: .production, now: now)
-            for index in 0..<7 {
-                try store.recordAndWait(EvaluationRecord(
-                    evaluationID: "e\(index)", tenant: tenant, environment: .production, keyID: "k", category: .payment,
-                    createdAt: now - 1000, account: nil, device: nil, counterparty: nil,
-                    insights: [.init(insightID: "i\(index)", position: 0, insightType: "isLikelyBeingCoached",
-                                     modelVersion: "2026.11.1", outcome: .high, error: nil)]))
-            }
-        }
+        try Self.makeDataFolder(source, evaluations: 7, highFrom: 0)
         // What `.backup` writes: every commit in the one file, whose header still says WAL.
         let database = source + "/" + SQLiteStore.fileName
         try SQLiteConnection(path: database).execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -97,6 +73,21 @@ import InsightCore
         let refused = Self.run(["export", "metrics", "--tenant", "acme", "--data-dir", logged] + configuration)
         #expect(refused.status != 0)
         #expect(refused.errors.contains("write-ahead log") && refused.errors.contains("4096 bytes"), "\(refused.errors)")
+    }
+
+    /// A data folder of tenant `acme` with an analyst key and `evaluations` evaluations, `high` from `highFrom` on.
+    static func makeDataFolder(_ folder: String, evaluations: Int, highFrom: Int) throws {
+        let tenant = TenantID("acme")!
+        let now = Clock.nowMilliseconds()
+        let store = try SQLiteStore(directory: folder)
+        _ = try KeyIssuer(store: store).issue(tenant: tenant, role: .analyst, environment: .production, now: now)
+        for index in 0..<evaluations {
+            try store.recordAndWait(EvaluationRecord(
+                evaluationID: "e\(index)", tenant: tenant, environment: .production, keyID: "k", category: .payment,
+                createdAt: now - 1000, account: nil, device: nil, counterparty: nil,
+                insights: [.init(insightID: "i\(index)", position: 0, insightType: "isLikelyBeingCoached",
+                                 modelVersion: "2026.11.1", outcome: index < highFrom ? .unknown : .high, error: nil)]))
+        }
     }
 
     static func run(_ arguments: [String]) -> (status: Int32, output: String, errors: String) {
