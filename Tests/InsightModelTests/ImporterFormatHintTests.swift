@@ -73,6 +73,41 @@ import Testing
         #expect(try LightGBMImporter.importModel(text: lightGBM, options: ImporterRefusalTests.options).featureNames == ["nodeid"])
     }
 
+    /// Each kind is told by how the file opens, not by a word further in: a LightGBM dump whose features are
+    /// named `learner` or `nodeid` (keys of its `feature_infos`) is still LightGBM's dump.
+    @Test(arguments: ["learner", "nodeid"])
+    func aLightGBMDumpWithFeaturesNamedLikeXGBoostWordsIsStillOne(name: String) {
+        let dump = """
+            {"name": "tree", "version": "v4", "num_class": 1, "num_tree_per_iteration": 1, "feature_names": ["\(name)", "x"],
+             "monotone_constraints": [], "feature_infos": {"\(name)": {"min_value": -2.7, "max_value": 2.5, "values": []}}}
+            """
+        #expect(xgboostRefusal(dump) == .otherFormat(.lightGBMDump, source: "xgboost"))
+        #expect(lightGBMRefusal(dump) == .otherFormat(.lightGBMDump, source: "lightgbm"))
+    }
+
+    /// `get_dump()` joined into a file has no `booster[0]:` lines; with `with_stats=True`, or as `dot`, it is a
+    /// dump all the same.
+    @Test(arguments: [
+        "0:[f0<0.00556206331] yes=1,no=2,missing=2\n\t1:leaf=-0.573242605\n\t2:leaf=0.596020222\n",
+        "0:[f0<0.00556206331] yes=1,no=2,missing=2,gain=292.198761,cover=74.9700012\n\t1:leaf=-0.57,cover=38.2\n",
+        "0:leaf=0.25\n",
+        "digraph {\n    graph [ rankdir=TB ]\n\n    0 [ label=\"f0<0.00556206331\" ]\n",
+    ])
+    func everyXGBoostDumpIsToldAsOne(dump: String) {
+        #expect(xgboostRefusal(dump) == .otherFormat(.xgboostDump, source: "xgboost"))
+        #expect(lightGBMRefusal(dump) == .otherFormat(.xgboostDump, source: "lightgbm"))
+    }
+
+    /// XGBoost JSON whose members were reordered (re-serialised) is not told by its first member; the LightGBM
+    /// importer still says the file is JSON. Blank space before a model does not hide it.
+    @Test func jsonTheKindsDoNotCoverIsSaidToBeJSON() {
+        let xgboost = String(decoding: ImporterRefusalTests.xgboost(), as: UTF8.self)
+        let reordered = "{\"version\":[3,2,0]," + xgboost.dropFirst()
+        #expect(lightGBMRefusal(reordered)
+            == .malformed("not a LightGBM model text file: the file is JSON (an XGBoost model? import it with --from xgboost)"))
+        #expect(lightGBMRefusal(String(repeating: " ", count: 600) + xgboost) == .otherFormat(.xgboostModel, source: "lightgbm"))
+    }
+
     /// Anything else is left to the importer, which refuses it in its own words as before.
     @Test func otherFilesAreLeftToTheImporter() {
         #expect(ModelFileKind.of(Array("{\"a\": 1}".utf8)) == nil)

@@ -2,9 +2,9 @@
 /// splits with `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
 public enum LightGBMImporter {
     public static func importModel(text: String, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
-        if let kind = ModelFileKind.of(Array(text.utf8.prefix(ModelFileKind.window + 3))), kind != .lightGBMText {
-            throw .otherFormat(kind, source: "lightgbm")
-        }
+        // The file's opening, after any byte order mark and blank space, is enough to tell another kind of file.
+        let opening = Array(text.utf8.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.prefix(ModelFileKind.window))
+        if let kind = ModelFileKind.of(opening), kind != .lightGBMText { throw .otherFormat(kind, source: "lightgbm") }
         var header: [Substring: Substring] = [:]
         var treeBlocks: [[Substring: Substring]] = []
         var current: [Substring: Substring]?
@@ -38,7 +38,12 @@ public enum LightGBMImporter {
             }
         }
         if let current { treeBlocks.append(current) }
-        guard header["version"] != nil || !treeBlocks.isEmpty else { throw .malformed("not a LightGBM model text file") }
+        guard header["version"] != nil || !treeBlocks.isEmpty else {
+            let json = opening.first == UInt8(ascii: "{") || opening.first == UInt8(ascii: "[")
+            throw .malformed(json
+                ? "not a LightGBM model text file: the file is JSON (an XGBoost model? import it with --from xgboost)"
+                : "not a LightGBM model text file")
+        }
         // LightGBM writes this line after the last tree: without it the file was cut short, and a tree cut inside
         // a number line would still parse, to different scores.
         guard endOfTrees else { throw .malformed("no 'end of trees' line: the file is truncated") }

@@ -10,30 +10,78 @@ public enum ModelFileKind: Sendable, Equatable {
     /// XGBoost's `get_dump` or `dump_model`, as text (`booster[0]:`) or JSON (`"nodeid"`).
     case xgboostDump
 
-    /// How far into a file the kinds are looked for: each shows in its first few hundred bytes.
+    /// How far into a file the kinds are looked for: each shows in its first bytes.
     static let window = 512
 
     /// The kind of `bytes`, if it is one of the above; nil for anything else, which the importer then reads and
-    /// refuses in its own words.
+    /// refuses in its own words. JSON is told by its first member's name (`learner`, `nodeid`, or `name` holding
+    /// `tree`), never by a word further in, where a feature name could be any word.
     public static func of(_ bytes: [UInt8]) -> ModelFileKind? {
         var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        let head = bytes[start..<min(bytes.count, start + window)]
-        func contains(_ text: String) -> Bool {
-            let needle = Array(text.utf8)
-            guard head.count >= needle.count else { return false }
-            return (head.startIndex...(head.endIndex - needle.count)).contains { head[$0..<($0 + needle.count)].elementsEqual(needle) }
-        }
+        while start < bytes.count, isSpace(bytes[start]) { start += 1 }
+        let head = Array(bytes[start..<min(bytes.count, start + window)])
         if head.starts(with: "tree\n".utf8) || head.starts(with: "tree\r\n".utf8) { return .lightGBMText }
-        if head.starts(with: "booster[".utf8) { return .xgboostDump }
-        guard let first = head.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return nil }
-        // The model first: its feature names, early in the file, could be any of the words the dumps are told by.
-        if first == UInt8(ascii: "{"), XGBoostImporter.looksLikeUBJSON(Array(head)) || contains("\"learner\"") {
-            return .xgboostModel
+        if head.starts(with: "booster[".utf8) || startsLikeATreeDump(head) || head.starts(with: "digraph".utf8) {
+            return .xgboostDump
         }
-        if contains("\"nodeid\"") { return .xgboostDump }
-        if contains("\"num_tree_per_iteration\"") || contains("\"tree_structure\"") { return .lightGBMDump }
-        return nil
+        if XGBoostImporter.looksLikeUBJSON(head) { return .xgboostModel }
+        var reader = FirstMember(bytes: head)
+        guard let name = reader.name() else { return nil }
+        switch name {
+        case "learner": return .xgboostModel
+        case "nodeid": return .xgboostDump
+        case "name": return reader.stringValue() == "tree" ? .lightGBMDump : nil
+        default: return nil
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D].contains(byte) }
+
+    /// `get_dump()` text, which has no `booster[0]:` lines: `0:[f0<0.5] yes=1,...` or `0:leaf=0.25`.
+    private static func startsLikeATreeDump(_ head: [UInt8]) -> Bool {
+        let digits = head.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }.count
+        guard digits > 0 else { return false }
+        let rest = head.dropFirst(digits)
+        return rest.starts(with: ":[".utf8) || rest.starts(with: ":leaf=".utf8)
+    }
+
+    /// Reads the name of a JSON object's first member, inside an array if the file is one (XGBoost's JSON dumps),
+    /// and then that member's value if it is a plain string.
+    private struct FirstMember {
+        let bytes: [UInt8]
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < bytes.count, ModelFileKind.isSpace(bytes[index]) { index += 1 }
+        }
+
+        mutating func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// A string without escapes (the names looked for have none); nil for anything else.
+        mutating func plainString() -> String? {
+            guard expect(UInt8(ascii: "\"")) else { return nil }
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "\"")),
+                !bytes[index..<end].contains(UInt8(ascii: "\\"))
+            else { return nil }
+            defer { index = end + 1 }
+            return String(decoding: bytes[index..<end], as: UTF8.self)
+        }
+
+        mutating func name() -> String? {
+            _ = expect(UInt8(ascii: "["))
+            guard expect(UInt8(ascii: "{")) else { return nil }
+            return plainString()
+        }
+
+        mutating func stringValue() -> String? {
+            guard expect(UInt8(ascii: ":")) else { return nil }
+            return plainString()
+        }
     }
 
     /// What to do with a file of this kind, given to the importer of `source` (`xgboost` or `lightgbm`).
