@@ -13,16 +13,28 @@ enum JSONDocumentPreCheck {
 
     /// Throws the first problem: a syntax error (a member name twice in one object among them) with its byte
     /// offset, or a number out of range with its path. `wholeNumberAt` says which paths hold whole numbers.
-    static func check(_ data: Data, wholeNumberAt: ([Step]) -> Bool) throws(JSONShapeError) {
+    /// Returns the parsed document, so a caller can decode from it without parsing again.
+    @discardableResult
+    static func check(_ data: Data, wholeNumberAt: ([Step]) -> Bool) throws(JSONShapeError) -> JSONValue {
+        let value = try parse(data)
+        try checkNumbers(in: value, wholeNumberAt: wholeNumberAt)
+        return value
+    }
+
+    /// The syntax half of `check`.
+    static func parse(_ data: Data) throws(JSONShapeError) -> JSONValue {
         var bytes = [UInt8](data)
         // JSONDecoder skips a byte order mark; so does this check.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        let value: JSONValue
         do {
-            value = try JSONParser.parse(bytes)
+            return try JSONParser.parse(bytes)
         } catch {
             throw JSONShapeError(path: "", problem: .syntax(offset: error.offset, message: error.message))
         }
+    }
+
+    /// The numbers half of `check`: the first number, by path in name order, out of range for what its path holds.
+    static func checkNumbers(in value: JSONValue, wholeNumberAt: ([Step]) -> Bool) throws(JSONShapeError) {
         var path: [Step] = []
         try visit(value, path: &path, wholeNumberAt: wholeNumberAt)
     }

@@ -4,15 +4,15 @@ extension ModelDocument {
     /// Decodes a document; shape errors only (an unknown member included), named by their path. Call
     /// `ModelValidator` before scoring with it.
     public init(jsonData: Data) throws(JSONShapeError) {
-        try JSONDocumentPreCheck.check(jsonData, wholeNumberAt: Self.holdsWholeNumber)
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = Self.nonFiniteStrategy.decoding
+        let tree = try JSONDocumentPreCheck.parse(jsonData)
         do {
-            self = try decoder.decode(ModelDocument.self, from: jsonData)
-        } catch let error as DecodingError {
-            throw JSONShapeError(error)
+            self = try ModelDocument(tree: tree)
         } catch {
-            throw JSONShapeError(path: "", problem: .notJSON)
+            // A number out of range is named before any other problem, as `JSONDocumentPreCheck.check` does. The
+            // walk over every number is needed only now: a document that decodes has had each of its numbers read
+            // by the same rule (a whole number where `holdsWholeNumber`, else a finite double).
+            try JSONDocumentPreCheck.checkNumbers(in: tree, wholeNumberAt: Self.holdsWholeNumber)
+            throw error
         }
     }
 

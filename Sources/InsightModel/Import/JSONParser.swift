@@ -16,22 +16,27 @@ struct JSONParser {
         var message: String
     }
 
-    private let bytes: [UInt8]
+    /// Valid only during `parse`. A buffer rather than the array: reading an array held in a struct retains and
+    /// releases it at every byte in an unoptimised build, which made loading the shipped models the largest cost of
+    /// the debug and sanitizer test runs. Subscripts stay bounds-checked.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let infinityWords: InfinityWords
     private var index = 0
     private var depth = 0
 
-    init(bytes: [UInt8], infinityWords: InfinityWords = .refused) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, infinityWords: InfinityWords) {
         self.bytes = bytes
         self.infinityWords = infinityWords
     }
 
     static func parse(_ bytes: [UInt8], infinityWords: InfinityWords = .refused) throws(SyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes, infinityWords: infinityWords)
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.error("trailing characters after the JSON value") }
-        return value
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in
+            var parser = JSONParser(bytes: buffer, infinityWords: infinityWords)
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            guard parser.index == buffer.count else { throw parser.error("trailing characters after the JSON value") }
+            return value
+        }
     }
 
     private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
@@ -135,11 +140,10 @@ struct JSONParser {
         }
     }
 
-    private mutating func expectLiteral(_ literal: String) throws(SyntaxError) {
-        let expected = Array(literal.utf8)
-        let count = expected.count
+    private mutating func expectLiteral(_ literal: StaticString) throws(SyntaxError) {
+        let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
-        guard bytes[index..<index + count].elementsEqual(expected) else { throw error("invalid literal") }
+        for offset in 0..<count where bytes[index + offset] != literal.utf8Start[offset] { throw error("invalid literal") }
         index += count
     }
 
@@ -170,11 +174,14 @@ struct JSONParser {
         let start = index
         if bytes[index] == UInt8(ascii: "-") {
             index += 1
-            if index < bytes.count, let word = infinityWord(at: index) {
-                index += word.utf8.count
-                return "-" + word
+            // Most negative numbers have a digit next; only something else needs the look at words.
+            if index < bytes.count, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                if let word = infinityWord(at: index) {
+                    index += word.utf8.count
+                    return "-" + word
+                }
+                if let word = nonFiniteWord(at: index) { throw error(Self.nonFiniteMessage("-" + word)) }
             }
-            if index < bytes.count, let word = nonFiniteWord(at: index) { throw error(Self.nonFiniteMessage("-" + word)) }
         }
         func digits(_ parser: inout JSONParser) -> Int {
             let from = parser.index
