@@ -160,6 +160,21 @@ import Testing
         #expect(try outcome(viaJSONDecoder(data)) == "error not valid JSON not valid JSON")
     }
 
+    /// A byte order mark is skipped, as JSONDecoder skips it; a syntax error's offset counts from after it.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let data = Data([0xEF, 0xBB, 0xBF]) + (try fullDocument().jsonData())
+        let tree = try outcome(viaTree(data))
+        #expect(tree.hasPrefix("model "))
+        #expect(tree == (try outcome(viaJSONDecoder(data))))
+        let broken = Data([0xEF, 0xBB, 0xBF]) + Data("{\"format\": ".utf8)
+        #expect(throws: JSONShapeError(path: "", problem: .syntax(offset: 11, message: "unexpected end of input"))) {
+            try ModelDocument(jsonData: broken)
+        }
+        #expect(throws: JSONShapeError(path: "", problem: .syntax(offset: 0, message: "unexpected end of input"))) {
+            try ModelDocument(jsonData: Data([0xEF, 0xBB, 0xBF]))
+        }
+    }
+
     /// Random finite doubles and whole numbers written as text both ways read back to the same values.
     @Test func numbersReadAsJSONDecoderReadsThem() throws {
         var generator = SplitMix64(state: 42)

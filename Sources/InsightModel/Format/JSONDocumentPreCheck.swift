@@ -22,14 +22,17 @@ enum JSONDocumentPreCheck {
     }
 
     /// The syntax half of `check`.
+    /// Reads the bytes in place: a copy of a large model would be its size again in memory.
     static func parse(_ data: Data) throws(JSONShapeError) -> JSONValue {
-        var bytes = [UInt8](data)
-        // JSONDecoder skips a byte order mark; so does this check.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        do {
-            return try JSONParser.parse(bytes)
-        } catch {
-            throw JSONShapeError(path: "", problem: .syntax(offset: error.offset, message: error.message))
+        let parsed = data.withUnsafeBytes { raw -> Result<JSONValue, JSONParser.SyntaxError> in
+            var bytes = raw.bindMemory(to: UInt8.self)
+            // JSONDecoder skips a byte order mark; so does this check (offsets count from after it).
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = UnsafeBufferPointer(rebasing: bytes[3...]) }
+            return Result { () throws(JSONParser.SyntaxError) -> JSONValue in try JSONParser.parse(bytes) }
+        }
+        switch parsed {
+        case .success(let value): return value
+        case .failure(let error): throw JSONShapeError(path: "", problem: .syntax(offset: error.offset, message: error.message))
         }
     }
 

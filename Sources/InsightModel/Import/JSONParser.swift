@@ -30,13 +30,16 @@ struct JSONParser {
     }
 
     static func parse(_ bytes: [UInt8], infinityWords: InfinityWords = .refused) throws(SyntaxError) -> JSONValue {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in
-            var parser = JSONParser(bytes: buffer, infinityWords: infinityWords)
-            let value = try parser.parseValue()
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("trailing characters after the JSON value") }
-            return value
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(SyntaxError) -> JSONValue in try parse(buffer, infinityWords: infinityWords) }
+    }
+
+    /// Byte offsets in errors count from the buffer's start.
+    static func parse(_ buffer: UnsafeBufferPointer<UInt8>, infinityWords: InfinityWords = .refused) throws(SyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: buffer, infinityWords: infinityWords)
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("trailing characters after the JSON value") }
+        return value
     }
 
     private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
