@@ -106,6 +106,20 @@ import Testing
         #expect(lightGBMRefusal(reordered)
             == .malformed("not a LightGBM model text file: the file is JSON (an XGBoost model? import it with --from xgboost)"))
         #expect(lightGBMRefusal(String(repeating: " ", count: 600) + xgboost) == .otherFormat(.xgboostModel, source: "lightgbm"))
+        // A byte order mark, then more blank lines than the window, before a dump: told by either importer.
+        let padded = "\u{FEFF}" + String(repeating: "\r\n", count: 400) + Self.lightGBMDump
+        #expect(lightGBMRefusal(padded) == .otherFormat(.lightGBMDump, source: "lightgbm"))
+        #expect(xgboostRefusal(padded) == .otherFormat(.lightGBMDump, source: "xgboost"))
+    }
+
+    /// A LightGBM file cut short after its first line is still told as LightGBM text, with or without the newline;
+    /// a longer first word is not.
+    @Test func theFirstLineAloneIsLightGBMText() {
+        #expect(ModelFileKind.of("tree".utf8) == .lightGBMText)
+        #expect(ModelFileKind.of(Array("\n tree\r\n".utf8)) == .lightGBMText)
+        #expect(ModelFileKind.of("trees".utf8) == nil)
+        #expect(ModelFileKind.of("tree x".utf8) == nil)
+        #expect(xgboostRefusal("tree") == .otherFormat(.lightGBMText, source: "xgboost"))
     }
 
     /// Anything else is left to the importer, which refuses it in its own words as before.

@@ -2,9 +2,8 @@
 /// splits with `decision_type` bits, the bias folded into tree 0. Values are parsed as doubles, as LightGBM holds them.
 public enum LightGBMImporter {
     public static func importModel(text: String, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
-        // The file's opening, after any byte order mark and blank space, is enough to tell another kind of file.
-        let opening = Array(text.utf8.drop { [0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }.prefix(ModelFileKind.window))
-        if let kind = ModelFileKind.of(opening), kind != .lightGBMText { throw .otherFormat(kind, source: "lightgbm") }
+        // The file's opening is enough to tell another kind of file.
+        if let kind = ModelFileKind.of(text.utf8), kind != .lightGBMText { throw .otherFormat(kind, source: "lightgbm") }
         var header: [Substring: Substring] = [:]
         var treeBlocks: [[Substring: Substring]] = []
         var current: [Substring: Substring]?
@@ -39,7 +38,8 @@ public enum LightGBMImporter {
         }
         if let current { treeBlocks.append(current) }
         guard header["version"] != nil || !treeBlocks.isEmpty else {
-            let json = opening.first == UInt8(ascii: "{") || opening.first == UInt8(ascii: "[")
+            let first = text.utf8.first { ![0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let json = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
             throw .malformed(json
                 ? "not a LightGBM model text file: the file is JSON (an XGBoost model? import it with --from xgboost)"
                 : "not a LightGBM model text file")

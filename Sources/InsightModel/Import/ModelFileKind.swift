@@ -16,11 +16,13 @@ public enum ModelFileKind: Sendable, Equatable {
     /// The kind of `bytes`, if it is one of the above; nil for anything else, which the importer then reads and
     /// refuses in its own words. JSON is told by its first member's name (`learner`, `nodeid`, or `name` holding
     /// `tree`), never by a word further in, where a feature name could be any word.
-    public static func of(_ bytes: [UInt8]) -> ModelFileKind? {
-        var start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while start < bytes.count, isSpace(bytes[start]) { start += 1 }
-        let head = Array(bytes[start..<min(bytes.count, start + window)])
-        if head.starts(with: "tree\n".utf8) || head.starts(with: "tree\r\n".utf8) { return .lightGBMText }
+    /// Any run of blank space before the opening is skipped, however long; only the window after it is copied.
+    public static func of<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ModelFileKind? {
+        let afterMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes.dropFirst(0)
+        let head = Array(afterMark.drop(while: isSpace).prefix(window))
+        if head.starts(with: "tree\n".utf8) || head.starts(with: "tree\r\n".utf8) || head.elementsEqual("tree".utf8) {
+            return .lightGBMText
+        }
         if head.starts(with: "booster[".utf8) || startsLikeATreeDump(head) || head.starts(with: "digraph".utf8) {
             return .xgboostDump
         }
