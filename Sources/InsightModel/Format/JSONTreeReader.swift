@@ -1,8 +1,8 @@
-/// Reads our documents (models, manifests) from the strict parser's tree, reporting every problem as
-/// `JSONDecoder` with `StrictKeys` did: the same path, the same kind, the same order (the value's type first, then
-/// the first unknown member by name, then the members in the order the type lists them). Decoding the one tree
-/// the pre-check already built is several times faster than JSONDecoder parsing the bytes again, which matters
-/// for large models and for every start of the service.
+/// Reads a model document from the strict parser's tree, reporting every problem as `JSONDecoder` with
+/// `StrictKeys` did: the same path, the same kind, the same order (the value's type first, then the first unknown
+/// member by name, then the members in the order the type lists them). Decoding the one tree the parser already
+/// built is several times faster than JSONDecoder parsing the bytes again, which matters for large models and for
+/// every start of the service. (The manifest, a few kilobytes, still decodes with JSONDecoder.)
 ///
 /// Paths are built only when something is wrong: a tree holds hundreds of thousands of numbers.
 struct JSONTreeReader {

@@ -18,7 +18,8 @@ struct JSONParser {
 
     /// Valid only during `parse`. A buffer rather than the array: reading an array held in a struct retains and
     /// releases it at every byte in an unoptimised build, which made loading the shipped models the largest cost of
-    /// the debug and sanitizer test runs. Subscripts stay bounds-checked.
+    /// the debug and sanitizer test runs. A buffer's subscript is checked only in debug builds, so every read here
+    /// is after a comparison with `bytes.count`; the fuzz targets (debug, ASan) hold the parser to that.
     private let bytes: UnsafeBufferPointer<UInt8>
     private let infinityWords: InfinityWords
     private var index = 0
