@@ -151,8 +151,8 @@ import Testing
         #expect(compared > 600)
     }
 
-    /// The one place the two differ, on purpose: a number too small for a double is zero, as strtod, Python and
-    /// XGBoost read it; JSONDecoder called the whole file "not valid JSON", naming nothing.
+    /// The one place the two differ, on purpose: a number too small for a double is zero, as strtod and Python
+    /// read it; JSONDecoder called the whole file "not valid JSON", naming nothing.
     @Test func aNumberTooSmallForADoubleReadsAsZero() throws {
         let text = String(decoding: try fullDocument().jsonData(), as: UTF8.self)
         let data = Data(text.replacingOccurrences(of: #""baseMargin":0"#, with: #""baseMargin":-1e-400"#).utf8)

@@ -38,7 +38,7 @@ public enum LightGBMImporter {
         }
         if let current { treeBlocks.append(current) }
         guard header["version"] != nil || !treeBlocks.isEmpty else {
-            let first = text.utf8.first { ![0xEF, 0xBB, 0xBF, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let first = ModelFileKind.opening(of: text.utf8).first
             let json = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
             throw .malformed(json
                 ? "not a LightGBM model text file: the file is JSON (an XGBoost model? import it with --from xgboost)"

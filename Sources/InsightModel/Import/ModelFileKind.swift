@@ -16,10 +16,8 @@ public enum ModelFileKind: Sendable, Equatable {
     /// The kind of `bytes`, if it is one of the above; nil for anything else, which the importer then reads and
     /// refuses in its own words. JSON is told by its first member's name (`learner`, `nodeid`, or `name` holding
     /// `tree`), never by a word further in, where a feature name could be any word.
-    /// Any run of blank space before the opening is skipped, however long; only the window after it is copied.
     public static func of<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ModelFileKind? {
-        let afterMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes.dropFirst(0)
-        let head = Array(afterMark.drop(while: isSpace).prefix(window))
+        let head = opening(of: bytes)
         if head.starts(with: "tree\n".utf8) || head.starts(with: "tree\r\n".utf8) || head.elementsEqual("tree".utf8) {
             return .lightGBMText
         }
@@ -35,6 +33,13 @@ public enum ModelFileKind: Sendable, Equatable {
         case "name": return reader.stringValue() == "tree" ? .lightGBMDump : nil
         default: return nil
         }
+    }
+
+    /// The first `window` bytes after a byte order mark and any run of blank space, however long; only they are
+    /// copied.
+    static func opening<Bytes: Collection<UInt8>>(of bytes: Bytes) -> [UInt8] {
+        let afterMark = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes.dropFirst(0)
+        return Array(afterMark.drop(while: isSpace).prefix(window))
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { [0x20, 0x09, 0x0A, 0x0D].contains(byte) }
