@@ -62,18 +62,27 @@ public enum DetachedThread {
         let body = Unmanaged.passRetained(Body(name: name, handle: handle, run)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { argument in
-            let body = Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue()
-            // Named from inside: the thread is the only one that touches its own name, so there is no window
-            // in which another thread could read it half set.
-            _ = clinux_set_thread_name(DetachedThread.truncated(body.name))
-            body.handle.started()
-            body.run()
-            body.handle.ended()
+            let handle = DetachedThread.runBody(argument!)
+            handle.ended()
             return nil
         }, body)
         precondition(result == 0, "pthread_create failed: \(result)")
         pthread_detach(thread)
         return handle
+    }
+
+    /// Runs the body and releases it, with everything its closure captured, before returning: the owner's wait
+    /// ends at `ended()`, and a capture released after that (the writer's engine, the checkpointer's connection)
+    /// closed its SQLite connection on this thread while the owner had moved on. A store so dropped left its
+    /// files open for a moment; remounting the data folder read-only then failed as busy (seen in CI under ASan).
+    private static func runBody(_ argument: UnsafeMutableRawPointer) -> Handle {
+        let body = Unmanaged<Body>.fromOpaque(argument).takeRetainedValue()
+        // Named from inside: the thread is the only one that touches its own name, so there is no window
+        // in which another thread could read it half set.
+        _ = clinux_set_thread_name(DetachedThread.truncated(body.name))
+        body.handle.started()
+        body.run()
+        return body.handle
     }
 
     /// `name` cut to at most `maximumNameLength` bytes of UTF-8 without splitting a character.

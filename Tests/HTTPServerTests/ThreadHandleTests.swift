@@ -15,6 +15,21 @@ import Testing
         #expect(handle.waitUntilFinished(milliseconds: 0), "and stays finished")
     }
 
+    /// What the body captured is released before the wait ends: a store's writer closes its SQLite connection when
+    /// its engine is released, and the owner that waited must find the files closed (a read-only remount of the
+    /// data folder failed as busy when the thread released it after signalling). The capture's deinit is slow, so a
+    /// release after `ended()` would be seen here every time, not by chance.
+    @Test func theBodysCapturesAreReleasedBeforeTheWaitEnds() {
+        let released = Signal()
+        // Made in the capture list, so the closure holds the only reference.
+        let handle = DetachedThread.spawn(name: "handle-release") {
+            [capture = SlowToRelease { released.raise() }] in
+            withExtendedLifetime(capture) {}
+        }
+        #expect(handle.waitUntilFinished(milliseconds: 10_000))
+        #expect(released.wait(timeout: .zero), "the capture was still being released")
+    }
+
     @Test func aThreadWaitingForItselfReturnsAtOnce() {
         let handle = Mutex<DetachedThread.Handle?>(nil)
         let ready = Signal()
@@ -31,5 +46,15 @@ import Testing
         #expect(done.wait(timeout: .seconds(10)), "a thread waiting for itself would wait the whole minute")
         #expect(waited.withLock { $0 } == false)
         #expect(spawned.waitUntilFinished(milliseconds: 10_000))
+    }
+}
+
+/// Takes a while to go: its deinit sleeps before it reports that it ran.
+private final class SlowToRelease: Sendable {
+    let onRelease: @Sendable () -> Void
+    init(onRelease: @escaping @Sendable () -> Void) { self.onRelease = onRelease }
+    deinit {
+        usleep(100_000)
+        onRelease()
     }
 }

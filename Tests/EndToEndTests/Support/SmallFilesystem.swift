@@ -10,9 +10,9 @@ final class SmallFilesystem {
     init(megabytes: Int) throws {
         path = NSTemporaryDirectory() + "trust-insights-fs-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", path]) else {
+        if let failure = Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0700", "tmpfs", path]) {
             try? FileManager.default.removeItem(atPath: path)
-            throw SmallFilesystemError.cannotMount
+            throw SmallFilesystemError.cannotMount(failure)
         }
         mounted = true
     }
@@ -22,14 +22,26 @@ final class SmallFilesystem {
     func unmount() {
         guard mounted else { return }
         // Lazily, so a file the service still holds open cannot keep the mount (and the test) hanging.
-        mounted = !Self.run("/bin/umount", ["-l", path])
+        mounted = Self.run("/bin/umount", ["-l", path]) != nil
         rmdir(path)
     }
 
     /// Makes the filesystem read-only, as a backup or snapshot mounted read-only is: every write fails with EROFS,
-    /// whoever the user (root included).
+    /// whoever the user (root included). A file this process still has open for writing there makes the remount
+    /// fail as busy; the error then names those files.
     func remountReadOnly() throws {
-        guard Self.run("/bin/mount", ["-o", "remount,ro", path]) else { throw SmallFilesystemError.cannotMount }
+        guard let failure = Self.run("/bin/mount", ["-o", "remount,ro", path]) else { return }
+        throw SmallFilesystemError.cannotRemount(failure, openHere: openFiles())
+    }
+
+    /// The files under the mount that this process has open, from /proc/self/fd.
+    func openFiles() -> [String] {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.compactMap { descriptor in
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + descriptor),
+                  target.hasPrefix(path + "/") else { return nil }
+            return target
+        }
     }
 
     /// Writes a filler file until the filesystem refuses another byte; returns its path.
@@ -59,21 +71,30 @@ final class SmallFilesystem {
         return true
     }()
 
+    /// Runs `tool`; nil when it exits 0, else what went wrong (its status and what it wrote to standard error).
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) -> Bool {
+    static func run(_ tool: String, _ arguments: [String]) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         do {
             try process.run()
         } catch {
-            return false
+            return "\(tool) did not start: \(error)"
         }
+        // Read before waiting: a tool blocked on a full pipe would never exit.
+        let written = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard process.terminationStatus != 0 else { return nil }
+        return "\(tool) exited \(process.terminationStatus): " + String(decoding: written, as: UTF8.self)
     }
 }
 
-enum SmallFilesystemError: Error { case cannotMount, cannotFill(Int32) }
+enum SmallFilesystemError: Error {
+    case cannotMount(String)
+    case cannotRemount(String, openHere: [String])
+    case cannotFill(Int32)
+}
