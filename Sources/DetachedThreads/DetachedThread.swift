@@ -75,6 +75,9 @@ public enum DetachedThread {
     /// ends at `ended()`, and a capture released after that (the writer's engine, the checkpointer's connection)
     /// closed its SQLite connection on this thread while the owner had moved on. A store so dropped left its
     /// files open for a moment; remounting the data folder read-only then failed as busy (seen in CI under ASan).
+    /// Never inlined, so the release stays inside this call rather than being left to the optimiser's placement
+    /// next to `ended()`.
+    @inline(never)
     private static func runBody(_ argument: UnsafeMutableRawPointer) -> Handle {
         let body = Unmanaged<Body>.fromOpaque(argument).takeRetainedValue()
         // Named from inside: the thread is the only one that touches its own name, so there is no window
