@@ -17,9 +17,9 @@ public enum DetachedThread {
         }
     }
 
-    /// Tells when a thread's body has returned. A process must not exit while a thread it started still runs (exit
-    /// runs the libraries' destructors under it: a `keys create` once crashed so, its store's writer still closing
-    /// its connection), so an owner that stops its thread waits for it here.
+    /// Tells when a thread's body has returned and been released. A process must not exit while a thread it started
+    /// still runs (exit runs the libraries' destructors under it: a `keys create` once crashed so, its store's writer
+    /// still closing its connection), so an owner that stops its thread waits for it here.
     public final class Handle: @unchecked Sendable {
         // `finished` and `thread` are read and written only under `signal`'s lock.
         private let signal = Condition()
@@ -37,8 +37,9 @@ public enum DetachedThread {
             }
         }
 
-        /// Waits at most `milliseconds` for the body to return; true once it has. Called on the thread itself (its
-        /// owner released from inside it), it cannot wait and returns false at once.
+        /// Waits at most `milliseconds` for the body to return and be released (what it captured included); true
+        /// once it has. Called on the thread itself (its owner released from inside it), it cannot wait and returns
+        /// false at once.
         @discardableResult
         public func waitUntilFinished(milliseconds: Int) -> Bool {
             signal.locked {

@@ -28,7 +28,7 @@ final class SmallFilesystem {
 
     /// Makes the filesystem read-only, as a backup or snapshot mounted read-only is: every write fails with EROFS,
     /// whoever the user (root included). A file this process still has open for writing there makes the remount
-    /// fail as busy; the error then names those files.
+    /// fail as busy; the error then names the files still open when it looks (one closing meanwhile is not listed).
     func remountReadOnly() throws {
         guard let failure = Self.run("/bin/mount", ["-o", "remount,ro", path]) else { return }
         throw SmallFilesystemError.cannotRemount(failure, openHere: openFiles())
