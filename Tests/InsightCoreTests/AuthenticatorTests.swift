@@ -1,3 +1,4 @@
+import InsightCrypto
 import Synchronization
 import Testing
 @testable import InsightCore
@@ -175,6 +176,8 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
     @Test func parsesOnlyTokensOfTheIssuedShape() throws {
         let issued = APIKeySecret.generate(environment: .production)
         #expect(APIKeySecret(presented: issued.revealed)?.keyID == issued.keyID)
+        #expect(APIKeySecret(presented: issued.revealed)?.hash == issued.hash)
+        #expect(issued.hash == SHA256.hash(Array(issued.revealed.utf8)))
         let sandbox = APIKeySecret.generate(environment: .sandbox)
         #expect(APIKeySecret(presented: sandbox.revealed)?.keyID == sandbox.keyID)
         // The random part is everything after the third underscore, underscores included.
@@ -185,6 +188,8 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
             "ti__k0123456789abcdef_secret", "ti_sandbox_k0123456789abcde_secret", "ti_sandbox_x0123456789abcdef_secret",
             "ti_sandbox_k0123456789abcdef0_secret", "TI_sandbox_k0123456789abcdef_secret",
             "ti_sandbox_k0123456789abcdef_" + String(repeating: "a", count: 200),
+            "ti_sandbox_\u{1D55C}0123456789abcd_secret", " ti_sandbox_k0123456789abcdef_s",
+            "ti_sandboxx_k0123456789abcdef_secret", "ti_sandbo_k0123456789abcdef_secret", "ti_production_k0123456789abcdef",
         ] {
             #expect(APIKeySecret(presented: token) == nil, "\(token)")
         }

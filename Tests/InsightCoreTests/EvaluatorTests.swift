@@ -396,7 +396,20 @@ func shippedCatalogue() throws -> FeatureCatalogue {
                 #expect(Identifier.isWellFormed(insight))
                 #expect(insight.dropLast() == evaluation.dropLast())
                 #expect(insight.last == Character(String(position + 1)))
+                #expect(Identifier.isInsight(insight, ofEvaluation: evaluation, position: position))
+                #expect(!Identifier.isInsight(insight, ofEvaluation: evaluation, position: (position + 1) % 8))
             }
+            let first = Identifier.insight(ofEvaluation: evaluation, position: 0)
+            #expect(!Identifier.isInsight(first, ofEvaluation: evaluation, position: 8))
+            #expect(!Identifier.isInsight(first, ofEvaluation: evaluation, position: -1))
+            #expect(!Identifier.isInsight(first + "1", ofEvaluation: evaluation, position: 0))
+            #expect(!Identifier.isInsight(String(first.dropLast()), ofEvaluation: evaluation, position: 0))
+            #expect(!Identifier.isInsight(first, ofEvaluation: String(evaluation.dropLast()), position: 0))
+            #expect(!Identifier.isInsight(first, ofEvaluation: evaluation + "0", position: 0))
+            // A difference anywhere before the last digit is another evaluation's insight.
+            var other = Array(first.utf8)
+            other[0] = other[0] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            #expect(!Identifier.isInsight(String(decoding: other, as: UTF8.self), ofEvaluation: evaluation, position: 0))
         }
 
         let (evaluator, _) = try makeEvaluator()

@@ -149,6 +149,55 @@ import Testing
         #expect(!"\(key) \(dumped)".contains(body))
     }
 
+    /// The signer reads libcrypto's DER in place; it must agree with libcrypto's own reading on every shape of
+    /// scalar (short, leading zero byte, top bit set) and hand everything else back to libcrypto.
+    @Test func signersInPlaceReadingAgreesWithLibcrypto() throws {
+        var generator = SystemRandomNumberGenerator()
+        let fills: [[UInt8]] = [
+            [0x00], [0x00, 0x00], [0x00, 0x80], [0x80], [0x7F], [0xFF], [0x01], [0x00, 0x00, 0x00, 0x00, 0x01], [],
+        ]
+        for fill in fills {
+            for _ in 0..<20 {
+                var raw = (0..<64).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                for (index, byte) in fill.enumerated() { raw[index] = byte; raw[32 + index] = byte }
+                if raw[0..<32].allSatisfy({ $0 == 0 }) { raw[31] = 1 }
+                if raw[32...].allSatisfy({ $0 == 0 }) { raw[63] = 1 }
+                let der = try ES256SignatureEncoding.derSignature(fromRaw: raw)
+                let inPlace = der.withUnsafeBufferPointer { ES256SignatureEncoding.rawSignatureInPlace($0) }
+                #expect(inPlace == raw)
+                #expect(try ES256SignatureEncoding.rawSignature(fromDER: der) == raw)
+            }
+        }
+        let key = try ES256PrivateKey.generate()
+        let signer = ES256Signer(privateKey: key)
+        for _ in 0..<50 {
+            #expect(key.publicKey.isValidSignature(try signer.sign(message), for: message))
+        }
+
+        let r = [UInt8](repeating: 0x11, count: 32), s = [UInt8](repeating: 0x22, count: 32)
+        let good: [UInt8] = [0x30, 68, 0x02, 32] + r + [0x02, 32] + s
+        #expect(good.withUnsafeBufferPointer { ES256SignatureEncoding.rawSignatureInPlace($0) } == r + s)
+        let high = [0x81] + r.dropFirst()
+        let leadingZero: [UInt8] = [0x30, 69, 0x02, 33, 0x00] + high + [0x02, 32] + s
+        #expect(leadingZero.withUnsafeBufferPointer { ES256SignatureEncoding.rawSignatureInPlace($0) } == high + s)
+        let refused: [String: [UInt8]] = [
+            "trailing byte": good + [0],
+            "short": Array(good.dropLast()),
+            "length of the sequence": [0x30, 69] + good.dropFirst(2),
+            "long-form length": [0x30, 0x81, 68] + good.dropFirst(2),
+            "not a sequence": [0x31] + good.dropFirst(),
+            "not an integer": [0x30, 68, 0x04] + good.dropFirst(3),
+            "negative": [0x30, 68, 0x02, 32, 0x91] + good.dropFirst(5),
+            "needless leading zero": [0x30, 69, 0x02, 33, 0x00] + good.dropFirst(4),
+            "scalar of 33 bytes": [0x30, 70, 0x02, 34, 0x00, 0x81] + r + [0x02, 32] + s,
+            "empty integer": [0x30, 36, 0x02, 0, 0x02, 32] + s,
+        ]
+        for (name, der) in refused {
+            let inPlace = der.withUnsafeBufferPointer { ES256SignatureEncoding.rawSignatureInPlace($0) }
+            #expect(inPlace == nil, "\(name)")
+        }
+    }
+
     @Test func rawAndDERSignatureEncodingsRoundTrip() throws {
         let key = try ES256PrivateKey.generate()
         let raw = try key.signature(for: message)

@@ -20,14 +20,24 @@ public enum Identifier {
     /// store asks for every insight it records, and must not build the derived identifier to answer.
     public static func isInsight(_ insightID: String, ofEvaluation evaluationID: String, position: Int) -> Bool {
         guard (0..<maximumDerivedInsights).contains(position) else { return false }
-        var own = insightID.utf8.makeIterator()
-        var index = 0
-        for byte in evaluationID.utf8 {
-            guard index < 36, let ownByte = own.next() else { return false }
-            guard ownByte == (index == 35 ? UInt8(ascii: "1") &+ UInt8(position) : byte) else { return false }
-            index += 1
+        // Compared in place: through the UTF-8 views' iterators this cost about 2,500 instructions a call, twice per
+        // evaluation on the event loop. Only a string without contiguous UTF-8 (bridged, not on Linux) is copied.
+        if let answer = insightID.utf8.withContiguousStorageIfAvailable({ own in
+            evaluationID.utf8.withContiguousStorageIfAvailable { evaluation in
+                isDerived(own, from: evaluation, position: position)
+            }
+        }), let answer {
+            return answer
         }
-        return index == 36 && own.next() == nil
+        return isDerived(Array(insightID.utf8)[...], from: Array(evaluationID.utf8)[...], position: position)
+    }
+
+    private static func isDerived<Bytes: Collection<UInt8>>(_ own: Bytes, from evaluation: Bytes, position: Int) -> Bool
+    where Bytes.Index == Int {
+        guard own.count == 36, evaluation.count == 36 else { return false }
+        let start = own.startIndex, evaluationStart = evaluation.startIndex
+        for offset in 0..<35 where own[start + offset] != evaluation[evaluationStart + offset] { return false }
+        return own[start + 35] == UInt8(ascii: "1") &+ UInt8(position)
     }
 
     /// A new evaluation identifier for `milliseconds`: random bits from `random`, the last hex digit 0.

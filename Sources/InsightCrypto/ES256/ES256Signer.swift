@@ -33,7 +33,7 @@ public final class ES256Signer: Sendable {
                 guard EVP_PKEY_sign(context.signing, der, &derLength, digest, SHA256.byteCount) == 1 else {
                     throw LibCryptoErrorQueue.error("EVP_PKEY_sign")
                 }
-                return try ES256SignatureEncoding.rawSignature(fromDER: UnsafeBufferPointer(start: der, count: derLength))
+                return try ES256SignatureEncoding.rawSignature(fromSignerDER: UnsafeBufferPointer(start: der, count: derLength))
             }
         }
     }
