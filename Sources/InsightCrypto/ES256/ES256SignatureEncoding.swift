@@ -1,7 +1,8 @@
 import CCrypto
 
 /// ECDSA P-256 signatures in the two encodings in use: raw `r || s` (64 bytes, COSE and JOSE) and DER
-/// `ECDSA-Sig-Value` (X.509, the openssl CLI, most libraries). Conversion goes through libcrypto's `ECDSA_SIG`.
+/// `ECDSA-Sig-Value` (X.509, the openssl CLI, most libraries). Conversion goes through libcrypto's `ECDSA_SIG`, except
+/// for the signer's own output of the expected shape, read in place (`rawSignature(fromSignerDER:)`).
 public enum ES256SignatureEncoding {
     public static let rawByteCount = 64
     static let scalarByteCount = 32
