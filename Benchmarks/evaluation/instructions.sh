@@ -17,17 +17,9 @@ if [ -z "${BIN:-}" ]; then
   (cd "$ROOT" && swift build -c release --product trust-insights >&2)
   BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/trust-insights"
 fi
-DATA=$(mktemp -d)
-OUT=$(mktemp)
 PROFILE=$(mktemp -d)
-"$BIN" keys create --tenant bench --role client --env production --rate 1000000 --burst 1000000 --data-dir "$DATA" >"$OUT"
-export TI_KEY=$(tail -1 "$OUT")
-valgrind --tool=callgrind --callgrind-out-file="$PROFILE/callgrind.out.%p" \
-  "$BIN" serve --port 0 --data-dir "$DATA" --access-log false >"$OUT" 2>/dev/null &
-SERVER=$!
-trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DATA" "$OUT"' EXIT
-for _ in $(seq 300); do grep -q listening "$OUT" && break; sleep 0.2; done
-URL="http://127.0.0.1:$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$OUT")"
+LAUNCHER="valgrind --tool=callgrind --callgrind-out-file=$PROFILE/callgrind.out.%p"
+. "$HERE/server.sh"
 wrk -t1 -c8 -d5s -s "$HERE/evaluate.lua" "$URL" >/dev/null
 callgrind_control -z "$SERVER" >/dev/null
 REQUESTS=$(wrk -t1 -c8 -d"${SECONDS_}s" -s "$HERE/evaluate.lua" "$URL" | awk '/requests in/ { print $1 }')

@@ -24,16 +24,16 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
     public init?(presented token: String) {
         // Read as bytes in place, sliced at the first three underscores (the random part may hold more): this runs
         // on every request, and through `Substring`s and the UTF-8 view's indices it cost about 5,000 instructions.
-        let parsed = token.utf8.withContiguousStorageIfAvailable(Self.keyIDBytes(ofPresented:))
-            ?? Array(token.utf8).withUnsafeBufferPointer(Self.keyIDBytes(ofPresented:))
-        guard let keyIDBytes = parsed else { return nil }
-        self.keyID = String(decoding: keyIDBytes, as: UTF8.self)
+        let parsed = token.utf8.withContiguousStorageIfAvailable(Self.keyID(ofPresented:))
+            ?? Array(token.utf8).withUnsafeBufferPointer(Self.keyID(ofPresented:))
+        guard let keyID = parsed else { return nil }
+        self.keyID = keyID
         self.token = token
     }
 
-    /// The key ID's bytes, copied out, if `bytes` is `ti_<environment>_<keyID>_<random>` with a known environment,
+    /// The key ID, if `bytes` is `ti_<environment>_<keyID>_<random>` with a known environment,
     /// a key ID of `k` and 16 more bytes, and a random part that is not empty.
-    private static func keyIDBytes(ofPresented bytes: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    private static func keyID(ofPresented bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let underscore = UInt8(ascii: "_")
         guard bytes.count <= 200,
               let first = bytes.firstIndex(of: underscore),
@@ -46,7 +46,7 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
               DeploymentEnvironment.allCases.contains(where: { environment.elementsEqual($0.rawValue.utf8) }),
               keyID.count == 17, keyID.first == UInt8(ascii: "k"), third + 1 < bytes.count
         else { return nil }
-        return Array(keyID)
+        return String(decoding: keyID, as: UTF8.self)
     }
 
     /// True for text of a key ID's shape (`k` and 16 lowercase hexadecimal digits), which may be repeated in a
