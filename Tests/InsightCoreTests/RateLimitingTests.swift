@@ -79,6 +79,31 @@ import Testing
         for _ in 0..<4 { _ = table.admit("c", limit: tight, now: 10_000) }
         #expect(table.count <= 2)
     }
+
+    /// Keys whose hashes are equal are still told apart: the table works a key's hash out once and compares the
+    /// keys themselves only when hashes meet, so colliding keys must neither share nor overwrite a state.
+    @Test func keysWithEqualHashesKeepTheirOwnStates() {
+        struct Colliding: Hashable, Sendable {
+            var name: String
+            func hash(into hasher: inout Hasher) { hasher.combine(0) }
+        }
+        let table = RateLimitTable<Colliding>(shardCount: 4)
+        let tight = RateLimit(ratePerSecond: 1, burst: 1)
+        let a = Colliding(name: "a"), b = Colliding(name: "b")
+        #expect(a.hashValue == b.hashValue)
+        #expect(table.admit(a, limit: tight, now: 0).allowed)
+        #expect(table.admit(b, limit: tight, now: 0).allowed)
+        #expect(!table.admit(a, limit: tight, now: 0).allowed)
+        #expect(!table.admit(b, limit: tight, now: 0).allowed)
+        #expect(table.count == 2)
+        // A refund gives back only its own key's request.
+        table.refund(a, limit: tight)
+        #expect(table.admit(a, limit: tight, now: 0).allowed)
+        #expect(!table.admit(b, limit: tight, now: 0).allowed)
+        // Refunding a key the table does not hold stores nothing.
+        table.refund(Colliding(name: "c"), limit: tight)
+        #expect(table.count == 2)
+    }
 }
 
 @Suite struct ComplianceTrackerTests {

@@ -42,4 +42,41 @@ import InsightModel
         }
         #expect(registry.snapshot.model(for: InsightType.isLikelyBeingCoached, category: "payment", version: .specific("2026.9.1"))?.version == "2026.09.1")
     }
+
+    /// `current` is resolved once, when the snapshot is bound: each shipped pair answers the manifest's current
+    /// version with its model, the same as the registry's own lookup; a version not loaded names the current one; an
+    /// insight type without models is unavailable.
+    @Test func currentResolvesToTheManifestsCurrentModelForEveryPair() throws {
+        let catalogue = try CatalogueTestSupport.shippedCatalogue()
+        let registry = try ModelRegistry(
+            manifestPath: CatalogueTestSupport.packageRoot + "/models/manifest.json",
+            schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+        let snapshot = RegistryModelProvider(registry: registry, catalogue: catalogue).currentSnapshot()
+        var resolved = 0
+        for category in OperationCategory.allCases {
+            for insightType in [InsightType.isLikelyBeingCoached, "noSuchInsight"] {
+                let registered = registry.snapshot.currentVersion(insightType: insightType, category: category.rawValue)
+                let lookup = snapshot.lookup(insightType: insightType, category: category, version: .current)
+                let registryModel = registry.snapshot.model(for: insightType, category: category.rawValue, version: .current)
+                switch lookup {
+                case .found(let model, let currentVersion):
+                    resolved += 1
+                    #expect(currentVersion == registered)
+                    #expect(model.version == registered)
+                    #expect(registryModel?.version == registered)
+                    guard case .versionUnavailable(let named) = snapshot.lookup(
+                        insightType: insightType, category: category, version: .specific("1999.1.1")) else {
+                        Issue.record("a version not loaded was found for \(insightType) \(category)")
+                        continue
+                    }
+                    #expect(named == registered)
+                case .insightUnavailable:
+                    #expect(registryModel == nil, "\(insightType) \(category)")
+                case .versionUnavailable(let named), .versionIncompatible(let named):
+                    #expect(named == registered)
+                }
+            }
+        }
+        #expect(resolved >= 2)
+    }
 }

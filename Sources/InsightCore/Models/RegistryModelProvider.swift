@@ -38,40 +38,55 @@ final class BoundSnapshot: ModelSnapshot {
         var category: OperationCategory
     }
 
+    /// One insight type's models for one category, with `current` resolved when the snapshot is bound rather than
+    /// on every request.
+    private struct Entry {
+        var versions: [String: CatalogueBoundModel] = [:]
+        var currentVersion: String?
+        var currentModel: CatalogueBoundModel?
+    }
+
     let snapshot: RegistrySnapshot
-    private let models: [Key: [String: CatalogueBoundModel]]
+    private let models: [Key: Entry]
     let listing: [ModelListing]
 
     init(_ snapshot: RegistrySnapshot, catalogue: FeatureCatalogue) {
         self.snapshot = snapshot
-        var models: [Key: [String: CatalogueBoundModel]] = [:]
+        var models: [Key: Entry] = [:]
         var listing: [ModelListing] = []
         for loaded in snapshot.allModels {
             guard let category = OperationCategory(rawValue: loaded.entry.category),
                   let bound = CatalogueBoundModel(loaded: loaded, catalogue: catalogue.catalogue(for: category))
             else { continue }
-            models[Key(insightType: loaded.entry.insightType, category: category), default: [:]][loaded.version] = bound
+            models[Key(insightType: loaded.entry.insightType, category: category), default: Entry()].versions[loaded.version] = bound
             listing.append(ModelListing(
                 insightType: loaded.entry.insightType, category: category, version: loaded.version,
                 status: loaded.status.rawValue, features: loaded.scorer.featureNames))
+        }
+        for (key, entry) in models {
+            let current = snapshot.currentVersion(insightType: key.insightType, category: key.category.rawValue)
+            models[key]?.currentVersion = current
+            models[key]?.currentModel = current.flatMap { entry.versions[$0] }
         }
         self.models = models
         self.listing = listing
     }
 
     func lookup(insightType: String, category: OperationCategory, version: ModelVersionRequest) -> ModelLookup {
-        let key = Key(insightType: insightType, category: category)
-        guard let versions = models[key], !versions.isEmpty else { return .insightUnavailable }
-        let currentVersion = snapshot.currentVersion(insightType: insightType, category: category.rawValue)
-        let wanted: String?
-        switch version {
-        case .current: wanted = currentVersion
-        case .specific(let text):
-            // The registry finds a version as the manifest compares them (`2026.9.1` is `2026.09.1`), and answers
-            // with the manifest's spelling, which keys `versions`.
-            wanted = snapshot.model(for: insightType, category: category.rawValue, version: .specific(text))?.version
+        guard let entry = models[Key(insightType: insightType, category: category)], !entry.versions.isEmpty else {
+            return .insightUnavailable
         }
-        guard let wanted, let model = versions[wanted] else { return .versionUnavailable(currentVersion: currentVersion) }
-        return .found(model, currentVersion: currentVersion)
+        let currentVersion = entry.currentVersion
+        let found: CatalogueBoundModel?
+        switch version {
+        case .current: found = entry.currentModel
+        case .specific(let text):
+            // The manifest's own spelling keys `versions`; any other spelling of a version is found as the manifest
+            // compares them (`2026.9.1` is `2026.09.1`), and the registry answers with the manifest's spelling.
+            found = entry.versions[text] ?? snapshot.model(for: insightType, category: category.rawValue, version: .specific(text))
+                .flatMap { entry.versions[$0.version] }
+        }
+        guard let found else { return .versionUnavailable(currentVersion: currentVersion) }
+        return .found(found, currentVersion: currentVersion)
     }
 }

@@ -3,8 +3,23 @@ import Synchronization
 /// GCRA states by key, in shards so that threads admitting different keys rarely meet on a lock. Idle states (whose
 /// allowance is full again) are swept out as the table is used, so memory follows the active keys only.
 public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
+    /// A key with its hash worked out once: choosing the shard, finding the state and storing it back then reuse
+    /// it, where each used to hash the key's strings again (three times per admission, a measurable share of it).
+    private struct HashedKey: Hashable, Sendable {
+        let key: Key
+        let hash: Int
+
+        init(_ key: Key) {
+            self.key = key
+            hash = key.hashValue
+        }
+
+        static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     private struct Shard {
-        var states: [Key: GCRAState] = [:]
+        var states: [HashedKey: GCRAState] = [:]
         var admitsSinceSweep = 0
     }
 
@@ -24,32 +39,41 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
     /// Admits one request for `key` at `now` (milliseconds).
     public func admit(_ key: Key, limit: RateLimit, now: Int64) -> RateLimitDecision {
         let micros = now &* 1000
-        let index = Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))
-        return shards[index].state.withLock { shard in
+        let hashed = HashedKey(key)
+        return shard(for: hashed).state.withLock { shard in
             shard.admitsSinceSweep += 1
             if shard.admitsSinceSweep >= sweepEvery {
                 shard.admitsSinceSweep = 0
                 shard.states = shard.states.filter { !$0.value.isIdle(at: micros) }
             }
-            let stored = shard.states[key]
-            var state = stored ?? GCRAState()
+            guard let position = shard.states.index(forKey: hashed) else {
+                var state = GCRAState()
+                let decision = state.admit(now: micros, limit: limit)
+                if decision.allowed { shard.states[hashed] = state }
+                return decision
+            }
+            let stored = shard.states.values[position]
+            var state = stored
             let decision = state.admit(now: micros, limit: limit)
             // A refusal changes nothing but the re-anchoring after the clock stepped back, and that must be kept:
             // left unstored, every later request re-anchored from the old state and was refused again, so a step
             // back of an hour cost the key an hour of 429s after all.
-            if decision.allowed || (stored != nil && state != stored) { shard.states[key] = state }
+            if decision.allowed || state != stored { shard.states.values[position] = state }
             return decision
         }
     }
 
     /// Gives back one request admitted for `key` under `limit`.
     public func refund(_ key: Key, limit: RateLimit) {
-        let index = Int(UInt(bitPattern: key.hashValue) % UInt(shards.count))
-        shards[index].state.withLock { shard in
-            guard var state = shard.states[key] else { return }
-            state.refund(limit: limit)
-            shard.states[key] = state
+        let hashed = HashedKey(key)
+        shard(for: hashed).state.withLock { shard in
+            guard let position = shard.states.index(forKey: hashed) else { return }
+            shard.states.values[position].refund(limit: limit)
         }
+    }
+
+    private func shard(for key: HashedKey) -> ShardBox {
+        shards[Int(UInt(bitPattern: key.hash) % UInt(shards.count))]
     }
 
     /// States currently held, idle ones included until a sweep.
