@@ -3,13 +3,19 @@ import InsightModel
 @testable import InsightCore
 
 @Suite struct RegistryModelProviderTests {
-    /// Two reloads at once: the registry serialises them, but each is bound to the catalogue after the registry's
-    /// lock is released, so the one that read the manifest first can be the one that installs last.
-    @Test func anOlderGenerationFinishingLastDoesNotReplaceANewerOne() throws {
+    /// The shipped catalogue and a registry reading the shipped manifest.
+    private func shippedRegistry() throws -> (catalogue: FeatureCatalogue, registry: ModelRegistry) {
         let catalogue = try CatalogueTestSupport.shippedCatalogue()
         let registry = try ModelRegistry(
             manifestPath: CatalogueTestSupport.packageRoot + "/models/manifest.json",
             schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+        return (catalogue, registry)
+    }
+
+    /// Two reloads at once: the registry serialises them, but each is bound to the catalogue after the registry's
+    /// lock is released, so the one that read the manifest first can be the one that installs last.
+    @Test func anOlderGenerationFinishingLastDoesNotReplaceANewerOne() throws {
+        let (catalogue, registry) = try shippedRegistry()
         let provider = RegistryModelProvider(registry: registry, catalogue: catalogue)
         let older = try registry.reload()
         let newer = try registry.reload()
@@ -23,10 +29,7 @@ import InsightModel
     /// A requested version is the loaded one that compares equal by the manifest's rule (leading zeros in a part do
     /// not count), answered as the manifest spells it; a version the manifest could not hold is not matched.
     @Test func aSpecificVersionWrittenWithOrWithoutLeadingZerosFindsTheLoadedModel() throws {
-        let catalogue = try CatalogueTestSupport.shippedCatalogue()
-        let registry = try ModelRegistry(
-            manifestPath: CatalogueTestSupport.packageRoot + "/models/manifest.json",
-            schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+        let (catalogue, registry) = try shippedRegistry()
         let snapshot = RegistryModelProvider(registry: registry, catalogue: catalogue).currentSnapshot()
         func version(_ text: String) -> String? {
             guard case .found(let model, _) = snapshot.lookup(
@@ -47,10 +50,7 @@ import InsightModel
     /// version with its model, the same as the registry's own lookup; a version not loaded names the current one; an
     /// insight type without models is unavailable.
     @Test func currentResolvesToTheManifestsCurrentModelForEveryPair() throws {
-        let catalogue = try CatalogueTestSupport.shippedCatalogue()
-        let registry = try ModelRegistry(
-            manifestPath: CatalogueTestSupport.packageRoot + "/models/manifest.json",
-            schemaCheck: CatalogueSchemaCheck(catalogue: catalogue))
+        let (catalogue, registry) = try shippedRegistry()
         let snapshot = RegistryModelProvider(registry: registry, catalogue: catalogue).currentSnapshot()
         var resolved = 0
         for category in OperationCategory.allCases {
