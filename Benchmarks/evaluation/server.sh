@@ -9,7 +9,8 @@ DATA=$(mktemp -d)
 OUT=$(mktemp)
 "$BIN" keys create --tenant bench --role client --env production --rate 1000000 --burst 1000000 --data-dir "$DATA" >"$OUT"
 export TI_KEY=$(tail -1 "$OUT")
-(cd "$SERVER_ROOT" && exec ${LAUNCHER:-} "$BIN" serve --port 0 --data-dir "$DATA" --access-log false) >"$OUT" 2>/dev/null &
+(cd "$SERVER_ROOT" && exec ${LAUNCHER:-} "$BIN" serve --port 0 --data-dir "$DATA" --access-log false) \
+  >"$OUT" 2>/dev/null &
 SERVER=$!
 trap 'kill -TERM $SERVER 2>/dev/null || true; wait $SERVER 2>/dev/null || true; rm -rf "$DATA" "$OUT"' EXIT
 # Up to 60 s: under valgrind, start-up (model loading) takes many times longer.

@@ -57,7 +57,8 @@ import InsightModel
             for insightType in [InsightType.isLikelyBeingCoached, "noSuchInsight"] {
                 let registered = registry.snapshot.currentVersion(insightType: insightType, category: category.rawValue)
                 let lookup = snapshot.lookup(insightType: insightType, category: category, version: .current)
-                let registryModel = registry.snapshot.model(for: insightType, category: category.rawValue, version: .current)
+                let registryModel = registry.snapshot.model(
+                    for: insightType, category: category.rawValue, version: .current)
                 switch lookup {
                 case .found(let model, let currentVersion):
                     resolved += 1

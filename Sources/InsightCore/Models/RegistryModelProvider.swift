@@ -58,7 +58,8 @@ final class BoundSnapshot: ModelSnapshot {
             guard let category = OperationCategory(rawValue: loaded.entry.category),
                   let bound = CatalogueBoundModel(loaded: loaded, catalogue: catalogue.catalogue(for: category))
             else { continue }
-            models[Key(insightType: loaded.entry.insightType, category: category), default: Entry()].versions[loaded.version] = bound
+            let key = Key(insightType: loaded.entry.insightType, category: category)
+            models[key, default: Entry()].versions[loaded.version] = bound
             listing.append(ModelListing(
                 insightType: loaded.entry.insightType, category: category, version: loaded.version,
                 status: loaded.status.rawValue, features: loaded.scorer.featureNames))
@@ -83,8 +84,9 @@ final class BoundSnapshot: ModelSnapshot {
         case .specific(let text):
             // The manifest's own spelling keys `versions`; any other spelling of a version is found as the manifest
             // compares them (`2026.9.1` is `2026.09.1`), and the registry answers with the manifest's spelling.
-            found = entry.versions[text] ?? snapshot.model(for: insightType, category: category.rawValue, version: .specific(text))
-                .flatMap { entry.versions[$0.version] }
+            found = entry.versions[text]
+                ?? snapshot.model(for: insightType, category: category.rawValue, version: .specific(text))
+                    .flatMap { entry.versions[$0.version] }
         }
         guard let found else { return .versionUnavailable(currentVersion: currentVersion) }
         return .found(found, currentVersion: currentVersion)
