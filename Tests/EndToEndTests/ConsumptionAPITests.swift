@@ -61,6 +61,10 @@ import InsightCore
         #expect(Set(try errorPointers(shape)) == ["/status", "/insightIDsUsed/0", "/note"])
         #expect(!shape.text.contains("canary-note") && !shape.text.contains("usedSomehow"))
         #expect(try report(evaluation.evaluationID, "{}").status == 400)
+        // Half a surrogate pair stops the reading; the answer names the item that holds it.
+        let unpaired = try report(evaluation.evaluationID, #"{"status": "usedUnchangedFriction", "insightIDsUsed": ["\#(evaluation.insightIDs[0])", "\udc01"]}"#)
+        #expect(unpaired.status == 400)
+        #expect(try errorPointers(unpaired) == ["/insightIDsUsed/1"], "\(unpaired.text)")
         #expect(try service.count("SELECT count(*) FROM consumption WHERE evaluation_id = '\(evaluation.evaluationID)'") == 0)
     }
 

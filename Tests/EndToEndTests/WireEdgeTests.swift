@@ -170,21 +170,33 @@ import Testing
         }
     }
 
-    /// RFC 8259 §8.2: `\ud800` alone is JSON, but not text; the answer names the member holding it (the top-level
-    /// one) rather than calling the body malformed. A name that is not repeated stays unrepeated.
-    @Test func anUnpairedSurrogateEscapeIsNamedByItsMember() throws {
+    /// RFC 8259 §8.2: `\ud800` alone is JSON, but not text; the answer names the field holding it, at any depth,
+    /// rather than calling the body malformed. A name that is not repeated stays unrepeated.
+    @Test func anUnpairedSurrogateEscapeIsNamedByItsField() throws {
+        func insight(_ members: String) -> [UInt8] { Requests.payment(insights: "{\(members)}") }
         let cases = [
-            (Requests.payment(requestID: #"a\ud800"#), "/requestID"),
-            (Requests.payment(requestID: #"\udc00\ud800"#), "/requestID"),
-            (Requests.payment(account: #"x\ud83d\u0041"#), "/subject"),
+            (Requests.payment(requestID: #"a\ud800"#), ["/requestID"]),
+            (Requests.payment(requestID: #"\udc00\ud800"#), ["/requestID"]),
+            (Requests.payment(account: #"x\ud83d\u0041"#), ["/subject/accountRef"]),
+            (Requests.payment(payee: #"\ud800"#), ["/subject/counterpartyRef"]),
+            (insight(#""insightType": "\udfff", "schema": "version1""#), ["/requestedInsights/0/insightType"]),
+            (insight(#""insightType": "isLikelyBeingCoached", "schema": "v\ud800""#), ["/requestedInsights/0/schema"]),
+            (insight(#""insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": "\ud800""#),
+             ["/requestedInsights/0/modelVersion"]),
+            (insight(#""insightType": "isLikelyBeingCoached", "schema": "version1", "modelVersion": {"specific": "\ud800"}"#),
+             ["/requestedInsights/0/modelVersion/specific"]),
         ]
-        for (body, pointer) in cases {
+        for (body, pointers) in cases {
             let response = try evaluate(body)
             #expect(response.status == 400)
             #expect(try jsonObject(response)["evaluationError"] as? String == "contextInvalid", "\(response.text)")
-            #expect(try errorPointers(response) == [pointer], "\(response.text)")
+            #expect(try errorPointers(response) == pointers, "\(response.text)")
             #expect(response.text.contains("surrogate"))
         }
+        // A field found wrong before the reading stopped keeps its own violation beside it.
+        let earlier = try evaluate(Array(String(decoding: Requests.payment(), as: UTF8.self)
+            .replacingOccurrences(of: #""accountRef": "acct-1""#, with: #""accountRef": 5, "deviceRef": "\ud800""#).utf8))
+        #expect(try errorPointers(earlier) == ["/subject/accountRef", "/subject/deviceRef"], "\(earlier.text)")
         let payment = String(decoding: Requests.payment(), as: UTF8.self)
         for value in [#""\ud800""#, "[[[[[[[[[[]]]]]]]]]]"] {
             let body = payment.replacingOccurrences(of: #""requestID": "req-1""#, with: #""jane@example.com": \#(value)"#)

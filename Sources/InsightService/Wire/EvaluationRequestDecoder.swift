@@ -164,7 +164,7 @@ enum EvaluationRequestDecoder {
             try reader.readNull()
             return .current
         case .string:
-            let text = try reader.readString()
+            let text = try Wire.readText(&reader, at: pointer(), violations: &violations)
             guard text == "current" else {
                 violations.append(Wire.invalidValue(pointer(), "must be \"current\" or {\"specific\": \"<version>\"}"))
                 return nil

@@ -125,6 +125,20 @@ enum Wire {
         }
     }
 
+    /// Reads the string the reader is at. Half a surrogate pair stops the reading (`readObjectBody` refuses the body
+    /// then), but first the violation names this field, not only the top-level member that holds it: a member with a
+    /// violation inside is not named again.
+    static func readText(
+        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, violations: inout [ContextViolation]
+    ) throws -> String {
+        do {
+            return try reader.readString()
+        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate {
+            violations.append(unpairedSurrogate(pointer()))
+            throw error
+        }
+    }
+
     /// Reads a string of 1 to `maximumLength` characters (Unicode code points, as JSON Schema's `maxLength` counts
     /// them); records a violation and returns nil otherwise. The pointer is built only for a violation: a valid
     /// request has no use for it.
@@ -137,7 +151,7 @@ enum Wire {
             try reader.skipValue()
             return nil
         }
-        let text = try reader.readString()
+        let text = try readText(&reader, at: pointer(), violations: &violations)
         guard !text.isEmpty, fits(text, maximumLength) else {
             violations.append(invalidValue(pointer(), "must be 1 to \(maximumLength) characters long"))
             return nil
@@ -158,7 +172,7 @@ extension Wire {
             try reader.skipValue()
             return nil
         }
-        guard let value = Value(rawValue: try reader.readString()) else {
+        guard let value = Value(rawValue: try readText(&reader, at: pointer(), violations: &violations)) else {
             violations.append(invalidValue(pointer(), "must be one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))"))
             return nil
         }
