@@ -154,12 +154,15 @@ import InsightCore
         #expect(!extra.text.contains("canary-clerk"))
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": {}}"#).status == 400)
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": [}"#).status == 400)
-        // Half a surrogate pair, or nesting past 32 levels, stops the reader: the batch is refused whole, naming /items.
+        // Half a surrogate pair, or nesting past 32 levels, stops the reader: the batch is refused whole, naming the
+        // field that holds the half pair, or /items for the nesting.
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        for value in [#""canary-\ud800""#, deep] {
-            let unreadable = try service.post("/v1/labels", key: partnerKey, body: #"{"items": [{"insightID": \#(value)}]}"#)
+        for (value, pointer) in [(#""canary-\ud800""#, "/items/1/insightID"), (deep, "/items")] {
+            let unreadable = try service.post(
+                "/v1/labels", key: partnerKey, body: #"{"items": [{"insightID": "x"}, {"insightID": \#(value)}]}"#)
             #expect(unreadable.status == 400)
-            #expect(try errorPointers(unreadable) == ["/items"], "\(unreadable.text)")
+            #expect((try jsonObject(unreadable)["type"] as? String)?.hasSuffix("/invalid-request") == true, "\(unreadable.text)")
+            #expect(try errorPointers(unreadable) == [pointer], "\(unreadable.text)")
             #expect(!unreadable.text.contains("canary"))
         }
         #expect(try labelRows([evaluation.insightIDs[0]]) == 0)

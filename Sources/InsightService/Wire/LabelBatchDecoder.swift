@@ -39,7 +39,7 @@ enum LabelBatchDecoder {
                 try reader.skipValue()
                 return
             }
-            drafts.append(try decodeItem(&reader, pointer: "/items/" + String(index)))
+            drafts.append(try decodeItem(&reader, pointer: "/items/" + String(index), batchViolations: &violations))
         }
         guard (1...LabelIntake.maximumItems).contains(count) else {
             violations.append(Wire.invalidValue("/items", "must hold 1 to \(LabelIntake.maximumItems) labels"))
@@ -57,7 +57,10 @@ enum LabelBatchDecoder {
         }
     }
 
-    private static func decodeItem(_ reader: inout JSONReader, pointer: String) throws -> LabelDraft {
+    /// `batchViolations` receives only what stops the reading of the whole batch (half a surrogate pair in a field).
+    private static func decodeItem(
+        _ reader: inout JSONReader, pointer: String, batchViolations: inout [ContextViolation]
+    ) throws -> LabelDraft {
         var draft = LabelDraft(pointer: pointer)
         let kind = try reader.peekKind()
         guard kind == .object else {
@@ -99,7 +102,7 @@ enum LabelBatchDecoder {
             var text: String?
             switch try reader.peekKind() {
             case .string:
-                let value = try reader.readString()
+                let value = try Wire.readText(&reader, at: Wire.pointer(pointer, key), violations: &batchViolations)
                 // No field holds more than 64 characters, so a longer value is not kept. It becomes the empty
                 // string, which no vocabulary, date or identifier accepts: the field's own check then says what
                 // the field must be, as the contract states it, rather than a length rule the contract never names.
