@@ -10,7 +10,8 @@ Needs: pip install numpy xgboost-cpu lightgbm (or xgboost). Writes OUT_DIR/cases
    probability, %.17g, and for XGBoost a comma and its float32 margin, %.9g), "bestIteration" (XGBoost: import
    with --best-iteration)}
 or, for a shape the import must refuse, "refused": a piece of the error message it must give instead.
-Seeded: the same versions of the libraries write the same files.
+Seeded, and on one thread each (the test suite runs beside it): the same versions of the libraries write the same
+files.
 """
 import json
 import os
@@ -67,7 +68,7 @@ def xgboost_case(name, params, rounds=30, features=8, suffix="json", missing=0.1
         y = rng.integers(0, label_count, size=len(y))
     train = xgb.DMatrix(x[:2000], label=y[:2000], missing=np.nan)
     held_out = xgb.DMatrix(x[2000:], label=y[2000:], missing=np.nan)
-    booster = xgb.train(dict(params, seed=7), train, rounds, evals=[(held_out, "heldout")] if best else [],
+    booster = xgb.train(dict(params, seed=7, nthread=1), train, rounds, evals=[(held_out, "heldout")] if best else [],
                         early_stopping_rounds=5 if best else None, verbose_eval=False)
     model = name + "." + suffix
     booster.save_model(os.path.join(OUT, model))
@@ -85,7 +86,7 @@ def lightgbm_case(name, params, rounds=30, features=8, missing=0.1, zeros=0.0, i
     if label_count > 2:
         y = rng.integers(0, label_count, size=len(y))
     dataset = lgb.Dataset(x[:2000], label=y[:2000], categorical_feature=list(categorical) or "auto")
-    booster = lgb.train(dict(params, verbose=-1, seed=7), dataset, rounds)
+    booster = lgb.train(dict(params, verbose=-1, seed=7, num_threads=1), dataset, rounds)
     model = name + ".txt"
     booster.save_model(os.path.join(OUT, model))
     names = ["f%d" % i for i in range(features)]
