@@ -46,10 +46,13 @@ import Testing
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script.path, directory.path]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        let errors = Pipe()
+        process.standardError = errors
         try process.run()
+        // Read to the end before waiting, so a chatty library cannot fill the pipe and stall the script.
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "scripts/library_parity.py failed")
+        try #require(process.terminationStatus == 0, "scripts/library_parity.py failed: \(said.suffix(2000))")
         let listing = try JSONDecoder().decode(
             Cases.self, from: Data(contentsOf: directory.appendingPathComponent("cases.json")))
         #expect(listing.cases.count == 40)
