@@ -62,7 +62,7 @@ def refused(name, library, model, names, message):
 
 
 def xgboost_case(name, params, rounds=30, features=8, suffix="json", missing=0.1, best=False, label_count=2,
-                 refuse=None):
+                 refuse=None, logitraw=False):
     x, y = data(3000, features, missing)
     if label_count > 2:
         y = rng.integers(0, label_count, size=len(y))
@@ -76,8 +76,14 @@ def xgboost_case(name, params, rounds=30, features=8, suffix="json", missing=0.1
     if refuse:
         return refused(name, "xgboost", model, names, refuse)
     kept = (0, booster.best_iteration + 1) if best else (0, 0)
-    record(name, "xgboost", model, x[2000:], names, booster.predict(held_out, iteration_range=kept),
-           booster.predict(held_out, iteration_range=kept, output_margin=True), best)
+    margins = booster.predict(held_out, iteration_range=kept, output_margin=True)
+    predictions = booster.predict(held_out, iteration_range=kept)
+    if logitraw:
+        # XGBoost predicts the margin itself; the probability is its logistic, as XGBoost computes it for
+        # binary:logistic (in float32), since XGBoost gives none for this objective.
+        assert np.array_equal(predictions, margins)
+        predictions = 1 / (1 + np.exp(-margins))
+    record(name, "xgboost", model, x[2000:], names, predictions, margins, best)
 
 
 def lightgbm_case(name, params, rounds=30, features=8, missing=0.1, zeros=0.0, integers=False, categorical=(),
@@ -115,7 +121,8 @@ xgboost_case("xgboost_weighted", dict(logistic, scale_pos_weight=5, max_delta_st
 xgboost_case("xgboost_monotone", dict(logistic, monotone_constraints="(1,0,0,0,0,0,0,0)"))
 xgboost_case("xgboost_pruned", dict(logistic, gamma=5.0))
 xgboost_case("xgboost_1_round", logistic, rounds=1)
-xgboost_case("xgboost_logitraw", dict(logistic, objective="binary:logitraw"), refuse="binary:logitraw")
+xgboost_case("xgboost_logitraw", dict(logistic, objective="binary:logitraw"), logitraw=True)
+xgboost_case("xgboost_logitraw_base_score", dict(logistic, objective="binary:logitraw", base_score=-2.0), logitraw=True)
 xgboost_case("xgboost_multiclass", dict(logistic, objective="multi:softprob", num_class=3), label_count=3,
              refuse="multi:softprob")
 xgboost_case("xgboost_gblinear", {"objective": "binary:logistic", "booster": "gblinear"}, refuse="gblinear")
@@ -135,7 +142,9 @@ lightgbm_case("lightgbm_not_from_average", dict(binary, boost_from_average=False
 lightgbm_case("lightgbm_200_features", binary, features=200)
 lightgbm_case("lightgbm_1_feature", binary, features=1)
 lightgbm_case("lightgbm_shallow", dict(binary, max_depth=2, num_leaves=4))
-lightgbm_case("lightgbm_sigmoid_2", dict(binary, sigmoid=2.0), refuse="sigmoid:2")
+lightgbm_case("lightgbm_sigmoid_2", dict(binary, sigmoid=2.0))
+lightgbm_case("lightgbm_random_forest_sigmoid", dict(binary, sigmoid=0.37, boosting="rf", bagging_freq=1,
+                                                     bagging_fraction=0.7))
 lightgbm_case("lightgbm_linear", dict(binary, linear_tree=True), refuse="linear tree")
 lightgbm_case("lightgbm_categorical", binary, integers=True, missing=0.0, categorical=(0,), refuse="categorical")
 lightgbm_case("lightgbm_multiclass", {"objective": "multiclass", "num_class": 3}, label_count=3,

@@ -28,7 +28,7 @@ import Testing
         for index in 0..<rows.rowCount {
             let raw = walk.margin(for: Array(rows.row(index)))
             if raw == Double(expected[index].0)! { exactRaw += 1 }
-            let probability = document.objective.probability(margin: raw)
+            let probability = document.probability(margin: raw)
             worstProbability = max(worstProbability, abs(probability - Double(expected[index].1)!))
         }
         #expect(worstProbability <= 1e-12)

@@ -39,8 +39,30 @@ import Testing
         #expect(crossEntropy.metadata.training.parameters["objective"] == "cross_entropy")
     }
 
+    /// `binary:logitraw` trains the logistic loss and predicts the margin; XGBoost (since 1.4) adds base_score to it
+    /// as it stands, where binary:logistic adds its logit. Checked against XGBoost 3.2.0, which stored `[2E-1]` for
+    /// `base_score=0.2` and predicted margins of 0.2 plus the leaves (`LibraryParityTests` trains one).
+    @Test(arguments: ["5E-1", "[2E-1]", "-2E0", "[3.5E0]", "0E0"])
+    func xgboostLogitrawImportsItsBaseScoreAsTheMargin(baseScore: String) throws {
+        let raw = try Self.xgboost(objective: "binary:logitraw", baseScore: baseScore)
+        let parsed = Float(baseScore.trimmingCharacters(in: ["[", "]"]))!
+        #expect(raw.baseMargin == Double(parsed))
+        #expect(raw.objective == .binaryLogistic && raw.sigmoidScale == nil)
+        #expect(raw.metadata.training.parameters["objective"] == "binary:logitraw")
+        #expect(raw.metadata.training.parameters["base_score_bounded_to"] == nil)
+        if (0...1).contains(parsed) {
+            #expect(try Self.xgboost(objective: "binary:logistic", baseScore: baseScore).trees == raw.trees)
+        }
+    }
+
+    @Test(arguments: ["1E39", "[nan]", "abc", "0x1p1", "[1E0,2E0]"])
+    func xgboostLogitrawRefusesABaseScoreThatIsNoFiniteNumber(baseScore: String) {
+        #expect(throws: ModelImportError.self) { try Self.xgboost(objective: "binary:logitraw", baseScore: baseScore) }
+        #expect(ModelImportError.badBaseMargin(baseScore).description.contains("not a finite number"))
+    }
+
     /// Links that are not the logistic function, and names LightGBM itself does not load from a model file.
-    @Test(arguments: ["binary:logitraw", "binary:hinge", "reg:squarederror", "count:poisson", "rank:pairwise"])
+    @Test(arguments: ["binary:hinge", "reg:squarederror", "count:poisson", "rank:pairwise"])
     func xgboostRefusesOtherLinks(objective: String) {
         #expect(throws: ModelImportError.unsupportedObjective(objective)) {
             try Self.xgboost(objective: objective, baseScore: "5E-1")

@@ -59,6 +59,7 @@ import Testing
         tree.covers = [10, 4, 6]
         var document = HandModels.document(trees: [tree, HandModels.stump()])
         document.sumDivisor = 2
+        document.sigmoidScale = 0.75
         document.metadata.training.parameters = ["eta": "0.1", "max_depth": "6"]
         document.metadata.heldOutMetrics = HeldOutMetrics(
             rows: 100, positives: 7, auc: 0.9, prAUC: 0.5, logLoss: 0.2,

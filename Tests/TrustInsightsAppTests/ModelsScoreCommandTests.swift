@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Testing
 
 @testable import TrustInsightsApp
@@ -21,6 +22,39 @@ import Testing
         let result = try harness.scores(model: "m.json", csv: "a,b\n1,0.2\n\n1,0.9\n")
         #expect(result.status != 0)
         #expect(result.errors.contains("line 3 is blank"), "\(result.errors)")
+    }
+
+    /// LightGBM's `sigmoid:2`: the import says what it means, and the probabilities are 1 / (1 + exp(-2 * margin)),
+    /// the margins LightGBM's raw score.
+    @Test func aLightGBMSigmoidOtherThanOneScalesTheProbabilitiesNotTheMargins() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(objective: "binary sigmoid:2"), to: "model.txt")
+        let imported = harness.importModel("model.txt", from: "lightgbm", to: "m.json")
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output.contains("LightGBM's sigmoid is 2.0 (sigmoidScale)"), "\(imported.output)")
+        #expect(try harness.read("m.json").contains("\"sigmoidScale\":2"))
+        try harness.write("a,b\n0,0.2\n0,0.9\n", to: "rows.csv")
+        let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows.csv")])
+        #expect(result.status == 0, "\(result.errors)")
+        let lines = result.output.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(lines.first == ["margin", "prob"])
+        #expect(lines.dropFirst().map { $0[0] } == ["-0.25", "0.75"])
+        #expect(lines.dropFirst().map { Double($0[1]) } == [1 / (1 + exp(0.5)), 1 / (1 + exp(-1.5))])
+    }
+
+    /// XGBoost's `binary:logitraw`: base_score is added to the margin as it stands, and the import says how the
+    /// margin becomes a probability.
+    @Test func anXGBoostLogitrawModelAddsItsBaseScoreToTheMargin() throws {
+        let harness = try ModelsCommandHarness()
+        let source = ModelsCommandHarness.xgboostOneFeature
+            .replacingOccurrences(of: "binary:logistic", with: "binary:logitraw")
+            .replacingOccurrences(of: "\"base_score\":\"5E-1\"", with: "\"base_score\":\"[-2E0]\"")
+        try harness.write(source, to: "model.json")
+        let imported = harness.importModel("model.json", from: "xgboost", to: "m.json")
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output.contains("note: binary:logitraw"), "\(imported.output)")
+        let result = try harness.scores(model: "m.json", csv: "f0\n0.4\n0.6\n")
+        #expect(result.margins == ["-2.25", "-1.25"], "\(result.errors)")
     }
 
     /// LightGBM compares doubles: a value 1e-12 above a threshold goes right, though float32 cannot tell them apart.

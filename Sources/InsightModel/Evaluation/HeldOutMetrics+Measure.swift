@@ -2,8 +2,8 @@ extension HeldOutMetrics {
     /// Measures `model` on labelled rows (labels 0/1), at the model's own medium and high thresholds.
     public static func measure(_ model: CompiledModel, rows: FeatureMatrix, labels: [Int]) -> HeldOutMetrics {
         precondition(labels.count == rows.rowCount, "one label per row")
-        let objective = model.document.objective
-        let probabilities = model.margins(for: rows).map { objective.probability(margin: $0) }
+        let document = model.document
+        let probabilities = model.margins(for: rows).map { document.probability(margin: $0) }
         let thresholds = model.thresholds
         return HeldOutMetrics(
             rows: labels.count,

@@ -4,7 +4,8 @@
 
 extension ModelDocument {
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case format, formatVersion, objective, featureNames, baseMargin, semantics, thresholds, metadata, trees, sumDivisor
+        case format, formatVersion, objective, featureNames, baseMargin, semantics, thresholds, metadata, trees, sumDivisor,
+            sigmoidScale
     }
 
     public init(from decoder: any Decoder) throws {
@@ -20,7 +21,8 @@ extension ModelDocument {
             thresholds: try container.decode(RiskThresholds.self, forKey: .thresholds),
             metadata: try container.decode(ModelMetadata.self, forKey: .metadata),
             trees: try container.decode([ModelTree].self, forKey: .trees),
-            sumDivisor: try container.decodeIfPresent(Int.self, forKey: .sumDivisor))
+            sumDivisor: try container.decodeIfPresent(Int.self, forKey: .sumDivisor),
+            sigmoidScale: try container.decodeIfPresent(Double.self, forKey: .sigmoidScale))
     }
 }
 

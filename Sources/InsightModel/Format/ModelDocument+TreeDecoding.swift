@@ -48,7 +48,8 @@ extension ModelDocument {
             thresholds: try object.required("thresholds", RiskThresholds.init(tree:at:)),
             metadata: try object.required("metadata", ModelMetadata.init(tree:at:)),
             trees: try object.required("trees", Reader.objects(ModelTree.init(tree:at:))),
-            sumDivisor: try object.optional("sumDivisor", Reader.wholeNumber(_:at:)))
+            sumDivisor: try object.optional("sumDivisor", Reader.wholeNumber(_:at:)),
+            sigmoidScale: try object.optional("sigmoidScale", Reader.number(_:at:)))
     }
 }
 

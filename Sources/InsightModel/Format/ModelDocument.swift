@@ -27,6 +27,10 @@ public struct ModelDocument: Codable, Sendable, Hashable {
     /// model's precision: LightGBM's random forests (`average_output`) average their trees that way. Absent means
     /// the margin is the sum itself.
     public var sumDivisor: Int?
+    /// When present, the probability is the logistic function of this times the margin: LightGBM's binary objective
+    /// with `sigmoid:` other than 1 (its probability is 1 / (1 + exp(-sigmoid * raw score))). Absent means 1, so the
+    /// margin is itself the log-odds. The margin stays the library's raw score; only the link scales it.
+    public var sigmoidScale: Double?
 
     public init(
         format: String = ModelDocument.formatName,
@@ -38,7 +42,8 @@ public struct ModelDocument: Codable, Sendable, Hashable {
         thresholds: RiskThresholds,
         metadata: ModelMetadata,
         trees: [ModelTree],
-        sumDivisor: Int? = nil
+        sumDivisor: Int? = nil,
+        sigmoidScale: Double? = nil
     ) {
         self.format = format
         self.formatVersion = formatVersion
@@ -50,5 +55,6 @@ public struct ModelDocument: Codable, Sendable, Hashable {
         self.metadata = metadata
         self.trees = trees
         self.sumDivisor = sumDivisor
+        self.sigmoidScale = sigmoidScale
     }
 }

@@ -60,17 +60,21 @@ public enum LightGBMImporter {
         if objectiveName == "multiclass" || objectiveName == "multiclassova" {
             throw .multiClassNotSupported("objective \(objectiveName)")
         }
+        var sigmoidScale: Double? = nil
         switch objectiveName {
         case "binary":
             // LightGBM reads the binary objective's sigmoid from this line and refuses a file without one (its
-            // `BinaryLogloss` starts from -1 and fails unless a `sigmoid:` greater than zero follows).
-            let sigmoids = objectiveParts.dropFirst().filter { $0.hasPrefix("sigmoid:") }
-            guard !sigmoids.isEmpty else { throw .missingSigmoid(String(objectiveLine)) }
-            for part in sigmoids {
-                guard Double(part.dropFirst("sigmoid:".count)) == 1 else {
-                    throw .unsupportedObjective("\(objectiveLine) (only sigmoid:1 maps to the logistic link)")
-                }
+            // `BinaryLogloss` starts from -1, takes the last `sigmoid:` given, and fails unless it is above zero).
+            guard let sigmoid = objectiveParts.dropFirst().last(where: { $0.hasPrefix("sigmoid:") }) else {
+                throw .missingSigmoid(String(objectiveLine))
             }
+            let text = sigmoid.dropFirst("sigmoid:".count)
+            // Decimal text only: Swift would also read `inf`, `nan` and hexadecimal, which LightGBM never writes.
+            guard !text.isEmpty, text.allSatisfy({ "0123456789.eE+-".contains($0) }), let value = Double(text),
+                value.isFinite, value > 0
+            else { throw .badSigmoid(String(objectiveLine)) }
+            // Absent for 1, so a model of the plain logistic link is the same document as before.
+            sigmoidScale = value == 1 ? nil : value
         case "cross_entropy":
             // `CrossEntropy::ConvertOutput` is the plain logistic function, with no sigmoid parameter. Files hold
             // the canonical name (LightGBM loads no alias such as `xentropy` from a model file), and
@@ -118,7 +122,8 @@ public enum LightGBMImporter {
             trees: trees,
             // LightGBM's probability is sigmoid(sum / iterations), the sum taken first and divided once (its own raw
             // score is the undivided sum). Dividing each leaf instead would round differently.
-            sumDivisor: averagesOutput ? trees.count : nil)
+            sumDivisor: averagesOutput ? trees.count : nil,
+            sigmoidScale: sigmoidScale)
     }
 
     static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {

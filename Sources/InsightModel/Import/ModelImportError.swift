@@ -14,6 +14,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case unsupportedBooster(String)
     case vectorLeavesNotSupported(tree: Int)
     case badBaseScore(String)
+    /// `base_score` of a `binary:logitraw` model, which is a margin: not a finite float32.
+    case badBaseMargin(String)
     case featureNamesMismatch(expected: Int, given: Int)
     /// `--features` gives one of the file's feature names to another column (positions counted from 0).
     case featureNameMoved(name: String, givenPosition: Int, sourcePosition: Int)
@@ -21,6 +23,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case reservedFeatureName(String)
     /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
     case missingSigmoid(String)
+    /// LightGBM's binary objective whose last `sigmoid:` is not a finite decimal number above zero.
+    case badSigmoid(String)
     /// A model of the other library, or a dump that is no model, given to `source`'s importer.
     case otherFormat(ModelFileKind, source: String)
 
@@ -31,7 +35,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .malformed(let detail): "malformed model: \(detail)"
         case .otherFormat(let kind, let source): "not a model --from \(source) reads: \(kind.advice(importing: source))"
         case .unsupportedObjective(let name):
-            "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic or reg:logistic, lightgbm binary sigmoid:1 or cross_entropy)"
+            "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic, reg:logistic or binary:logitraw, lightgbm binary with a sigmoid, or cross_entropy)"
         case .multiClassNotSupported(let detail): "models of more than one output (multi-class or multi-target) are not supported (\(detail)): the service scores one probability per insight"
         case .categoricalSplitsNotSupported(let tree):
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
@@ -41,6 +45,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree and dart"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
         case .badBaseScore(let text): "base_score '\(text)' is not a probability from 0 to 1"
+        case .badBaseMargin(let text): "base_score '\(text)' is not a finite number (binary:logitraw adds it to the margin as it stands)"
         case .featureNamesMismatch(let expected, let given):
             "the model uses \(expected) features but \(given) feature names were given"
         case .featureNameMoved(let name, let givenPosition, let sourcePosition):
@@ -48,7 +53,9 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .reservedFeatureName(let name):
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
         case .missingSigmoid(let objective):
-            "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (it requires sigmoid:1 for binary)"
+            "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (binary needs a sigmoid, such as sigmoid:1)"
+        case .badSigmoid(let objective):
+            "objective '\(objective)': the sigmoid must be a finite decimal number greater than zero, as LightGBM requires"
         }
     }
 }

@@ -26,8 +26,12 @@ public enum XGBoostImporter {
         guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
         let objective = learner["objective"]?["name"]?.stringValue ?? "?"
         // reg:logistic predicts exactly as binary:logistic does (the same sigmoid, and the same logit of base_score);
-        // it differs only in what it accepts as labels when training.
-        guard objective == "binary:logistic" || objective == "reg:logistic" else { throw .unsupportedObjective(objective) }
+        // it differs only in what it accepts as labels when training. binary:logitraw trains the same logistic loss
+        // but predicts the margin itself, and (since XGBoost 1.4) adds base_score to it as it stands, with no logit.
+        let marginIsRaw = objective == "binary:logitraw"
+        guard objective == "binary:logistic" || objective == "reg:logistic" || marginIsRaw else {
+            throw .unsupportedObjective(objective)
+        }
         let parameters = learner["learner_model_param"]
         if let numClass = parameters?["num_class"]?.numberText, let count = Int(numClass), count > 1 {
             throw .multiClassNotSupported("num_class \(count)")
@@ -36,7 +40,7 @@ public enum XGBoostImporter {
             throw .multiClassNotSupported("num_target \(count)")
         }
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
-        let baseScore = try parseBaseScore(baseScoreText)
+        let baseScore = try parseBaseScore(baseScoreText, isProbability: !marginIsRaw)
         let boundedScore = bounded(baseScore)
         let gradientBooster = learner["gradient_booster"]
         let boosterName = gradientBooster?["name"]?.stringValue ?? "?"
@@ -83,10 +87,10 @@ public enum XGBoostImporter {
         recorded.merge(ImportedFeatureNames.renamedSource(given: options.featureNames, source: sourceNames)) { first, _ in first }
         // XGBoost up to 3.1 took the logit of the value as it stands; 3.2 bounds it first. The model scores as 3.2
         // predicts, and says so, since older versions give these files other margins.
-        if boundedScore != baseScore { recorded["base_score_bounded_to"] = String(boundedScore) }
+        if !marginIsRaw, boundedScore != baseScore { recorded["base_score_bounded_to"] = String(boundedScore) }
         return ModelDocument(
             featureNames: names,
-            baseMargin: Double(logit(boundedScore)),
+            baseMargin: marginIsRaw ? Double(baseScore) : Double(logit(boundedScore)),
             semantics: .xgboost,
             thresholds: options.thresholds,
             metadata: ModelMetadata(
@@ -157,8 +161,9 @@ public enum XGBoostImporter {
     }
 
     /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element), from
-    /// 0 to 1 inclusive (XGBoost writes 0 or 1 when every training label was one class).
-    static func parseBaseScore(_ text: String) throws(ModelImportError) -> Float {
+    /// 0 to 1 inclusive (XGBoost writes 0 or 1 when every training label was one class); any finite value where it
+    /// is not a probability but a margin (`binary:logitraw`).
+    static func parseBaseScore(_ text: String, isProbability: Bool = true) throws(ModelImportError) -> Float {
         var body = Substring(text)
         if body.hasPrefix("[") && body.hasSuffix("]") {
             body = body.dropFirst().dropLast()
@@ -171,8 +176,9 @@ public enum XGBoostImporter {
         let trimmed = parts[0].trimmingCharacters(in: " ")
         // Decimal only, by the CSV reader's rule: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own
         // reader takes as 0. The value itself is read straight into float32, as XGBoost reads it.
-        guard case .number = CSVNumberField.read(String(trimmed)), let value = Float(trimmed), value >= 0, value <= 1
-        else { throw .badBaseScore(text) }
+        guard case .number = CSVNumberField.read(String(trimmed)), let value = Float(trimmed), value.isFinite,
+            !isProbability || (value >= 0 && value <= 1)
+        else { throw isProbability ? .badBaseScore(text) : .badBaseMargin(text) }
         return value
     }
 

@@ -137,7 +137,7 @@ public final class CompiledModel: Sendable {
 
     public func score(_ row: [Double]) -> ModelScore {
         let margin = margin(for: row)
-        let probability = document.objective.probability(margin: margin)
+        let probability = document.probability(margin: margin)
         return ModelScore(margin: margin, probability: probability, level: document.thresholds.level(for: probability))
     }
 

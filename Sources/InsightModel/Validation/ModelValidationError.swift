@@ -9,6 +9,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case badBaseMargin
         case badThresholds(medium: Double, high: Double)
         case badSumDivisor(Int, limit: Int)
+        case badSigmoidScale(Double)
         case arrayLengthMismatch(tree: Int)
         case emptyTree(tree: Int)
         case childOutOfRange(tree: Int, node: Int)
@@ -53,6 +54,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
             return "thresholds must satisfy 0 < medium <= high < 1 (medium \(medium), high \(high))"
         case .badSumDivisor(let divisor, let limit):
             return "sumDivisor must be a whole number from 1 to \(limit) (it is \(divisor))"
+        case .badSigmoidScale(let scale): return "sigmoidScale must be a finite number greater than zero (it is \(scale))"
         case .arrayLengthMismatch(let tree): return "tree \(tree): node arrays have different lengths"
         case .emptyTree(let tree): return "tree \(tree): no nodes"
         case .childOutOfRange(let tree, let node): return "tree \(tree): node \(node) has a dangling child index"

@@ -27,6 +27,7 @@ public enum ModelValidator {
         if let divisor = document.sumDivisor, !(1...maximumSumDivisor).contains(divisor) {
             throw fail(.badSumDivisor(divisor, limit: maximumSumDivisor))
         }
+        if let scale = document.sigmoidScale, !(scale.isFinite && scale > 0) { throw fail(.badSigmoidScale(scale)) }
         let thresholds = document.thresholds
         guard thresholds.medium > 0, thresholds.medium <= thresholds.high, thresholds.high < 1 else {
             throw fail(.badThresholds(medium: thresholds.medium, high: thresholds.high))

@@ -134,6 +134,12 @@ enum ModelsImportCommand {
         if document.metadata.training.parameters["average_output"] != nil {
             environment.print("note: a LightGBM random forest (average_output): the model divides the sum of its \(document.trees.count) trees by \(document.sumDivisor ?? document.trees.count) (sumDivisor), so margins are the averaged score LightGBM's sigmoid receives, not LightGBM's raw_score")
         }
+        if document.metadata.training.parameters["objective"] == "binary:logitraw" {
+            environment.print("note: binary:logitraw: XGBoost predicts the margin itself; the service takes it as the log-odds, so probabilities are 1 / (1 + exp(-margin)), what binary:logistic gives for the same trees. base_score \(document.metadata.training.parameters["base_score"] ?? "?") is added to the margin as it stands, as XGBoost since 1.4 does")
+        }
+        if let scale = document.sigmoidScale {
+            environment.print("note: LightGBM's sigmoid is \(scale) (sigmoidScale): probabilities are 1 / (1 + exp(-\(scale) * margin)), as LightGBM predicts; margins stay LightGBM's raw score, so they are not the log-odds")
+        }
         if let recorded = document.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter],
            let sourceNames = try? JSONDecoder().decode([String].self, from: Data(recorded.utf8)) {
             let renamed = zip(sourceNames, document.featureNames).filter { $0 != $1 }.map { "\($0) -> \($1)" }

@@ -21,8 +21,8 @@ enum ModelsScoreCommand {
             let model = try ModelsFiles.loadModel(modelPath)
             let (rows, labels) = try ModelsFiles.loadRows(inputPath, for: model)
             let margins = model.margins(for: rows)
-            let objective = model.document.objective
-            let probabilities = margins.map { objective.probability(margin: $0) }
+            let document = model.document
+            let probabilities = margins.map { document.probability(margin: $0) }
             let float32 = model.document.semantics.precision == .float32
             var csv = "margin,prob\n"
             csv.reserveCapacity(margins.count * 32)
