@@ -185,6 +185,10 @@ def lightgbm():
           "tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\nmax_feature_idx=0\nobjective=binary sigmoid:1\n\n"
           "Tree=0\nnum_leaves=2\nnum_cat=0\nsplit_feature=0\nthreshold=1.5\ndecision_type=10\nleft_child=-1\n"
           "right_child=-2\nleaf_value=-0.25 0.75\nleaf_weight=3 4\ninternal_weight=7\n\nend of trees\n")
+    write("lightgbm-import", "two-leaves-sigmoid.txt",
+          "tree\nversion=v4\nnum_class=1\nnum_tree_per_iteration=1\nmax_feature_idx=0\nobjective=binary sigmoid:2.5\n\n"
+          "Tree=0\nnum_leaves=2\nnum_cat=0\nsplit_feature=0\nthreshold=1.5\ndecision_type=10\nleft_child=-1\n"
+          "right_child=-2\nleaf_value=-0.25 0.75\nleaf_weight=3 4\ninternal_weight=7\n\nend of trees\n")
     write("lightgbm-import", "multiclass.txt",
           "tree\nversion=v4\nnum_class=3\nnum_tree_per_iteration=3\nmax_feature_idx=0\nobjective=multiclass num_class:3\n")
 
@@ -201,7 +205,8 @@ def model_document():
     sources = [("xgboost", "xgboost-import", "fixture-first-3-trees.json", None),
                ("xgboost", "xgboost-import", "stump-bracketed-base-score.json", None),
                ("lightgbm", "lightgbm-import", "fixture-first-2-trees.txt", None),
-               ("lightgbm", "lightgbm-import", "two-leaves-nan-missing.txt", None)]
+               ("lightgbm", "lightgbm-import", "two-leaves-nan-missing.txt", None),
+               ("lightgbm", "lightgbm-import", "two-leaves-sigmoid.txt", None)]
     for kind, target, name, features in sources:
         out = os.path.join(CORPUS, "model-document", kind + "-" + name.rsplit(".", 1)[0] + ".json")
         os.makedirs(os.path.dirname(out), exist_ok=True)
