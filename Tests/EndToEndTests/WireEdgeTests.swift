@@ -284,16 +284,16 @@ import Testing
         #expect(models.body.isEmpty)
     }
 
-    /// A request refused before its content is read is told why, not that its precondition failed: RFC 9110 §13.2.1
-    /// has preconditions ignored when the answer without them would be an error decided before the content. The
-    /// same requests with no precondition get the same answers, and the route stays conditional otherwise.
-    @Test func refusalsThatNeedNoContentComeBeforeAFailedPrecondition() throws {
+    typealias ContentFreeRefusal = (method: String, path: String, key: String, headers: [(String, String)], body: [UInt8], type: String, pointers: [String])
+
+    /// Requests every route refuses from the header section alone: a query, a ref that is no ref, a misspelt
+    /// override header or one sent with a production key, a malformed `Idempotency-Key`.
+    func contentFreeRefusals() throws -> [ContentFreeRefusal] {
         let partnerKey = try service.key(role: .partner)
         let productionKey = try service.key(tenant: "acme", role: .client, environment: .production)
-        let json = ("Content-Type", "application/json")
         let evaluation = Requests.payment()
         let consumption = Array(#"{"status": "notUsedError", "insightIDsUsed": []}"#.utf8)
-        let cases: [(method: String, path: String, key: String, headers: [(String, String)], body: [UInt8], type: String, pointers: [String])] = [
+        return [
             ("POST", "/v1/evaluations?dryRun=1", clientKey, [], evaluation, "invalid-parameter", ["dryRun"]),
             ("POST", "/v1/evaluations", clientKey, [("Trust-Insights-Override-Outcomes", "high")], evaluation, "invalid-override",
              ["Trust-Insights-Override-Outcomes"]),
@@ -305,6 +305,15 @@ import Testing
             ("POST", "/v1/labels", partnerKey, [("Idempotency-Key", "a b")], Array(#"{"items": []}"#.utf8), "invalid-header", ["Idempotency-Key"]),
             ("POST", "/v1/labels?dryRun=1", partnerKey, [], Array(#"{"items": []}"#.utf8), "invalid-parameter", ["dryRun"]),
         ]
+    }
+
+    /// A request refused before its content is read is told why, not that its precondition failed: RFC 9110 §13.2.1
+    /// has preconditions ignored when the answer without them would be an error decided before the content. The
+    /// same requests with no precondition get the same answers, and the route stays conditional otherwise.
+    @Test func refusalsThatNeedNoContentComeBeforeAFailedPrecondition() throws {
+        let json = ("Content-Type", "application/json")
+        let evaluation = Requests.payment()
+        let cases = try contentFreeRefusals()
         for item in cases {
             let headers = [("Authorization", "Bearer \(item.key)"), json] + item.headers
             let plain = try service.client().request(item.method, item.path, headers: headers, body: item.body)
@@ -323,6 +332,36 @@ import Testing
         #expect(guarded.status == 412)
         let anonymous = try service.client().request("POST", "/v1/evaluations?dryRun=1", headers: [json, ("If-Match", "*")], body: evaluation)
         #expect(anonymous.status == 401)
+    }
+
+    /// RFC 9110 §10.1.1: what a route refuses from the header section alone is sent in place of `100 Continue`, and
+    /// at once when the body has not all arrived, rather than inviting a body it would not read or waiting for it
+    /// until the request deadline (a 408). A missing key is still told 401 first.
+    @Test func aRefusalThatNeedsNoContentIsAnsweredWithoutWaitingForTheBody() throws {
+        for item in try contentFreeRefusals() {
+            for expectsContinue in [true, false] {
+                let client = try service.client()
+                var head = "\(item.method) \(item.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                head += "Authorization: Bearer \(item.key)\r\nContent-Length: \(item.body.count + 100)\r\n"
+                if expectsContinue { head += "Expect: 100-continue\r\n" }
+                for (name, value) in item.headers { head += "\(name): \(value)\r\n" }
+                let started = Date()
+                client.send(Array((head + "\r\n").utf8))
+                let answer = try client.readResponse(skippingInterim: false)
+                #expect(answer.status == 400, "\(item.path) expect=\(expectsContinue): \(answer.text)")
+                #expect(try problemType(answer).hasSuffix("/" + item.type), "\(item.path): \(answer.text)")
+                #expect(try errorPointers(answer) == item.pointers, "\(item.path): \(answer.text)")
+                #expect(Date().timeIntervalSince(started) < 5, "\(item.path): answered only after \(Date().timeIntervalSince(started)) s")
+            }
+        }
+        // Without a key, the key's refusal comes first, as for any request.
+        let anonymous = try service.client()
+        anonymous.send(Array("POST /v1/evaluations?dryRun=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 50\r\n\r\n".utf8))
+        #expect(try anonymous.readResponse(skippingInterim: false).status == 401)
+        // With nothing to refuse, the body is invited as before.
+        let invited = try service.client()
+        invited.send(Array("POST /v1/evaluations HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAuthorization: Bearer \(clientKey)\r\nExpect: 100-continue\r\nContent-Length: 50\r\n\r\n".utf8))
+        #expect(try invited.readResponse(skippingInterim: false).status == 100)
     }
 
     /// A route that takes no query parameters names every one it was sent, with the ref when that is wrong too,

@@ -122,6 +122,7 @@ struct LiveRawSocketTests {
         ("space before colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
         ("NUL in value", "GET / HTTP/1.1\r\nHost: a\r\nX: \0\r\n\r\n", 400),
         ("bad chunk size", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\nxyz\r\n", 400),
+        ("chunk size of 2^63", "POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8000000000000000\r\n", 413),
         ("wrong content type", "POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/xml\r\nContent-Length: 2\r\n\r\nab", 415),
         ("method not allowed", "PATCH /items/1 HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n", 405),
         ("no route", "GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n", 404),

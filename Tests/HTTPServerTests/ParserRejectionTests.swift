@@ -148,7 +148,12 @@ struct ParserRejectionTests {
         ParserCase("empty chunk size", chunked + "\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
         ParserCase("negative chunk size", chunked + "-5\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
         ParserCase("hex prefix in chunk size", chunked + "0x5\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
-        ParserCase("overflowing chunk size", chunked + "1ffffffffffffffffff\r\nhello\r\n0\r\n\r\n", .invalidChunkSize),
+        // A valid chunk-size too large for any limit: too large, as a Content-Length of too many digits is.
+        ParserCase("overflowing chunk size", chunked + "1ffffffffffffffffff\r\nhello\r\n0\r\n\r\n", .bodyTooLarge),
+        ParserCase("chunk size of 2^63", chunked + "8000000000000000\r\nhello\r\n0\r\n\r\n", .bodyTooLarge),
+        ParserCase("chunk size of 2^63 - 1", chunked + "7fffffffffffffff\r\nhello\r\n0\r\n\r\n", .bodyTooLarge),
+        ParserCase("non-hex after an overflowing chunk size", chunked + "ffffffffffffffffffffz\r\nhello\r\n0\r\n\r\n",
+                   .invalidChunkSize),
         ParserCase("whitespace after chunk size", chunked + "5 \r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
         ParserCase("extension without name", chunked + "5;\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),
         ParserCase("extension with empty value", chunked + "5;a=\r\nhello\r\n0\r\n\r\n", .invalidChunkExtension),

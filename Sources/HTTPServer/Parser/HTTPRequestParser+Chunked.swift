@@ -1,15 +1,16 @@
 extension HTTPRequestParser {
     /// chunk-size [ chunk-ext ] (RFC 9112 §7.1), where
     /// chunk-ext = *( BWS ";" BWS chunk-ext-name [ BWS "=" BWS chunk-ext-val ] ) and values are tokens or
-    /// quoted strings. Extensions are validated and ignored.
+    /// quoted strings. Extensions are validated and ignored. A size too large for an `Int` is a valid chunk-size
+    /// (`1*HEXDIG`) that no body limit admits: it reads as `Int.max`, so the caller answers it as a body over the
+    /// limit (`413`), as it answers a `Content-Length` of too many digits, not as a malformed line.
     static func parseChunkSizeLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<Int, HTTPParseError> {
         var cursor = ChunkLineCursor(bytes: bytes, index: range.lowerBound, end: range.upperBound)
         var size = 0
         while !cursor.atEnd, let digit = PercentDecoding.hexValue(cursor.current) {
-            guard size <= (Int.max >> 4) else { return .failure(.invalidChunkSize) }
-            size = size << 4 | Int(digit)
+            size = size <= (Int.max >> 4) ? size << 4 | Int(digit) : Int.max
             cursor.index += 1
         }
         guard cursor.index > range.lowerBound else { return .failure(.invalidChunkSize) }

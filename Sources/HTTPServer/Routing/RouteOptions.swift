@@ -28,26 +28,29 @@ public struct RouteOptions: Sendable {
     /// due, run before these checks anyway.
     public var checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)?
 
-    /// Runs when a precondition of an unsafe method fails, on the request as it stands without its content (the
-    /// body is empty) and the path's parameters: the route's own refusals that need no content (of its query,
-    /// path parameters or header fields) come before the precondition (RFC 9110 §13.2.1 has a server ignore
-    /// preconditions when it would refuse the request anyway before processing its content). An error it returns
-    /// is the answer instead of 412; `checkBeforeEarlyAnswer` still runs after it.
-    public var checkBeforePreconditions: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)?
+    /// The route's own refusals that need no content (of its query, path parameters or header fields), run on the
+    /// request as it stands without its content (the body is empty) and the path's parameters. They run when a
+    /// precondition of an unsafe method fails, and come before it (RFC 9110 §13.2.1 has a server ignore
+    /// preconditions when it would refuse the request anyway before processing its content), and when the server
+    /// would otherwise invite or wait for a body it would not read: before `100 Continue`, and when the body has
+    /// not all arrived with the header section. An error it returns is the answer (`checkBeforeEarlyAnswer` still
+    /// runs after it, so a missing key is told 401 first). With the body already here (nearly every request) it is
+    /// not run: the handler makes the same checks, once.
+    public var checkBeforeContent: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)?
 
     public init(
         bodyLimit: Int? = nil, acceptedContentTypes: [String]? = nil,
         checkBeforeBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
         checkBeforeAwaitingBody: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
         checkBeforeEarlyAnswer: (@Sendable (HTTPFields) -> (any HTTPResponseError)?)? = nil,
-        checkBeforePreconditions: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
+        checkBeforeContent: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
     ) {
         self.bodyLimit = bodyLimit
         self.acceptedContentTypes = acceptedContentTypes
         self.checkBeforeBody = checkBeforeBody
         self.checkBeforeAwaitingBody = checkBeforeAwaitingBody
         self.checkBeforeEarlyAnswer = checkBeforeEarlyAnswer
-        self.checkBeforePreconditions = checkBeforePreconditions
+        self.checkBeforeContent = checkBeforeContent
     }
 
     /// Whether a request with a body and this Content-Type value may proceed.

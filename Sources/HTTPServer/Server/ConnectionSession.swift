@@ -195,6 +195,19 @@ struct ConnectionSession {
                     detail: "Content codings are not accepted: send the body without Content-Encoding.",
                     headers: ["Accept-Encoding": "identity"])
             }
+            func refusalWithoutContent() -> (any HTTPResponseError)? {
+                let withoutContent = HTTPRequest(
+                    method: head.method, target: head.target, path: head.path, query: head.query,
+                    version: head.version, headers: head.headers)
+                return route.options.checkBeforeContent?(withoutContent, parameters)
+            }
+            var contentFreeChecked = false
+            if earlyError == nil, head.hasBody, head.expectsContinue || !bodyHasArrived(head) {
+                // What the route refuses from the header section alone is said now, rather than inviting a body it
+                // would not read (`100 Continue`) or waiting for one (RFC 9110 §10.1.1: the header section decides).
+                earlyError = refusalWithoutContent()
+                contentFreeChecked = true
+            }
             if earlyError == nil, head.method != .get, head.method != .head, head.method != .options, Preconditions.applies(to: head.headers) {
                 // An unsafe method must not run when its condition fails (RFC 9110 §13.1.1), so this is decided
                 // before the handler; GET and HEAD are decided on the handler's answer (see `finish`).
@@ -202,10 +215,9 @@ struct ConnectionSession {
                 var hasRepresentation = false
                 if case .found = target { hasRepresentation = true }
                 if Preconditions.evaluate(head.headers, method: head.method, hasRepresentation: hasRepresentation) != .proceed {
-                    let withoutContent = HTTPRequest(
-                        method: head.method, target: head.target, path: head.path, query: head.query,
-                        version: head.version, headers: head.headers)
-                    earlyError = route.options.checkBeforePreconditions?(withoutContent, parameters) ?? Preconditions.failure
+                    // Checked above already, and found nothing to refuse, when the body was still to come.
+                    let refusal = contentFreeChecked ? nil : refusalWithoutContent()
+                    earlyError = refusal ?? Preconditions.failure
                 }
             }
             // A `100 Continue` invites the body, so it is an answer from the header section too (RFC 9110 §10.1.1:

@@ -20,7 +20,7 @@ struct AuthorizationRoutes: Sendable {
             acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
             // The query and the ref come before a failed precondition (RFC 9110 §13.2.1): a ref that is no ref has
             // no state for `If-None-Match: *` to find.
-            checkBeforePreconditions: { request, parameters in
+            checkBeforeContent: { request, parameters in
                 let problems = routes.parameterProblems(request, parameters)
                 return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
             })

@@ -17,7 +17,7 @@ struct ConsumptionRoutes: Sendable {
             acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
             // Before content, the route refuses only a query (RFC 9110 §13.2.1 puts that before a failed
             // precondition); whether the evaluation exists is looked up after the report is read.
-            checkBeforePreconditions: { request, _ in
+            checkBeforeContent: { request, _ in
                 let problems = NoQueryParameters.violations(request)
                 return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
             })

@@ -31,7 +31,7 @@ struct EvaluationRoutes: Sendable {
         let refusal = access.refusalBeforeBody(role: .client)
         let options = RouteOptions(
             acceptedContentTypes: MediaType.json, checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal,
-            checkBeforePreconditions: { request, _ in routes.refusalBeforeContent(request) })
+            checkBeforeContent: { request, _ in routes.refusalBeforeContent(request) })
         router.add(.post, "/v1/evaluations", options: options) { request, context in
             try routes.evaluate(request, loopTasks: context.loopTasks)
         }

@@ -19,7 +19,7 @@ struct LabelRoutes: Sendable {
         let options = RouteOptions(
             bodyLimit: Self.bodyLimit, acceptedContentTypes: MediaType.json,
             checkBeforeBody: refusal, checkBeforeEarlyAnswer: refusal,
-            checkBeforePreconditions: { request, _ in
+            checkBeforeContent: { request, _ in
                 do throws(ServiceProblem) {
                     try NoQueryParameters.check(request)
                     _ = try Self.idempotencyKey(request.headers)

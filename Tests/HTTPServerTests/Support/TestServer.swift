@@ -91,7 +91,7 @@ enum SampleRoutes {
             parameters["recordID"] == "bad" || request.query != nil ? HTTPError(.badRequest, slug: "invalid-parameter") : nil
         }
         var records = checked
-        records.checkBeforePreconditions = { request, parameters in refusal(request, parameters) }
+        records.checkBeforeContent = { request, parameters in refusal(request, parameters) }
         router.add(.put, "/records/{recordID}", options: records) { request, context in
             guard request.headers["Token"] == "ok" else { throw HTTPError(.unauthorized, slug: "unauthenticated") }
             if let refused = refusal(request, context.parameters) { throw refused }
