@@ -57,9 +57,16 @@ import Testing
         }
     }
 
-    @Test(arguments: ["-3", "0", "100000000000", "65537"])
+    @Test(arguments: ["-3", "0"])
     func xgboostRefusesAFeatureCountOutOfRange(numFeature: String) {
         #expect(xgboostRefusal(Self.xgboost(numFeature: numFeature)) == .malformed("num_feature must be 1 to 65536"))
+    }
+
+    /// A valid model over more features than the service scores is told so, not called malformed.
+    @Test(arguments: [("100000000000", 100000000000), ("65537", 65537)])
+    func xgboostRefusesMoreFeaturesThanTheServiceScores(numFeature: String, count: Int) {
+        #expect(xgboostRefusal(Self.xgboost(numFeature: numFeature)) == .tooManyFeatures(count, limit: 65536))
+        #expect(ModelImportError.tooManyFeatures(count, limit: 65536).description.contains("at most 65536"))
     }
 
     @Test func xgboostStillImportsTheLargestFeatureCount() throws {
@@ -67,9 +74,13 @@ import Testing
         #expect(document.featureNames.count == 65536)
     }
 
-    @Test(arguments: ["-5", "9223372036854775807", "65536"])
-    func lightGBMRefusesAMaximumFeatureIndexOutOfRange(index: String) {
-        #expect(lightGBMRefusal(Self.lightGBM(maxFeatureIndex: index)) == .malformed("max_feature_idx must be 0 to 65535"))
+    @Test func lightGBMRefusesANegativeMaximumFeatureIndex() {
+        #expect(lightGBMRefusal(Self.lightGBM(maxFeatureIndex: "-5")) == .malformed("max_feature_idx must be 0 to 65535"))
+    }
+
+    @Test(arguments: [("9223372036854775807", Int.max), ("65536", 65537)])
+    func lightGBMRefusesMoreFeaturesThanTheServiceScores(index: String, count: Int) {
+        #expect(lightGBMRefusal(Self.lightGBM(maxFeatureIndex: index)) == .tooManyFeatures(count, limit: 65536))
     }
 
     @Test func lightGBMRefusesALeafCountTheTextCannotHold() {

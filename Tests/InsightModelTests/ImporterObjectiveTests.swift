@@ -61,6 +61,35 @@ import Testing
         #expect(ModelImportError.badBaseMargin(baseScore).description.contains("not a finite number"))
     }
 
+    /// LightGBM writes no objective line for a custom objective function (its predictions are then raw scores):
+    /// refused, saying so.
+    @Test func lightGBMWithoutAnObjectiveLineIsRefusedNamingACustomObjective() throws {
+        let text = Source.lightGBM().replacingOccurrences(of: "objective=binary sigmoid:1\n", with: "")
+        #expect(!text.contains("objective="))
+        #expect(throws: ModelImportError.noObjective) {
+            try LightGBMImporter.importModel(text: text, options: Source.options)
+        }
+        #expect(ModelImportError.noObjective.description.contains("custom objective function"))
+    }
+
+    /// `Booster.save_config()` output opens like a model (`learner`) but holds no trees: told what it is.
+    @Test func xgboostConfigurationIsRefusedAsAConfiguration() throws {
+        let configuration = """
+            {"learner":{"generic_param":{"device":"cpu","nthread":"0","seed":"0"},
+             "gradient_booster":{"gbtree_model_param":{"num_parallel_tree":"1","num_trees":"0"},
+              "gbtree_train_param":{"process_type":"default","tree_method":"auto","updater":"grow_quantile_histmaker"},
+              "name":"gbtree","specified_updater":false,"tree_train_param":{"eta":"0.3","max_depth":"6"}},
+             "learner_model_param":{"base_score":"5E-1","boost_from_average":"1","num_class":"0","num_feature":"4","num_target":"1"},
+             "learner_train_param":{"booster":"gbtree","objective":"binary:logistic"},
+             "objective":{"name":"binary:logistic","reg_loss_param":{"scale_pos_weight":"1"}}},
+             "version":[3,2,0]}
+            """
+        #expect(throws: ModelImportError.configurationNotModel) {
+            try XGBoostImporter.importModel(jsonBytes: Array(configuration.utf8), options: Source.options)
+        }
+        #expect(ModelImportError.configurationNotModel.description.contains("save_model('model.json')"))
+    }
+
     /// Links that are not the logistic function, and names LightGBM itself does not load from a model file.
     @Test(arguments: ["binary:hinge", "reg:squarederror", "count:poisson", "rank:pairwise"])
     func xgboostRefusesOtherLinks(objective: String) {

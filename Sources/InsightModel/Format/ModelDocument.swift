@@ -13,7 +13,8 @@ public struct ModelDocument: Codable, Sendable, Hashable {
     public var objective: ModelObjective
     /// The features the model consumes, in the order `splitFeatures` indexes them.
     public var featureNames: [String]
-    /// The margin every prediction starts from (logit of the source's base score, or its folded bias).
+    /// The margin every prediction starts from (logit of the source's base score, the base score itself for XGBoost's
+    /// `binary:logitraw`, or the folded bias).
     /// For `float32` models it is a float32 value held exactly in a double.
     public var baseMargin: Double
     /// How splits compare, how missing values route, and in which precision leaf values are summed.

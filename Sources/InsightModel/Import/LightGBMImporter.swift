@@ -54,7 +54,9 @@ public enum LightGBMImporter {
             }
         }
 
-        let objectiveLine = header["objective"] ?? "?"
+        // LightGBM writes no objective line for a model trained with a custom objective function, and predicts raw
+        // scores for it: no probability this service could give.
+        guard let objectiveLine = header["objective"] else { throw .noObjective }
         let objectiveParts = objectiveLine.split(separator: " ")
         let objectiveName = objectiveParts.first.map(String.init) ?? "?"
         if objectiveName == "multiclass" || objectiveName == "multiclassova" {
@@ -90,8 +92,9 @@ public enum LightGBMImporter {
         guard let maxFeatureText = header["max_feature_idx"], let maxFeature = Int(maxFeatureText) else {
             throw .malformed("no max_feature_idx")
         }
-        guard (0..<ModelImportOptions.maximumFeatures).contains(maxFeature) else {
-            throw .malformed("max_feature_idx must be 0 to \(ModelImportOptions.maximumFeatures - 1)")
+        guard maxFeature >= 0 else { throw .malformed("max_feature_idx must be 0 to \(ModelImportOptions.maximumFeatures - 1)") }
+        guard maxFeature < ModelImportOptions.maximumFeatures else {
+            throw .tooManyFeatures(maxFeature == Int.max ? Int.max : maxFeature + 1, limit: ModelImportOptions.maximumFeatures)
         }
         let featureCount = maxFeature + 1
         let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)

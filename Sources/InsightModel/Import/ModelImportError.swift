@@ -25,6 +25,12 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case missingSigmoid(String)
     /// LightGBM's binary objective whose last `sigmoid:` is not a finite decimal number above zero.
     case badSigmoid(String)
+    /// LightGBM's model text without an `objective` line: a custom objective function, whose predictions are raw scores.
+    case noObjective
+    /// XGBoost's `Booster.save_config()` output: the training configuration, with no trees.
+    case configurationNotModel
+    /// A valid model over more features than the service scores.
+    case tooManyFeatures(Int, limit: Int)
     /// A model of the other library, or a dump that is no model, given to `source`'s importer.
     case otherFormat(ModelFileKind, source: String)
 
@@ -54,6 +60,12 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
         case .missingSigmoid(let objective):
             "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (binary needs a sigmoid, such as sigmoid:1)"
+        case .noObjective:
+            "the file has no objective line: LightGBM writes none for a model trained with a custom objective function, and predicts raw scores for it, not probabilities; train with objective=binary (or cross_entropy) to import it"
+        case .configurationNotModel:
+            "this is a configuration (Booster.save_config()), which holds no trees: save the model itself with save_model('model.json') and import that"
+        case .tooManyFeatures(let count, let limit):
+            "the model reads \(count) features; the service scores models of at most \(limit)"
         case .badSigmoid(let objective):
             "objective '\(objective)': the sigmoid must be a finite decimal number greater than zero, as LightGBM requires"
         }

@@ -51,7 +51,13 @@ public enum XGBoostImporter {
         case "dart": booster = gradientBooster?["gbtree"]
         default: throw .unsupportedBooster(boosterName)
         }
-        guard let treesJSON = booster?["model"]?["trees"]?.arrayValue else { throw .malformed("no trees") }
+        guard let treesJSON = booster?["model"]?["trees"]?.arrayValue else {
+            // `Booster.save_config()` writes a `learner` too, with its training parameters and no model.
+            if booster?["model"] == nil, learner["learner_train_param"] != nil || learner["generic_param"] != nil {
+                throw .configurationNotModel
+            }
+            throw .malformed("no trees")
+        }
         let dropWeights = boosterName == "dart" ? try dartWeights(gradientBooster?["weight_drop"], treeCount: treesJSON.count) : nil
         if let treeInfo = booster?["model"]?["tree_info"]?.arrayValue,
             treeInfo.contains(where: { $0.numberText != "0" })
@@ -59,8 +65,9 @@ public enum XGBoostImporter {
             throw .multiClassNotSupported("trees for more than one output group")
         }
         let featureCount = parameters?["num_feature"]?.numberText.flatMap { Int($0) } ?? 0
-        guard (1...ModelImportOptions.maximumFeatures).contains(featureCount) else {
-            throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)")
+        guard featureCount >= 1 else { throw .malformed("num_feature must be 1 to \(ModelImportOptions.maximumFeatures)") }
+        guard featureCount <= ModelImportOptions.maximumFeatures else {
+            throw .tooManyFeatures(featureCount, limit: ModelImportOptions.maximumFeatures)
         }
         let sourceNames = (learner["feature_names"]?.arrayValue ?? []).compactMap(\.stringValue)
         if let types = learner["feature_types"]?.arrayValue, let feature = types.firstIndex(where: { $0.stringValue == "c" }) {
