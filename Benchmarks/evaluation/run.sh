@@ -8,7 +8,7 @@
 #                outside this repository);
 #   reference    POST /numbers on http-conformance-target, the same route on our own HTTP server.
 # The servers run one at a time, alternating, so each has the machine to itself. Prints the median of RUNS runs of
-# requests/s, p50 and p99 for each, and the ratio of the evaluation's median to each reference's.
+# requests/s, p50, p90 and p99 for each, and the ratio of the evaluation's median to each reference's.
 #
 #   Benchmarks/evaluation/run.sh             # 3 runs of 10 s each
 #   RUNS=5 DURATION=20s Benchmarks/evaluation/run.sh
@@ -50,20 +50,21 @@ script_of() { if [ "$1" = evaluation ]; then echo evaluate.lua; else echo number
 # Warm up (velocity state, page cache, statement caches).
 for route in $ROUTES; do wrk -t2 -c16 -d3s -s "$HERE/$(script_of "$route")" "$(url_of "$route")" >/dev/null; done
 
-declare -A RPS P50 P99 ERRORS
+declare -A RPS P50 P90 P99 ERRORS
 measure() { # route connections
   local report
   report=$(wrk -t2 -c"$2" -d"$DURATION" --latency -s "$HERE/$(script_of "$1")" "$(url_of "$1")")
   RPS[$1]+="$(awk '/Requests\/sec/ { print $2 }' <<<"$report") "
   P50[$1]+="$(awk '$1 == "50%" { print $2 }' <<<"$report" | to_ms) "
+  P90[$1]+="$(awk '$1 == "90%" { print $2 }' <<<"$report" | to_ms) "
   P99[$1]+="$(awk '$1 == "99%" { print $2 }' <<<"$report" | to_ms) "
   ERRORS[$1]=$(( ${ERRORS[$1]:-0} + $(awk '/Non-2xx/ { print $5 }' <<<"$report" | tr -d ' ' || echo 0) + 0 ))
 }
 of() { tr ' ' '\n' <<<"$1" | grep . | median; }
 
-printf '%-11s %-12s %12s %10s %10s %8s %s\n' route connections requests/s p50-ms p99-ms non-2xx "ratio (evaluation / route)"
+printf '%-11s %-12s %12s %10s %10s %10s %8s %s\n' route connections requests/s p50-ms p90-ms p99-ms non-2xx "ratio (evaluation / route)"
 for connections in 16 64; do
-  RPS=(); P50=(); P99=(); ERRORS=()
+  RPS=(); P50=(); P90=(); P99=(); ERRORS=()
   for _ in $(seq "$RUNS"); do
     for route in $ROUTES; do measure "$route" "$connections"; done
   done
@@ -72,7 +73,7 @@ for connections in 16 64; do
     if [ "$route" != evaluation ]; then
       ratio=$(awk -v e="$(of "${RPS[evaluation]}")" -v r="$(of "${RPS[$route]}")" 'BEGIN { printf "%.2fx", e / r }')
     fi
-    printf '%-11s %-12s %12s %10s %10s %8s %s\n' "$route" "$connections" "$(of "${RPS[$route]}")" \
-      "$(of "${P50[$route]}")" "$(of "${P99[$route]}")" "${ERRORS[$route]:-0}" "$ratio"
+    printf '%-11s %-12s %12s %10s %10s %10s %8s %s\n' "$route" "$connections" "$(of "${RPS[$route]}")" \
+      "$(of "${P50[$route]}")" "$(of "${P90[$route]}")" "$(of "${P99[$route]}")" "${ERRORS[$route]:-0}" "$ratio"
   done
 done
