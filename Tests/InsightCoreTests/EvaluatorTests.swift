@@ -263,41 +263,86 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     /// A high raised by the rule over high outcomes is not itself a high outcome: three real highs make later
     /// evaluations `high` for a week, not for as long as the account keeps being evaluated.
     @Test func aHighRaisedByRepeatedHighOutcomesDoesNotFeedItself() throws {
-        final class Script: Sendable {
-            let scores = Mutex([0.9, 0.9, 0.9] + Array(repeating: 0.1, count: 20))
-        }
-        struct Scripted: ScoringModel {
-            let script: Script
+        let evaluator = try historyEvaluator(highFromHistoryAtLeast: nil)
+        let day: Int64 = 86_400_000
+        let answers = try outcomes(of: evaluator, [
+            (0, Self.coached), (1_000, Self.coached), (2_000, Self.coached),
+        ] + (1...9).map { (Int64($0) * day, Self.harmless) })
+        // Three model highs; then `high` from the rule while they are in the 7-day window (days 1 to 6), and the
+        // model's own `unknown` once they have left it (days 7 to 9).
+        #expect(answers == [.high, .high, .high] + Array(repeating: .high, count: 6) + [.unknown, .unknown, .unknown], "\(answers)")
+        #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 3)
+    }
+
+    /// The model reads the account's high outcomes too (`highOutcomesPerAccount7d` is a computed feature), and may
+    /// learn that earlier highs alone make a `high`. Such a `high` is answered, but it is no new high outcome, for
+    /// the rule's reason: counted, it would keep the model answering `high` for as long as the account is evaluated.
+    /// A request that is `high` on its own features still counts, however many highs came before it.
+    @Test func aModelsHighThatRestsOnlyOnEarlierHighsDoesNotFeedItself() throws {
+        let evaluator = try historyEvaluator(highFromHistoryAtLeast: 2)
+        let day: Int64 = 86_400_000
+        let answers = try outcomes(of: evaluator, [(0, Self.coached), (1_000, Self.coached)]
+            + (1...9).map { (Int64($0) * day, Self.harmless) })
+        // Two real highs; the model's `high` from them alone (days 1 to 6, never reaching the rule's three); its
+        // own `unknown` once one of them has left the window (day 7 on: 7 days after the first).
+        #expect(answers == [.high, .high] + Array(repeating: .high, count: 6) + [.unknown, .unknown, .unknown], "\(answers)")
+        #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 2)
+
+        // Coached again: high on its own features with highs already in the window, so it counts; a harmless
+        // request right after is answered `high` from the two, and does not.
+        let again = try outcomes(of: evaluator, [(10 * day, Self.coached), (10 * day + 1_000, Self.coached), (10 * day + 2_000, Self.harmless)])
+        #expect(again == [.high, .high, .high])
+        #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 4)
+    }
+
+    private static let coached: Double = 900
+    private static let harmless: Double = 30
+
+    /// An evaluator whose model answers `high` for a call over 600 s, and, given `highFromHistoryAtLeast`, for
+    /// that many of the account's high outcomes in the week; `unknown` otherwise.
+    private func historyEvaluator(highFromHistoryAtLeast threshold: Double?) throws -> Evaluator {
+        struct HistoryReading: ScoringModel {
+            let threshold: Double?
             var version = "2026.11.1"
             var mediumThreshold = 0.3
             var highThreshold = 0.7
-            func probability(for features: FeatureVector) throws -> Double { script.scores.withLock { $0.removeFirst() } }
+            func probability(for features: FeatureVector) throws -> Double {
+                let coached = (features.value(named: "callDurationSeconds") ?? 0) > 600
+                let history = features.value(named: "highOutcomesPerAccount7d") ?? 0
+                return coached || threshold.map { history >= $0 } == true ? 0.9 : 0.1
+            }
             func reasonFeatures(for features: FeatureVector, limit: Int) -> [String] { [] }
         }
-        final class ScriptedModels: ModelProvider, ModelSnapshot, @unchecked Sendable {
-            let model: Scripted
-            init(_ model: Scripted) { self.model = model }
+        final class Models: ModelProvider, ModelSnapshot, Sendable {
+            let model: HistoryReading
+            init(_ model: HistoryReading) { self.model = model }
             func currentSnapshot() -> any ModelSnapshot { self }
             func lookup(insightType: String, category: OperationCategory, version: ModelVersionRequest) -> ModelLookup {
                 .found(model, currentVersion: model.version)
             }
             var listing: [ModelListing] { [] }
         }
-        let evaluator = Evaluator(.init(
-            catalogue: try shippedCatalogue(), models: ScriptedModels(Scripted(script: Script())), velocity: VelocityTracker(configuration: .standard),
-            hasher: SubjectHasher(source: recorder), authorizations: try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 0), recorder: recorder))
+        return Evaluator(.init(
+            catalogue: try shippedCatalogue(), models: Models(HistoryReading(threshold: threshold)),
+            velocity: VelocityTracker(configuration: .standard), hasher: SubjectHasher(source: recorder),
+            authorizations: try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 0), recorder: recorder))
+    }
+
+    /// The current model's outcome for one payment of the same account at each time, with that call duration.
+    private func outcomes(of evaluator: Evaluator, _ requests: [(time: Int64, callSeconds: Double)]) throws -> [RiskLevel] {
         let one = [InsightRequest(insightType: InsightType.isLikelyBeingCoached, schema: "version1", modelVersion: .current)]
-        let day: Int64 = 86_400_000
-        var answers: [RiskLevel] = []
-        for time in [0, 1_000, 2_000] + (1...9).map({ Int64($0) * day }) {
-            let result = try evaluator.evaluate(paymentRequest(insights: one), principal: principal, now: time)
-            guard case .value(let level) = result.insights[0].outcome else { Issue.record("no value"); return }
-            answers.append(level)
+        return try requests.map { time, callSeconds in
+            let features: [(String, FeatureInput)] = [
+                ("activeCall", .number(1)), ("callDurationSeconds", .number(callSeconds)), ("screenSharingActive", .boolean(false)),
+                ("sessionDurationSeconds", .number(95)), ("timeOfDayBand", .number(2)), ("amountBandRelativeToUsual", .number(3)),
+            ]
+            let result = try evaluator.evaluate(paymentRequest(features: features, insights: one), principal: principal, now: time)
+            guard case .value(let level) = result.insights[0].outcome else {
+                Issue.record("no value at \(time)")
+                return .unknown
+            }
+            return level
         }
-        // Three model highs; then `high` from the rule while they are in the 7-day window (days 1 to 6), and the
-        // model's own `unknown` once they have left it (days 7 to 9).
-        #expect(answers == [.high, .high, .high] + Array(repeating: .high, count: 6) + [.unknown, .unknown, .unknown], "\(answers)")
-        #expect(recorder.records.withLock { $0.filter(\.countsAsHighOutcome).count } == 3)
     }
 
     /// A candidate model answers `high` to whoever asks for its version, but that is no high outcome of the

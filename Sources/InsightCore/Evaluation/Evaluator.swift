@@ -44,17 +44,27 @@ public final class Evaluator: Sendable {
     private let dependencies: Dependencies
     /// Per category, where each velocity counter lands in the feature vector (nil: the category does not use it).
     private let computedSlots: [OperationCategory: [Int?]]
+    /// Per category, the slots of the counters of the account's own high outcomes: the history a model's `high`
+    /// must not rest on alone to count as a new one.
+    private let highHistorySlots: [OperationCategory: [Int]]
 
     public init(_ dependencies: Dependencies) {
         self.dependencies = dependencies
         var slots: [OperationCategory: [Int?]] = [:]
+        var historySlots: [OperationCategory: [Int]] = [:]
+        let counters = dependencies.velocity.configuration.counters
         for category in OperationCategory.allCases {
             let catalogue = dependencies.catalogue.catalogue(for: category)
-            slots[category] = dependencies.velocity.configuration.counters.map { counter in
+            let categorySlots = counters.map { counter in
                 catalogue.features.firstIndex { $0.name == counter.name && $0.source == .computed }
+            }
+            slots[category] = categorySlots
+            historySlots[category] = zip(counters, categorySlots).compactMap { counter, slot in
+                counter.kind == .highOutcomesPerAccount ? slot : nil
             }
         }
         self.computedSlots = slots
+        self.highHistorySlots = historySlots
     }
 
     /// An evaluation whose answer is ready but whose record may not be durable yet.
@@ -183,6 +193,9 @@ public final class Evaluator: Sendable {
         // What makes this evaluation a high outcome for the account's own count: the model and every rule but
         // those over that count.
         let countedFloor = counts.map { counts in VelocityCounts.floor(of: fired.filter { !counts.isOverHighOutcomes($0) }) } ?? .unknown
+        // Where the account's earlier highs sit in the features: a model's `high` counts only if it stands without
+        // them, for the same reason as the rule's.
+        let historySlots = highHistorySlots[request.category] ?? []
 
         // 5. Every requested insight, each with its own outcome or error, and an identifier derived from the
         // evaluation's (the store finds an insight through its evaluation's row).
@@ -195,7 +208,8 @@ public final class Evaluator: Sendable {
         records.reserveCapacity(request.insights.count)
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
-                insightRequest, insightID: Identifier.insight(ofEvaluation: evaluationID, position: position), features: features, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
+                insightRequest, insightID: Identifier.insight(ofEvaluation: evaluationID, position: position), features: features,
+                historySlots: historySlots, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
                 overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
             insights.append(result)
             var outcome: RiskLevel?
@@ -228,8 +242,9 @@ public final class Evaluator: Sendable {
     }
 
     private func evaluateInsight(
-        _ request: InsightRequest, insightID: String, features: FeatureVector, snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel,
-        firedRules: [String], overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
+        _ request: InsightRequest, insightID: String, features: FeatureVector, historySlots: [Int],
+        snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String], overrides: SandboxOverrides,
+        principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
         func failure(_ code: InsightErrorCode, version: String? = nil, current: String? = nil) -> InsightResult {
             InsightResult(
@@ -252,8 +267,9 @@ public final class Evaluator: Sendable {
         // Evaluated for real even when an override forces an error: the override changes the answer, not what is
         // counted (a real high still counts towards the account's high outcomes).
         let evaluated = evaluate(
-            request, with: model, current: current, insightID: insightID, features: features, floor: floor, countedFloor: countedFloor,
-            firedRules: firedRules, overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
+            request, with: model, current: current, insightID: insightID, features: features, historySlots: historySlots,
+            floor: floor, countedFloor: countedFloor, firedRules: firedRules, overrides: overrides, principal: principal, now: now,
+            evaluatedHigh: &evaluatedHigh)
         if let forced = overrides.insightError {
             // The shape production gives the same error: no model was used for the three that find none.
             switch forced {
@@ -269,8 +285,8 @@ public final class Evaluator: Sendable {
     /// result counts as a high outcome.
     private func evaluate(
         _ request: InsightRequest, with model: any ScoringModel, current: String?, insightID: String, features: FeatureVector,
-        floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String], overrides: SandboxOverrides, principal: Principal,
-        now: Int64, evaluatedHigh: inout Bool
+        historySlots: [Int], floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String],
+        overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
         func failure(_ code: InsightErrorCode) -> InsightResult {
             InsightResult(
@@ -290,7 +306,10 @@ public final class Evaluator: Sendable {
         let scored: RiskLevel = probability >= model.highThreshold ? .high : (probability >= model.mediumThreshold ? .medium : .unknown)
         var level = max(scored, floor)
         // A candidate's high is its answer, not the account's history (`ScoringModel.isCandidate`).
-        if max(scored, countedFloor) == .high && !model.isCandidate { evaluatedHigh = true }
+        if !evaluatedHigh && max(scored, countedFloor) == .high && !model.isCandidate {
+            evaluatedHigh = countedFloor == .high
+                || Self.isHighWithoutHistory(model, features: features, historySlots: historySlots)
+        }
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
         // `unknown` never carries reasons, forced or not, so app logic tested in the sandbox sees what production
@@ -302,6 +321,17 @@ public final class Evaluator: Sendable {
         return InsightResult(
             insightID: insightID, insightType: request.insightType, modelVersion: model.version, newestModelVersion: current,
             isUsingCurrentModel: model.version == current, outcome: .value(level), reasonCodes: reasons)
+    }
+
+    /// Whether `model`, which answered `high` for `features`, still does with the account's high-outcome counts
+    /// (at `historySlots`) at 0, as if it had no earlier highs. Scored again only when some count is above 0;
+    /// should that scoring fail, the high counts, erring towards caution as a failed write does.
+    private static func isHighWithoutHistory(_ model: any ScoringModel, features: FeatureVector, historySlots: [Int]) -> Bool {
+        guard historySlots.contains(where: { features[$0] > 0 }) else { return true }
+        var withoutHistory = features
+        for slot in historySlots { withoutHistory.setComputed(at: slot, to: 0) }
+        guard let again = try? model.probability(for: withoutHistory), again.isFinite else { return true }
+        return again >= model.highThreshold
     }
 
     private func hash(_ ref: String?, _ kind: SubjectRefKind, _ principal: Principal) throws -> SubjectKey? {
