@@ -27,6 +27,10 @@ import Testing
         let drafts = try LabelBatchDecoder.decode(Array(body.utf8))
         #expect(drafts[0].violations.map { "\($0.pointer): \($0.detail)" }
             == ["/items/0/insightID: appears more than once", "/items/0/extra: appears more than once"])
+        // Two insightIDs name no one insight, so neither is echoed, in whichever order they came.
+        #expect(drafts[0].insightID == nil)
+        let reversed = #"{"items": [{"insightID": "\#(Self.insightID)", "insightID": "x", "label": "confirmedFraud", "fraudType": "other", "occurredOn": "2026-01-02"}]}"#
+        #expect(try LabelBatchDecoder.decode(Array(reversed.utf8))[0].insightID == nil)
         let evaluation = #"""
             {"operationCategory": "payment", "requestedInsights": [{"insightType": 5, "insightType": "isLikelyBeingCoached",
              "modelVersion": {"specific": 1, "specific": "2026.1"}}], "subject": {"accountRef": 7, "accountRef": "a"}, "features": {}}

@@ -94,6 +94,9 @@ enum LabelBatchDecoder {
             // Pointers are built only for problems: this loop runs for every field of up to 1000 items.
             guard seen & bit == 0 else {
                 recordDuplicate(pointer + "/" + key, in: &draft)
+                // Two insightIDs name no one insight: echoing either would tell a back office matching results by
+                // ID that the other was not the one refused.
+                if bit == 1 { draft.insightID = nil }
                 try reader.skipValue()
                 return
             }
