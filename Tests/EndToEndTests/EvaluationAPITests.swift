@@ -187,6 +187,33 @@ import InsightCrypto
         }
     }
 
+    /// The shipped models of some categories answer `high` from an account's earlier highs alone
+    /// (`highOutcomesPerAccount7d`). Two coached requests, then harmless ones: had those answers counted as highs,
+    /// the third would make `repeatedHighOutcomes` fire, and the account would stay `high` for as long as it was
+    /// evaluated (docs/VELOCITY.md, "High outcomes").
+    @Test func harmlessRequestsAfterTwoHighsNeverFireTheRepeatedHighsRule() throws {
+        func other(_ features: String) -> [UInt8] {
+            Array("""
+                {"operationCategory": "other", "requestedInsights": [{"insightType": "isLikelyBeingCoached", "schema": "version1"}],
+                 "subject": {"accountRef": "acct-history-loop", "deviceRef": "dev-history-loop"}, "features": {\(features)}}
+                """.utf8)
+        }
+        let coached = #""activeCall": 1, "callDurationSeconds": 1500, "callerKnownToPerson": 0, "screenSharingActive": 1, "remoteAccessAppActive": 1, "hesitationMillis": 20000, "appSwitchesDuringFlow": 12, "pasteEventsInFlow": 3, "irreversibleOperation": 1, "permissionGrantInFlow": 1, "sessionDurationSeconds": 900, "timeOfDayBand": 3"#
+        let harmless = #""activeCall": 0, "screenSharingActive": 0, "sessionDurationSeconds": 60, "timeOfDayBand": 2, "irreversibleOperation": 0"#
+        func insight(_ body: [UInt8]) throws -> [String: Any] {
+            let response = try evaluate(body)
+            try #require(response.status == 200, "\(response.status)")
+            return try #require((try json(response)["insights"] as? [[String: Any]])?.first)
+        }
+        for _ in 0..<2 {
+            try #require((try insight(other(coached))["outcome"] as? [String: String]) == ["value": "high"], "the shipped model no longer finds this coached")
+        }
+        for round in 0..<4 {
+            let reasons = try #require(try insight(other(harmless))["reasonCodes"] as? [String])
+            #expect(!reasons.contains("repeatedHighOutcomes"), "round \(round): \(reasons)")
+        }
+    }
+
     @Test func listsModelsForAnyKey() throws {
         let partner = try service.key(role: .partner)
         let response = try service.client().request("GET", "/v1/models", headers: [("Authorization", "Bearer \(partner)")])
