@@ -43,6 +43,9 @@ import Testing
         ("2026-09-14T10:00:00." + String(repeating: "9", count: 40) + "Z", true), ("２026-09-14T10:00:00Z", false),
         ("2026-02-29T00:00:00Z", false), ("2024-02-29T00:00:00Z", true), ("2000-02-29T00:00:00Z", true),
         ("1900-02-29T00:00:00Z", false), ("2026-04-31T00:00:00Z", false), ("2026-13-45T99:99:99Z", false),
+        // A leap second ends a month, and nothing else (RFC 3339 §5.7).
+        ("2026-06-30T23:59:60Z", true), ("2026-06-30T23:59:60.5Z", true), ("2026-06-15T12:30:60Z", false),
+        ("2026-12-01T23:59:60Z", false), ("2026-06-30T23:58:60Z", false), ("2026-12-31T23:59:61Z", false),
     ])
     func checksThatCreatedAtIsAnRFC3339UTCTime(text: String, valid: Bool) {
         var document = HandModels.document()

@@ -81,7 +81,7 @@ import Testing
             Issue.record("expected an error")
         } catch {
             #expect(error == .featuresDiffer(path: "valid.csv", missing: ["b", "c"], extra: ["extra"]))
-            #expect(error.description == "valid.csv: its feature columns differ from the training data's: missing b, c; extra extra")
+            #expect(error.description == "valid.csv: its feature columns differ from the training data's: missing 'b', 'c'; extra 'extra'")
         }
     }
 

@@ -10,7 +10,9 @@ import Testing
             let binning = FeatureBinning.fit(data, maxBins: maxBins)
             for feature in 0..<data.featureCount {
                 #expect(binning.valueBinCount(feature) <= maxBins - 1)
-                for splitBin in 0..<binning.valueBinCount(feature) {
+                // -1: no value bin goes left. Every value bin going left has no threshold (`TreeGrower` writes
+                // that split as this one, sides swapped).
+                for splitBin in -1..<(binning.valueBinCount(feature) - 1) {
                     let threshold = binning.threshold(feature: feature, splitBin: splitBin)
                     #expect(threshold.isFinite)
                     for row in 0..<data.rowCount {
@@ -51,7 +53,8 @@ import Testing
         #expect(binning.bin(0.5, feature: 0) == 0)
         #expect(binning.bin(1, feature: 0) == 1)
         #expect(binning.bin(7, feature: 0) == 2)
-        #expect(binning.threshold(feature: 0, splitBin: 2) == .greatestFiniteMagnitude)
+        #expect(binning.threshold(feature: 0, splitBin: 1) == 2)
+        #expect(binning.threshold(feature: 0, splitBin: -1) == -.greatestFiniteMagnitude)
     }
 }
 

@@ -166,6 +166,46 @@ import Testing
         #expect(text.contains("these 400 training rows"))
     }
 
+    /// Trees that split but leave every score where it was (leaves far below the float32 margin's precision) are
+    /// refused as trees without splits are: the thresholds would flag every row.
+    @Test func refusesAModelWhoseScoresAreAllTheSame() {
+        let train = SyntheticData.separable(rows: 1000, seed: 23)
+        let valid = SyntheticData.separable(rows: 500, seed: 24)
+        var parameters = SyntheticData.smallParameters()
+        parameters.learningRate = 1e-30
+        #expect(throws: TrainingError.constantScores(rows: 500)) {
+            try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+        }
+        #expect(TrainingError.constantScores(rows: 500).description.hasPrefix("every one of the 500 validation rows gets the same score"))
+    }
+
+    /// A present value may be the largest finite float, which no float32 threshold is above: a split of present
+    /// values from missing ones must still send it with the present ones (it went with the missing ones, and
+    /// such a model scored every row alike).
+    @Test func aValueThatIsTheLargestFiniteFloatGoesWithThePresentValues() throws {
+        func data(rows: Int, present: [Float]) throws -> Dataset {
+            var values: [Float] = []
+            var labels: [UInt8] = []
+            for row in 0..<rows {
+                let isPresent = row % 2 == 0
+                values.append(isPresent ? present[(row / 2) % present.count] : .nan)
+                // 90% positive when present, 10% when missing.
+                labels.append(isPresent ? (row % 20 == 0 ? 0 : 1) : (row % 20 == 1 ? 1 : 0))
+            }
+            return try Dataset(featureNames: ["x"], values: values, labels: labels)
+        }
+        for present: [Float] in [[.greatestFiniteMagnitude], [1, 2, .greatestFiniteMagnitude]] {
+            var parameters = SyntheticData.smallParameters()
+            parameters.trees = 5
+            let model = try GBDTTrainer(parameters: parameters).train(
+                train: try data(rows: 2000, present: present), valid: try data(rows: 1000, present: present))
+            func probability(_ x: Float) -> Double { [x].withUnsafeBufferPointer { model.probability(for: $0) } }
+            for value in present { #expect(probability(value) > 0.7, "\(present): \(value)") }
+            #expect(probability(.nan) < 0.3, "\(present)")
+            #expect(model.validationMetrics.auc > 0.85, "\(present)")
+        }
+    }
+
     @Test func rejectsInvalidParameters() {
         let data = SyntheticData.separable(rows: 100, seed: 21)
         var parameters = SyntheticData.smallParameters()

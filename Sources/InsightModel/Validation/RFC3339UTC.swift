@@ -1,6 +1,7 @@
 /// The syntax of `metadata.createdAt`: an RFC 3339 `date-time` in UTC, `2026-09-14T10:00:00Z`, with optional
 /// fractional seconds. Each field is checked against its range, the day against its month (29 February only in
-/// leap years); a leap second (`:60`) is allowed, as RFC 3339 allows it.
+/// leap years); a leap second (`:60`) is allowed where RFC 3339 §5.7 allows it, at the end of a month (23:59:60 on
+/// its last day, in UTC), and nowhere else: `12:30:60Z` is a time that never exists.
 public enum RFC3339UTC {
     public static func isValid(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
@@ -19,7 +20,8 @@ public enum RFC3339UTC {
         for (index, separator) in separators where bytes[index] != separator.asciiValue! { return false }
         guard let year = number(0..<4), let month = number(5..<7), (1...12).contains(month),
             let day = number(8..<10), (1...daysIn(month: month, year: year)).contains(day), let hour = number(11..<13), hour < 24,
-            let minute = number(14..<16), minute < 60, let second = number(17..<19), second <= 60
+            let minute = number(14..<16), minute < 60, let second = number(17..<19),
+            second < 60 || (second == 60 && hour == 23 && minute == 59 && day == daysIn(month: month, year: year))
         else { return false }
         let rest = bytes[19..<(bytes.count - 1)]
         if rest.isEmpty { return true }

@@ -38,9 +38,12 @@ struct FeatureBinning: Sendable, Equatable {
         return low
     }
 
-    /// The float32 threshold for "value bins 0...bin go left". After the last value bin (a split of present
-    /// values from missing ones) every finite value goes left: the largest finite float is the threshold.
+    /// The float32 threshold for "value bins 0...splitBin go left": the bin's upper cut. For -1, "no value bin goes
+    /// left", it is the lowest finite float, which no finite value is below. "Every value bin goes left" has none:
+    /// no float32 is greater than the largest finite one, which a training value may be (`TreeGrower` writes such
+    /// a split the other way round).
     func threshold(feature: Int, splitBin: Int) -> Float {
-        splitBin < cuts[feature].count ? cuts[feature][splitBin] : Float.greatestFiniteMagnitude
+        precondition((-1..<cuts[feature].count).contains(splitBin), "no float32 threshold sends every value bin left")
+        return splitBin < 0 ? -Float.greatestFiniteMagnitude : cuts[feature][splitBin]
     }
 }

@@ -50,6 +50,11 @@ public struct GBDTTrainer: Sendable {
         guard trees.contains(where: { !$0.nodes[0].isLeaf }) else { throw .noSplits(rows: train.rowCount) }
         // The loop's validation margins are the reference walk's (same float32 sums, in order).
         let probabilities = result.bestValidationMargins.map { Logistic.probability(margin: $0) }
+        // Trees that split can still leave every score where it was (leaves below the float32 margin's precision):
+        // the same model as one without splits, refused for the same reason.
+        guard let first = probabilities.first, probabilities.contains(where: { $0 != first }) else {
+            throw .constantScores(rows: valid.rowCount)
+        }
         return TrainedModel(
             featureNames: train.featureNames, baseMargin: baseMargin,
             trees: trees, parameters: parameters,

@@ -40,13 +40,17 @@ struct TreeGrower {
             var next: [Pending] = []
             for pending in level {
                 guard pending.slot >= 0,
-                    let split = splitFinder.best(
+                    let found = splitFinder.best(
                         histogram: workspace.slots[pending.slot], gradient: pending.gradient, hessian: pending.hessian)
                 else {
                     workspace.releaseSlot(pending.slot)
                     leafRanges.append((pending.node, pending.begin..<pending.end))
                     continue
                 }
+                // Present values against missing ones: "every value bin goes left" has no float32 threshold when a
+                // training value is the largest finite float, as none is greater, so the node is written the other
+                // way round (no value bin goes left, missing values do).
+                let split = found.splitBin == binning.valueBinCount(found.feature) - 1 ? found.sendingMissingLeft() : found
                 let middle = partition(pending.begin..<pending.end, by: split)
                 let leftIndex = nodes.count
                 nodes.append(leaf(gradient: split.leftGradient, hessian: split.leftHessian))

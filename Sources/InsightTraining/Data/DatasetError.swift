@@ -66,10 +66,11 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidLabel(let path, let line): "\(path):\(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
         case .noRows(let path): "\(path) has a header but no rows"
         case .featuresDiffer(let path, let missing, let extra):
+            // Quoted as the other messages quote a column: a name may hold spaces, or be the word "extra".
             "\(path): its feature columns differ from the training data's: "
                 + [
-                    missing.isEmpty ? nil : "missing \(missing.joined(separator: ", "))",
-                    extra.isEmpty ? nil : "extra \(extra.joined(separator: ", "))",
+                    missing.isEmpty ? nil : "missing " + missing.map { "'\($0)'" }.joined(separator: ", "),
+                    extra.isEmpty ? nil : "extra " + extra.map { "'\($0)'" }.joined(separator: ", "),
                 ].compactMap { $0 }.joined(separator: "; ")
         }
     }

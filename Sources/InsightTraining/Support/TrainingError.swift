@@ -9,6 +9,10 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Every tree kept is a single leaf: no split on any feature reduced the loss enough. `rows` is the training
     /// data's row count: with few rows, the parameters rather than the data may be what rules every split out.
     case noSplits(rows: Int)
+    /// The trees split, but every validation row still gets the same probability (leaves too small to move the
+    /// float32 margin, or splits that no validation row falls on either side of): thresholds chosen on it would
+    /// flag every row. `rows` is the validation data's row count.
+    case constantScores(rows: Int)
 
     public var description: String {
         switch self {
@@ -21,6 +25,10 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
             "no feature separates the labels: every tree is a single leaf, so every row would get the same score "
                 + "(or the parameters allow no split on these \(rows) training rows: a small subsample, few bins or a "
                 + "large minimum child weight)"
+        case .constantScores(let rows):
+            "every one of the \(rows) validation rows gets the same score, so `high` would flag every row: the trees' "
+                + "leaves are too small to change it (a learning rate too small?) or no validation row is told apart by "
+                + "their splits"
         }
     }
 }
