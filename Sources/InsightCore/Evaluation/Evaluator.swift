@@ -193,9 +193,6 @@ public final class Evaluator: Sendable {
         // What makes this evaluation a high outcome for the account's own count: the model and every rule but
         // those over that count.
         let countedFloor = counts.map { counts in VelocityCounts.floor(of: fired.filter { !counts.isOverHighOutcomes($0) }) } ?? .unknown
-        // Where the account's earlier highs sit in the features: a model's `high` counts only if it stands without
-        // them, for the same reason as the rule's.
-        let historySlots = highHistorySlots[request.category] ?? []
 
         // 5. Every requested insight, each with its own outcome or error, and an identifier derived from the
         // evaluation's (the store finds an insight through its evaluation's row).
@@ -209,7 +206,7 @@ public final class Evaluator: Sendable {
         for (position, insightRequest) in request.insights.enumerated() {
             let result = evaluateInsight(
                 insightRequest, insightID: Identifier.insight(ofEvaluation: evaluationID, position: position), features: features,
-                historySlots: historySlots, snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
+                snapshot: snapshot, floor: floor, countedFloor: countedFloor, firedRules: firedRules,
                 overrides: overrides, principal: principal, now: now, evaluatedHigh: &evaluatedHigh)
             insights.append(result)
             var outcome: RiskLevel?
@@ -242,7 +239,7 @@ public final class Evaluator: Sendable {
     }
 
     private func evaluateInsight(
-        _ request: InsightRequest, insightID: String, features: FeatureVector, historySlots: [Int],
+        _ request: InsightRequest, insightID: String, features: FeatureVector,
         snapshot: any ModelSnapshot, floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String], overrides: SandboxOverrides,
         principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
@@ -267,7 +264,7 @@ public final class Evaluator: Sendable {
         // Evaluated for real even when an override forces an error: the override changes the answer, not what is
         // counted (a real high still counts towards the account's high outcomes).
         let evaluated = evaluate(
-            request, with: model, current: current, insightID: insightID, features: features, historySlots: historySlots,
+            request, with: model, current: current, insightID: insightID, features: features,
             floor: floor, countedFloor: countedFloor, firedRules: firedRules, overrides: overrides, principal: principal, now: now,
             evaluatedHigh: &evaluatedHigh)
         if let forced = overrides.insightError {
@@ -285,7 +282,7 @@ public final class Evaluator: Sendable {
     /// result counts as a high outcome.
     private func evaluate(
         _ request: InsightRequest, with model: any ScoringModel, current: String?, insightID: String, features: FeatureVector,
-        historySlots: [Int], floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String],
+        floor: RiskLevel, countedFloor: RiskLevel, firedRules: [String],
         overrides: SandboxOverrides, principal: Principal, now: Int64, evaluatedHigh: inout Bool
     ) -> InsightResult {
         func failure(_ code: InsightErrorCode) -> InsightResult {
@@ -307,8 +304,7 @@ public final class Evaluator: Sendable {
         var level = max(scored, floor)
         // A candidate's high is its answer, not the account's history (`ScoringModel.isCandidate`).
         if !evaluatedHigh && max(scored, countedFloor) == .high && !model.isCandidate {
-            evaluatedHigh = countedFloor == .high
-                || Self.isHighWithoutHistory(model, features: features, historySlots: historySlots)
+            evaluatedHigh = countedFloor == .high || isHighWithoutHistory(model, features: features)
         }
         if let forced = overrides.outcome { level = forced }
         var reasons: [String] = []
@@ -323,10 +319,12 @@ public final class Evaluator: Sendable {
             isUsingCurrentModel: model.version == current, outcome: .value(level), reasonCodes: reasons)
     }
 
-    /// Whether `model`, which answered `high` for `features`, still does with the account's high-outcome counts
-    /// (at `historySlots`) at 0, as if it had no earlier highs. Scored again only when some count is above 0;
-    /// should that scoring fail, the high counts, erring towards caution as a failed write does.
-    private static func isHighWithoutHistory(_ model: any ScoringModel, features: FeatureVector, historySlots: [Int]) -> Bool {
+    /// Whether `model`, which answered `high` for `features`, still does with the account's high-outcome counts at
+    /// 0, as if it had no earlier highs: a model's `high` counts only if it stands without them, for the same reason
+    /// as the rule's. Scored again only when some count is above 0; should that scoring fail, the high counts, erring
+    /// towards caution as a failed write does.
+    private func isHighWithoutHistory(_ model: any ScoringModel, features: FeatureVector) -> Bool {
+        let historySlots = highHistorySlots[features.category] ?? []
         guard historySlots.contains(where: { features[$0] > 0 }) else { return true }
         var withoutHistory = features
         for slot in historySlots { withoutHistory.setComputed(at: slot, to: 0) }
