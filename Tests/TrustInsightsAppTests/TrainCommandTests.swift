@@ -115,6 +115,26 @@ import Testing
         }
     }
 
+    /// 0 is out of range as much as 1.5 is, so both are told the one range that holds.
+    @Test func aThresholdTargetOutsideItsRangeNamesTheRangeThatHolds() {
+        let base = ["train", "--train", "t.csv", "--valid", "v.csv", "--out", "m.json"]
+        for (name, value) in [("high-precision", "1.1"), ("high-precision", "0"), ("medium-recall", "-0.5"), ("medium-recall", "0.0")] {
+            let (status, output) = run(base + ["--\(name)", value])
+            #expect(status == 64)
+            #expect(output.standardError.withLock { $0 }.contains(
+                "The value '\(value)' is invalid for '--\(name)': expected a target above 0 and at most 1"), "\(name) \(value)")
+        }
+    }
+
+    /// The summary rounds to four decimals, but a threshold that rounds to 0 is printed as it is, not as `0.0`.
+    @Test func summaryFiguresRoundToFourDecimalsButNeverToAFalseZero() {
+        #expect(TrainCommand.formatted(0.87654) == "0.8765")
+        #expect(TrainCommand.formatted(6.2e-10) == "6.2e-10")
+        #expect(TrainCommand.formatted(0.00004) == "4e-05")
+        #expect(TrainCommand.formatted(0) == "0.0")
+        #expect(TrainCommand.formatted(1) == "1.0")
+    }
+
     @Test func unreadableInputIsAFailureNamingTheFile() {
         let (status, output) = run(["train", "--train", "/nonexistent/t.csv", "--valid", "v.csv", "--out", "m.json"])
         #expect(status == 1)

@@ -87,8 +87,8 @@ enum TrainCommand {
     /// A threshold's precision or recall target, above 0 and at most 1: a target of 0 is met by the lowest score,
     /// which flags every row, the outcome `train` refuses for a model without signal.
     static func target(_ name: String, _ arguments: ParsedArguments) throws(CommandLineError) -> Double? {
-        guard let value = try arguments.double(name, in: 0...1) else { return nil }
-        guard value > 0 else {
+        guard let value = try arguments.double(name) else { return nil }
+        guard value > 0, value <= 1 else {
             throw .usage("The value '\(arguments.value(name) ?? "0")' is invalid for '--\(name)': expected a target above 0 and at most 1 (a target of 0 flags every row)")
         }
         return value
@@ -223,10 +223,12 @@ enum TrainCommand {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
+    /// Four decimals, except a value that they would round to 0, which is printed in full: a threshold of 6.2e-10
+    /// flags nearly every row, and `0.0` would hide that it is not 0.
     static func formatted(_ value: Double) -> String {
         guard value.isFinite else { return "\(value)" }
         let scaled = (value * 10_000).rounded() / 10_000
-        return "\(scaled)"
+        return scaled == 0 && value != 0 ? "\(value)" : "\(scaled)"
     }
 
     static func formatted(seconds duration: Duration) -> String {
