@@ -21,7 +21,7 @@ import Testing
 
 import sys
 base_url, sandbox_b64, production_b64, sandbox_rid, production_rid = sys.argv[1:6]
-keys = fetch_signing_keys(base_url)
+keys = SigningKeySet(base_url, spacing_seconds=0.2)
 
 def refused(*args, **kwargs):
     try:
@@ -60,6 +60,27 @@ for name, b64 in [
     ("kid an int", cose(cbor2.CBORTag(18, [parts[0], {4: 7}, parts[2], parts[3]]))),
 ]:
     assert refused(b64, keys, production_rid), name
+
+# When to fetch the keys again: a kid the set lacks is fetched for unless a fetch began after the payload arrived.
+fetches = []
+fetch_from_server = fetch_signing_keys
+def fetch_signing_keys(url):
+    fetches.append(time.monotonic())
+    return fetch_from_server(url)
+production_kid = unprotected[4].decode()
+assert production_kid in keys.keys
+stale = SigningKeySet(base_url, spacing_seconds=0.2)
+fetches.clear()
+stale.keys = {}  # as if fetched before the key that signed these payloads existed
+forged_at = time.monotonic()
+assert stale.key("ffffffffffffffff", forged_at) is None and len(fetches) == 1, "a forged kid: one fetch, then refused"
+assert stale.key("ffffffffffffffff", forged_at) is None and len(fetches) == 1, "a payload older than the fetch: no other"
+stale.keys = {}  # a rotation just after that fetch: once-a-minute fetching would now refuse the genuine payload
+verified = verify_signed_payload(production_b64, stale, production_rid)
+assert verified["requestID"] == production_rid and len(fetches) == 2, fetches
+assert fetches[1] - fetches[0] >= 0.2, "fetches not spaced"
+assert refused(production_b64, stale, production_rid, received_at=forged_at) is None, "a known kid needs no fetch"
+assert len(fetches) == 2
 
 # The payload is JCS (RFC 8785), checked by an independent implementation when it is installed.
 try:
