@@ -123,6 +123,8 @@ import Testing
             #expect(status == 64)
             #expect(output.standardError.withLock { $0 }.contains(
                 "The value '\(value)' is invalid for '--\(name)': expected a target above 0 and at most 1"), "\(name) \(value)")
+            // The remark on what a target of 0 would do goes with 0 alone.
+            #expect(output.standardError.withLock { $0 }.contains("flags every row") == (Double(value) == 0), "\(name) \(value)")
         }
     }
 

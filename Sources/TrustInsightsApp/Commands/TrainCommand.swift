@@ -89,7 +89,8 @@ enum TrainCommand {
     static func target(_ name: String, _ arguments: ParsedArguments) throws(CommandLineError) -> Double? {
         guard let value = try arguments.double(name) else { return nil }
         guard value > 0, value <= 1 else {
-            throw .usage("The value '\(arguments.value(name) ?? "0")' is invalid for '--\(name)': expected a target above 0 and at most 1 (a target of 0 flags every row)")
+            let why = value == 0 ? " (a target of 0 flags every row)" : ""
+            throw .usage("The value '\(arguments.value(name) ?? "0")' is invalid for '--\(name)': expected a target above 0 and at most 1\(why)")
         }
         return value
     }
