@@ -1,5 +1,7 @@
 import Foundation
 import InsightCrypto
+import InsightService
+import Synchronization
 import Testing
 @testable import TrustInsightsApp
 
@@ -8,7 +10,9 @@ import Testing
         let service = try LiveService()
         let key = try service.key()
         let before = service.runtime.signer.activeKeyID
-        let newKid = try SigningKeyFiles(directory: service.dataDirectory + "/signing-keys").rotate()
+        guard case .created(let newKid) = try SigningKeyFiles(directory: service.dataDirectory + "/signing-keys").rotate() else {
+            Issue.record("no key created"); return
+        }
         service.runtime.reload()
         #expect(service.runtime.signer.activeKeyID == newKid)
         #expect(newKid != before)
@@ -29,6 +33,100 @@ import Testing
                                         y: keys.first { $0["kid"] as? String == newKid }!["y"] as! String)
         #expect(COSESign1.verify(Array(signed), publicKeys: [newKid: newKey]) != nil)
         #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(newKid) })
+    }
+
+    /// A staged key is published from the reload on, while the old key signs; from its time the server signs with
+    /// it by itself, without another reload, and the key set says so.
+    @Test func aStagedKeyIsPublishedAtOnceAndSignsFromItsTimeWithoutAReload() throws {
+        let service = try LiveService()
+        let key = try service.key()
+        let before = service.runtime.signer.activeKeyID
+        let at = Date().addingTimeInterval(3)
+        guard case .staged(let staged, _) = try SigningKeyFiles(directory: service.dataDirectory + "/signing-keys").rotate(at: at) else {
+            Issue.record("nothing staged"); return
+        }
+        service.runtime.reload()
+
+        func keySet() throws -> [String: [String: Any]] {
+            let published = try service.client().request("GET", "/v1/signing-keys")
+            let keys = try #require((try JSONSerialization.jsonObject(with: Data(published.body)) as? [String: Any])?["keys"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: keys.map { ($0["kid"] as! String, $0) })
+        }
+        func signingKid() throws -> String? {
+            let response = try service.client().request("POST", "/v1/evaluations", headers: [
+                ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"),
+            ], body: Requests.payment())
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            let text = try #require(object["signedPayload"] as? String)
+            let signed = try #require(Data(base64Encoded: text))
+            let keys = try keySet()
+            let publicKeys = try keys.mapValues { try ES256PublicKey(jwkX: $0["x"] as! String, y: $0["y"] as! String) }
+            // The key whose kid the message names and whose signature holds, checked one key at a time.
+            return publicKeys.first { COSESign1.verify(Array(signed), publicKeys: [$0.key: $0.value]) != nil }?.key
+        }
+
+        var keys = try keySet()
+        #expect(keys[before]?["status"] as? String == "active")
+        #expect(keys[staged]?["status"] as? String == "staged")
+        #expect(try signingKid() == before)
+        #expect(service.runtime.signer.activeKeyID == before)
+
+        Thread.sleep(forTimeInterval: max(0, at.timeIntervalSinceNow) + 0.05)
+        #expect(try signingKid() == staged)
+        keys = try keySet()
+        #expect(keys[staged]?["status"] as? String == "active")
+        #expect(keys[before]?["status"] as? String == "retired")
+        #expect(service.runtime.signer.activeKeyID == staged)
+        #expect(service.logs.lines.filter { $0.contains("signing key switched") && $0.contains(staged) }.count == 1)
+    }
+
+    /// The switch to a staged key, under a clock of the test's own: once and forward only, a reload keeps the key
+    /// that signs even when the clock has gone back, and a staged key withdrawn before its time never signs.
+    @Test func theSignerSwitchesOnceAtTheStagedTimeAndNeverBack() throws {
+        let directory = NSTemporaryDirectory() + "payload-signer-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = SigningKeyFiles(directory: directory)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let original = try files.loadOrCreate(now: start).active.kid
+        guard case .staged(let staged, _) = try files.rotate(now: start, at: start.addingTimeInterval(60)) else {
+            Issue.record("nothing staged"); return
+        }
+        let now = Atomic<Int64>(1_800_000_000_000)
+        let switches = Mutex<[String]>([])
+        let signer = try PayloadSigner(directory: directory, clock: { now.load(ordering: .relaxed) }) { kid in
+            switches.withLock { $0.append(kid) }
+        }
+        func signedBy() throws -> String? {
+            let message = try signer.sign(Array("payload".utf8))
+            return signer.publishedKeys.first { COSESign1.verify(message, publicKeys: [$0.kid: $0.publicKey]) != nil }?.kid
+        }
+        #expect(try signedBy() == original)
+        #expect(signer.publishedKeys.map(\.status) == [.active, .staged])
+        now.store(1_800_000_059_999, ordering: .relaxed)
+        #expect(try signedBy() == original)
+        now.store(1_800_000_060_000, ordering: .relaxed)
+        #expect(try signedBy() == staged)
+        #expect(signer.publishedKeys.map(\.status) == [.retired, .active])
+        #expect(switches.withLock { $0 } == [staged])
+
+        now.store(1_800_000_030_000, ordering: .relaxed)
+        #expect(try signedBy() == staged)
+        try signer.reload()
+        #expect(try signedBy() == staged)
+        #expect(switches.withLock { $0 } == [staged])
+
+        // A key staged and then withdrawn (its file deleted, SIGHUP) before its time.
+        guard case .staged(let withdrawn, _) = try files.rotate(now: start.addingTimeInterval(70), at: start.addingTimeInterval(120)) else {
+            Issue.record("nothing staged"); return
+        }
+        now.store(1_800_000_070_000, ordering: .relaxed)
+        try signer.reload()
+        #expect(signer.publishedKeys.map(\.status) == [.retired, .active, .staged])
+        try files.remove(kid: withdrawn, now: start.addingTimeInterval(70))
+        try signer.reload()
+        now.store(1_800_000_200_000, ordering: .relaxed)
+        #expect(try signedBy() == staged)
+        #expect(signer.publishedKeys.map(\.kid) == [original, staged])
     }
 
     /// A reload that finds the key folder emptied (halfway through a restore, say) keeps the keys in memory and

@@ -69,18 +69,82 @@ import Testing
         let files = SigningKeyFiles(directory: root.appendingPathComponent("keys"))
         let fixedNow = Date(timeIntervalSince1970: 1_800_000_000)
         let original = try files.loadOrCreate(now: fixedNow).active.kid
-        // Same clock reading: the new key must still sort after the old one.
-        let rotated = try files.rotate(now: fixedNow)
+        // Same clock reading: the new key must still sort after the old one, so it signs from a millisecond on.
+        guard case .created(let rotated) = try files.rotate(now: fixedNow) else { Issue.record("no key created"); return }
         #expect(rotated != original)
-        let loaded = try files.loadOrCreate(now: fixedNow)
+        #expect(try files.loadOrCreate(now: fixedNow).active.kid == original)
+        let aMillisecondLater = fixedNow.addingTimeInterval(0.001)
+        let loaded = try files.loadOrCreate(now: aMillisecondLater)
         #expect(loaded.active.kid == rotated)
         #expect(loaded.all.map(\.kid) == [original, rotated])
         #expect(loaded.all[0].createdAt < loaded.all[1].createdAt)
 
-        #expect(throws: CryptoError.cannotRemoveActiveKey(rotated)) { try files.remove(kid: rotated) }
+        #expect(throws: CryptoError.cannotRemoveActiveKey(rotated)) { try files.remove(kid: rotated, now: aMillisecondLater) }
         #expect(throws: CryptoError.unknownKeyID("ffffffffffffffff")) { try files.remove(kid: "ffffffffffffffff") }
-        try files.remove(kid: original)
+        try files.remove(kid: original, now: aMillisecondLater)
         #expect(try files.loadOrCreate().all.map(\.kid) == [rotated])
+    }
+
+    /// A key staged ahead is published (listed) but not active until its time; a plain rotation then makes that
+    /// key active now rather than a new one, since verifiers may already hold it.
+    @Test func aStagedKeySignsOnlyFromItsTimeAndARotationActivatesIt() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = SigningKeyFiles(directory: root.appendingPathComponent("keys"))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let original = try files.loadOrCreate(now: now).active.kid
+        let at = now.addingTimeInterval(3600)
+        guard case .staged(let staged, let signsFrom) = try files.rotate(now: now, at: at) else {
+            Issue.record("nothing staged"); return
+        }
+        #expect(signsFrom == at)
+        #expect(staged != original)
+        #expect(try files.loadOrCreate(now: now).active.kid == original)
+        #expect(try files.loadOrCreate(now: now).all.map(\.kid) == [original, staged])
+        #expect(try files.loadOrCreate(now: at.addingTimeInterval(-0.001)).active.kid == original)
+        #expect(try files.loadOrCreate(now: at).active.kid == staged)
+        #expect(try files.loadAll(now: now).map(\.signsFromMilliseconds) == [1_800_000_000_000, 1_800_003_600_000])
+
+        // One staged key at a time, and only ahead of now.
+        #expect(throws: CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at)) {
+            try files.rotate(now: now, at: at.addingTimeInterval(60))
+        }
+        #expect(throws: CryptoError.stagingTimeNotAhead(signsFrom: now)) { try files.rotate(now: now.addingTimeInterval(1), at: now) }
+        #expect("\(CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at))".contains("2027-01-15T09:00:00Z"))
+
+        // The key active now cannot be removed; the staged one can be withdrawn.
+        #expect(throws: CryptoError.cannotRemoveActiveKey(original)) { try files.remove(kid: original, now: now) }
+
+        let later = now.addingTimeInterval(60)
+        #expect(try files.rotate(now: later) == .stagedKeyActivated(kid: staged))
+        let loaded = try files.loadOrCreate(now: later)
+        #expect(loaded.active.kid == staged)
+        #expect(loaded.all.map(\.kid) == [original, staged])
+        #expect(loaded.all[1].createdAt == later)
+        // Nothing is staged any more, so the next rotation makes a new key.
+        guard case .created(let next) = try files.rotate(now: later) else { Issue.record("no key created"); return }
+        #expect(try files.loadOrCreate(now: later.addingTimeInterval(0.001)).active.kid == next)
+    }
+
+    @Test func aStagedKeyCanBeWithdrawn() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = SigningKeyFiles(directory: root.appendingPathComponent("keys"))
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let original = try files.loadOrCreate(now: now).active.kid
+        guard case .staged(let staged, _) = try files.rotate(now: now, at: now.addingTimeInterval(10)) else {
+            Issue.record("nothing staged"); return
+        }
+        try files.remove(kid: staged, now: now)
+        #expect(try files.loadOrCreate(now: now.addingTimeInterval(20)).all.map(\.kid) == [original])
+    }
+
+    /// With the clock set back before every key, the oldest signs rather than none.
+    @Test func theOldestKeyIsActiveWhenNoKeysTimeHasCome() {
+        #expect(SigningKeyFiles.activeIndex([100, 200, 300], now: 50) == 0)
+        #expect(SigningKeyFiles.activeIndex([100, 200, 300], now: 200) == 1)
+        #expect(SigningKeyFiles.activeIndex([100, 200, 300], now: 299) == 1)
+        #expect(SigningKeyFiles.activeIndex([100, 200, 300], now: 300) == 2)
     }
 
     @Test func refusesAPrivateKeyFileReadableByOthers() throws {

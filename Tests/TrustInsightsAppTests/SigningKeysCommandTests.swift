@@ -62,4 +62,34 @@ import InsightCrypto
         #expect(lines.first?.hasPrefix(keys[0].kid) == true && lines.first?.hasSuffix("retired") == true)
         #expect(lines.last?.hasPrefix(keys[1].kid) == true && lines.last?.hasSuffix("active") == true)
     }
+
+    @Test func rotateAtStagesAKeyThatListsAsStagedUntilARotationActivatesIt() throws {
+        createDatabase()
+        #expect(run(["rotate"]).status == 0)
+        let staged = run(["rotate", "--at", "2099-01-01T00:00:00.250Z"])
+        #expect(staged.status == 0, "\(staged.output)")
+        #expect(staged.output.contains("staged") && staged.output.contains("2099-01-01T00:00:00.250Z") && staged.output.contains("SIGHUP"))
+        var keys = try SigningKeyFiles(directory: directory + "/signing-keys").existing()
+        #expect(keys.count == 2)
+        var lines = run(["list"]).output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.hasPrefix(keys[0].kid) == true && lines.first?.hasSuffix("active") == true)
+        #expect(lines.last == "\(keys[1].kid)  2099-01-01T00:00:00.250Z  staged")
+
+        // A second staged key, a time that has passed and one that is no time are refused, and change nothing.
+        let again = run(["rotate", "--at", "2099-06-01T00:00:00Z"])
+        #expect(again.status != 0 && again.output.contains("already staged") && again.output.contains(keys[1].kid), "\(again.output)")
+        let past = run(["rotate", "--at", "2020-01-01T00:00:00Z"])
+        #expect(past.status != 0 && past.output.contains("after now"), "\(past.output)")
+        let garbage = run(["rotate", "--at", "2099-02-30T00:00:00Z"])
+        #expect(garbage.status != 0 && garbage.output.contains("'--at'"), "\(garbage.output)")
+        #expect(try SigningKeyFiles(directory: directory + "/signing-keys").existing().count == 2)
+
+        let activated = run(["rotate"])
+        #expect(activated.status == 0 && activated.output.contains("staged signing key \(keys[1].kid) is active now"), "\(activated.output)")
+        keys = try SigningKeyFiles(directory: directory + "/signing-keys").existing()
+        #expect(keys.count == 2)
+        lines = run(["list"]).output.split(separator: "\n")
+        #expect(lines.first?.hasSuffix("retired") == true && lines.last?.hasSuffix("active") == true && lines.last?.hasPrefix(keys[1].kid) == true)
+    }
 }

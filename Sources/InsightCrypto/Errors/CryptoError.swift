@@ -1,3 +1,4 @@
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,6 +30,10 @@ public enum CryptoError: Error, Equatable, Sendable {
     case unknownKeyID(String)
     /// The active signing key cannot be removed; rotate first.
     case cannotRemoveActiveKey(String)
+    /// A key was to be staged for a time that is not after now.
+    case stagingTimeNotAhead(signsFrom: Date)
+    /// A key was to be staged while another staged key has not started signing yet.
+    case keyAlreadyStaged(kid: String, signsFrom: Date)
 }
 
 extension CryptoError: CustomStringConvertible {
@@ -60,6 +65,10 @@ extension CryptoError: CustomStringConvertible {
             return "no signing key with kid \(kid)"
         case let .cannotRemoveActiveKey(kid):
             return "signing key \(kid) is active; rotate before removing it"
+        case let .stagingTimeNotAhead(signsFrom):
+            return "a staged key must start signing after now, and \(signsFrom.formatted(.iso8601)) is not: leave out the time to rotate now"
+        case let .keyAlreadyStaged(kid, signsFrom):
+            return "signing key \(kid) is already staged to sign from \(signsFrom.formatted(.iso8601)): rotate without a time to make it active now, or wait until it is"
         }
     }
 }

@@ -167,6 +167,15 @@ struct KeyDirectory {
         syncDirectory()
     }
 
+    /// Renames a file within the directory, atomically, and makes the rename durable.
+    func move(named name: String, to newName: String) throws {
+        let newPath = path + "/" + newName
+        guard Glibc.rename(path + "/" + name, newPath) == 0 else {
+            throw CryptoError.keyStorage(path: newPath, operation: "rename", errno: errno)
+        }
+        syncDirectory()
+    }
+
     func remove(named name: String) throws {
         let filePath = path + "/" + name
         guard unlink(filePath) == 0 else {

@@ -6,7 +6,9 @@ import Glibc
 /// - The directory is created 0700 and refused if group or others can write to it.
 /// - Each key file is written 0600 to a temporary name and renamed into place, and is refused at load time if
 ///   group or others have any permission on it.
-/// - The newest key (by the creation time in its file name) is the active signing key; older keys stay so that
+/// - The time in a key's file name is when it starts signing: its creation time, or a later time for a key staged
+///   ahead (`rotate(now:at:)`) so that verifiers can fetch it before its first payload. The active key is the
+///   newest whose time has come; a staged key is published but signs nothing until then. Older keys stay so that
 ///   payloads signed before a rotation still verify, until `remove(kid:)` deletes them.
 /// - kid: `ES256PublicKey.keyID`, the first 16 hex characters of SHA-256 over the SubjectPublicKeyInfo DER.
 public struct SigningKeyFiles: Sendable {
@@ -20,14 +22,25 @@ public struct SigningKeyFiles: Sendable {
         self.init(directory: directory.path)
     }
 
-    /// The active key and every key's public half, oldest first; creates the directory and a first key when
-    /// there is none.
+    /// The active key (as of `now`) and every key's public half, oldest first, staged ones included; creates the
+    /// directory and a first key when there is none.
     /// With `creatingFirst` false an empty directory is an error (`CryptoError.noKeys`) instead: a running service
     /// reloading its keys must not start afresh where start-up would refuse to.
     public func loadOrCreate(
         now: Date = Date(), creatingFirst: Bool = true
     ) throws -> (active: (kid: String, key: ES256PrivateKey),
                  all: [(kid: String, publicKey: ES256PublicKey, createdAt: Date)]) {
+        let keys = try loadAll(now: now, creatingFirst: creatingFirst)
+        let active = keys[Self.activeIndex(keys.map(\.signsFromMilliseconds), now: now.millisecondsSince1970)]
+        return (active: (kid: active.kid, key: active.key),
+                all: keys.map { (kid: $0.kid, publicKey: $0.key.publicKey, createdAt: Date(millisecondsSince1970: $0.signsFromMilliseconds)) })
+    }
+
+    /// Every key with its private half and the time it signs from (Unix milliseconds), oldest first, never empty;
+    /// what a signer needs to switch to a staged key by itself when its time comes.
+    public func loadAll(
+        now: Date = Date(), creatingFirst: Bool = true
+    ) throws -> [(kid: String, key: ES256PrivateKey, signsFromMilliseconds: Int64)] {
         let storage = KeyDirectory(path: directory)
         try storage.prepare(creating: creatingFirst)
         var keys = try loadKeys(storage)
@@ -36,11 +49,17 @@ public struct SigningKeyFiles: Sendable {
             _ = try createKey(storage, now: now, after: nil)
             keys = try loadKeys(storage)
         }
-        guard let newest = keys.last else {
+        guard !keys.isEmpty else {
             // Unreachable unless another process empties the directory between our write and our read.
             throw CryptoError.keyStorage(path: directory, operation: "load", errno: ENOENT)
         }
-        return (active: (kid: newest.name.kid, key: newest.key), all: Self.publicHalves(keys))
+        return keys.map { (kid: $0.name.kid, key: $0.key, signsFromMilliseconds: $0.name.createdAtMilliseconds) }
+    }
+
+    /// Which of keys sorted by the time they sign from is active at `now`: the newest whose time has come. When
+    /// none has (the clock set back before every key), the oldest, so that there is always one.
+    public static func activeIndex(_ signsFrom: [Int64], now: Int64) -> Int {
+        signsFrom.lastIndex { $0 <= now } ?? 0
     }
 
     /// True when the directory holds a file named as a key file, read or checked or not: what a start-up check
@@ -50,8 +69,8 @@ public struct SigningKeyFiles: Sendable {
         return names.contains { SigningKeyFileName(fileName: $0) != nil }
     }
 
-    /// Every key's public half, oldest first (the last is the active one), without creating anything: empty when
-    /// the directory or its keys do not exist yet. The same checks as `loadOrCreate` apply to what is there.
+    /// Every key's public half, oldest first (`activeIndex` tells the active one), without creating anything: empty
+    /// when the directory or its keys do not exist yet. The same checks as `loadOrCreate` apply to what is there.
     public func existing() throws -> [(kid: String, publicKey: ES256PublicKey, createdAt: Date)] {
         var status = stat()
         guard stat(directory, &status) == 0 else {
@@ -72,24 +91,53 @@ public struct SigningKeyFiles: Sendable {
         }
     }
 
-    /// Creates a new key, which becomes the active one, and returns its kid. Older keys remain for verification.
-    @discardableResult
-    public func rotate(now: Date = Date()) throws -> String {
-        let storage = KeyDirectory(path: directory)
-        try storage.prepare()
-        let existing = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
-        let newest = existing.max { $0.createdAtMilliseconds < $1.createdAtMilliseconds }
-        return try createKey(storage, now: now, after: newest)
+    /// What `rotate(now:at:)` did.
+    public enum Rotation: Equatable, Sendable {
+        /// A new key, signing from now.
+        case created(kid: String)
+        /// The key staged earlier, moved to sign from now (it was published since it was staged).
+        case stagedKeyActivated(kid: String)
+        /// A new key, published from the next reload and signing from `signsFrom`.
+        case staged(kid: String, signsFrom: Date)
     }
 
-    /// Deletes a retired key. The active key cannot be removed.
-    public func remove(kid: String) throws {
+    /// Without `at`: makes a key active now, the staged one if there is one (verifiers may already hold it), else a
+    /// new one. With `at`, a time after `now`: stages a new key that signs from then, while the active key signs on;
+    /// one staged key at a time. Older keys remain for verification.
+    @discardableResult
+    public func rotate(now: Date = Date(), at signsFrom: Date? = nil) throws -> Rotation {
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
         let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
-            .sorted { $0.createdAtMilliseconds < $1.createdAtMilliseconds }
+            .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
+        let nowMilliseconds = now.millisecondsSince1970
+        let staged = names.last.flatMap { $0.createdAtMilliseconds > nowMilliseconds ? $0 : nil }
+        if let signsFrom {
+            let milliseconds = signsFrom.millisecondsSince1970
+            guard milliseconds > nowMilliseconds else { throw CryptoError.stagingTimeNotAhead(signsFrom: signsFrom) }
+            if let staged { throw CryptoError.keyAlreadyStaged(kid: staged.kid, signsFrom: Date(millisecondsSince1970: staged.createdAtMilliseconds)) }
+            let kid = try createKey(storage, now: signsFrom, after: names.last)
+            return .staged(kid: kid, signsFrom: Date(millisecondsSince1970: max(milliseconds, (names.last?.createdAtMilliseconds ?? 0) + 1)))
+        }
+        let current = names.last { $0.createdAtMilliseconds <= nowMilliseconds }
+        guard let staged else { return .created(kid: try createKey(storage, now: now, after: names.last)) }
+        // The staged key must sort after the key active now, whatever the clock, as a new key would.
+        var milliseconds = nowMilliseconds
+        if let current, milliseconds <= current.createdAtMilliseconds { milliseconds = current.createdAtMilliseconds + 1 }
+        let moved = SigningKeyFileName(createdAtMilliseconds: milliseconds, kid: staged.kid)
+        try storage.move(named: staged.fileName, to: moved.fileName)
+        return .stagedKeyActivated(kid: staged.kid)
+    }
+
+    /// Deletes a retired key, or withdraws a staged one. The key active now cannot be removed.
+    public func remove(kid: String, now: Date = Date()) throws {
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare()
+        let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
+            .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
         guard let target = names.first(where: { $0.kid == kid }) else { throw CryptoError.unknownKeyID(kid) }
-        guard target != names.last else { throw CryptoError.cannotRemoveActiveKey(kid) }
+        let active = names[Self.activeIndex(names.map(\.createdAtMilliseconds), now: now.millisecondsSince1970)]
+        guard target != active else { throw CryptoError.cannotRemoveActiveKey(kid) }
         try storage.remove(named: target.fileName)
     }
 
@@ -130,11 +178,11 @@ public struct SigningKeyFiles: Sendable {
 }
 
 extension Date {
-    fileprivate init(millisecondsSince1970 milliseconds: Int64) {
+    init(millisecondsSince1970 milliseconds: Int64) {
         self.init(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    fileprivate var millisecondsSince1970: Int64 {
+    var millisecondsSince1970: Int64 {
         Int64((timeIntervalSince1970 * 1000).rounded(.down))
     }
 }

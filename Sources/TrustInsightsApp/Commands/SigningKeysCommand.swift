@@ -1,7 +1,12 @@
+import FoundationEssentials
+import Glibc
 import InsightCore
+import InsightModel
 import InsightCrypto
 
 /// `trust-insights signing-keys list|rotate`: the ES256 keys that sign `signedPayload`, in `<data-dir>/signing-keys`.
+/// A key staged with `rotate --at` is published before it signs, so that verifiers that cache the key set hold it
+/// before its first payload (docs/SIGNED-PAYLOAD.md, "Rotation").
 enum SigningKeysCommand {
     static var spec: CommandSpec {
         CommandSpec(
@@ -20,7 +25,7 @@ enum SigningKeysCommand {
     static var list: CommandSpec {
         CommandSpec(
             name: "list",
-            abstract: "List signing keys: the newest is active, older ones are retired (still published, so that what they signed verifies).",
+            abstract: "List signing keys with the time each signs from: the newest whose time has come is active, older ones are retired (still published, so that what they signed verifies), a later one is staged.",
             options: KeysCommand.dataOptions
         ) { arguments, environment in
             // Listing creates nothing: the service makes the first key on its first start.
@@ -33,17 +38,19 @@ enum SigningKeysCommand {
                 throw CommandLineError.failure(
                     "no database and no signing keys at \(dataDir): check --data-dir (or dataDir in the configuration)")
             }
-            guard let active = keys.last else {
+            guard !keys.isEmpty else {
                 // Keys gone from a folder that answered evaluations were lost, not still to come: say what
                 // `serve` would, which refuses to start there.
                 try DataFolderState(dataDir: dataDir).checkSigningKeys(store: try KeysCommand.openStore(arguments, environment))
                 environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
                 return 0
             }
-            for key in keys {
-                let created = Timestamp.iso8601(milliseconds: Int64(key.createdAt.timeIntervalSince1970 * 1000))
-                // The words GET /v1/signing-keys uses for the same keys.
-                environment.print("\(key.kid)  \(created)  \(key.kid == active.kid ? "active" : "retired")")
+            let times = keys.map { Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)) }
+            let activeIndex = SigningKeyFiles.activeIndex(times, now: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+            for (index, key) in keys.enumerated() {
+                // The words GET /v1/signing-keys uses for the same keys; the time is when each signs from.
+                let status = index == activeIndex ? "active" : index < activeIndex ? "retired" : "staged"
+                environment.print("\(key.kid)  \(Timestamp.iso8601(milliseconds: times[index]))  \(status)")
             }
             return 0
         }
@@ -52,9 +59,12 @@ enum SigningKeysCommand {
     static var rotate: CommandSpec {
         CommandSpec(
             name: "rotate",
-            abstract: "Create a new active signing key; older keys stay published. Send SIGHUP to running servers.",
-            options: KeysCommand.dataOptions
+            abstract: "Make a new signing key active now (or the staged one), or with --at stage one to sign from a later time; older keys stay published. Send SIGHUP to running servers.",
+            options: [
+                .value("at", "time", help: "RFC 3339 time in UTC (ending in Z), after now, from which a new key signs: published from the servers' next SIGHUP, so that verifiers can fetch it before its first payload."),
+            ] + KeysCommand.dataOptions
         ) { arguments, environment in
+            let signsFrom = try arguments.value("at").map { text throws(CommandLineError) in try time(text, option: "at") }
             let dataDir = try dataDir(arguments, environment)
             let files = SigningKeyFiles(directory: dataDir + "/signing-keys")
             let folder = DataFolderState(dataDir: dataDir)
@@ -65,9 +75,39 @@ enum SigningKeysCommand {
                     "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); "
                         + "a new data folder gets its first signing key when the service first starts there")
             }
-            let kid = try files.rotate()
-            environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
+            switch try files.rotate(at: signsFrom) {
+            case .created(let kid):
+                environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
+            case .stagedKeyActivated(let kid):
+                environment.print("The staged signing key \(kid) is active now. Running servers switch to it on SIGHUP; older keys stay published.")
+            case .staged(let kid, let at):
+                let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
+                environment.print("New signing key \(kid), staged: running servers publish it on SIGHUP and sign with it from \(Timestamp.iso8601(milliseconds: milliseconds)) on, by themselves.")
+            }
             return 0
         }
+    }
+
+    /// An RFC 3339 time in UTC, to the millisecond.
+    static func time(_ text: String, option: String) throws(CommandLineError) -> Date {
+        let bytes = Array(text.utf8)
+        guard RFC3339UTC.isValid(text) else {
+            throw .usage("The value '\(text)' is invalid for '--\(option)': expected an RFC 3339 time in UTC (ending in Z) that exists, e.g. 2026-12-31T00:00:00Z")
+        }
+        func number(_ range: Range<Int>) -> Int32 {
+            bytes[range].reduce(0) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }
+        }
+        var parts = tm()
+        parts.tm_year = number(0..<4) - 1900
+        parts.tm_mon = number(5..<7) - 1
+        parts.tm_mday = number(8..<10)
+        parts.tm_hour = number(11..<13)
+        parts.tm_min = number(14..<16)
+        parts.tm_sec = number(17..<19)
+        let seconds = timegm(&parts)
+        // The fraction's first three digits; any further ones are below the key files' millisecond.
+        let fraction = bytes.count > 21 ? Array(bytes[20..<(bytes.count - 1)].prefix(3)) : []
+        let milliseconds = fraction.enumerated().reduce(0) { $0 + Int($1.element - UInt8(ascii: "0")) * [100, 10, 1][$1.offset] }
+        return Date(timeIntervalSince1970: Double(Int64(seconds) * 1000 + Int64(milliseconds)) / 1000)
     }
 }

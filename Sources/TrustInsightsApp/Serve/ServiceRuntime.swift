@@ -111,7 +111,9 @@ final class ServiceRuntime: Sendable {
         }
         try folderState.checkSigningKeys(store: store)
         do {
-            signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys")
+            signer = try PayloadSigner(directory: configuration.dataDir + "/signing-keys", switched: { [log] kid in
+                log.info("signing key switched", [("activeKeyID", .text(kid)), ("reason", "the staged key's time came")])
+            })
         } catch {
             throw CommandLineError.failure("signing keys in \(configuration.dataDir)/signing-keys: \(error)")
         }
