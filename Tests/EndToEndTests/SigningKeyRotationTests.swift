@@ -46,6 +46,7 @@ import Testing
             Issue.record("nothing staged"); return
         }
         service.runtime.reload()
+        #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(#""stagedKeyID":"\#(staged)""#) })
 
         func keySet() throws -> [String: [String: Any]] {
             let published = try service.client().request("GET", "/v1/signing-keys")

@@ -372,7 +372,12 @@ final class ServiceRuntime: Sendable {
         do {
             try signer.reload()
             countReload("signingKeys", applied: true)
-            log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))])
+            var fields: [(String, EventLog.Value)] = [("activeKeyID", .text(signer.activeKeyID))]
+            for key in signer.publishedKeys where key.status == .staged {
+                fields.append(("stagedKeyID", .text(key.kid)))
+                fields.append(("stagedKeySignsFrom", .text(Timestamp.iso8601(milliseconds: Int64((key.createdAt.timeIntervalSince1970 * 1000).rounded(.down))))))
+            }
+            log.info("signing keys reloaded", fields)
         } catch {
             countReload("signingKeys", applied: false)
             log.error("signing keys reload refused", [("reason", "\(error)")])
