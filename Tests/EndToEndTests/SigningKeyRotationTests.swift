@@ -35,6 +35,30 @@ import Testing
         #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(newKid) })
     }
 
+    /// The key set carries a strong entity tag: a verifier asking again with If-None-Match is told 304 while the
+    /// set is unchanged, and gets the new set (and tag) once a rotation changed it.
+    @Test func theKeySetAnswersNotModifiedUntilARotationChangesIt() throws {
+        let service = try LiveService()
+        let first = try service.client().request("GET", "/v1/signing-keys")
+        let tag = try #require(first.header("ETag"))
+        #expect(tag.count == 34 && tag.hasPrefix("\"") && tag.hasSuffix("\""))
+        let again = try service.client().request("GET", "/v1/signing-keys", headers: [("If-None-Match", tag)])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(again.header("ETag") == tag)
+        #expect(again.header("Cache-Control") == "no-cache")
+        let head = try service.client().request("HEAD", "/v1/signing-keys", headers: [("If-None-Match", "W/" + tag)])
+        #expect(head.status == 304)
+
+        _ = try SigningKeyFiles(directory: service.dataDirectory + "/signing-keys").rotate()
+        service.runtime.reload()
+        let changed = try service.client().request("GET", "/v1/signing-keys", headers: [("If-None-Match", tag)])
+        #expect(changed.status == 200)
+        #expect(try #require(changed.header("ETag")) != tag)
+        let keys = (try JSONSerialization.jsonObject(with: Data(changed.body)) as? [String: Any])?["keys"] as? [Any]
+        #expect(keys?.count == 2)
+    }
+
     /// A staged key is published from the reload on, while the old key signs; from its time the server signs with
     /// it by itself, without another reload, and the key set says so.
     @Test func aStagedKeyIsPublishedAtOnceAndSignsFromItsTimeWithoutAReload() throws {

@@ -299,6 +299,44 @@ struct ConnectionSessionTests {
         #expect(try #require(connection.send("GET /teapot HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first).status == 409)
     }
 
+    /// RFC 9110 §13.1.1 and §13.1.2 against an answer with an entity tag: If-None-Match compares weakly and turns a
+    /// GET into 304 carrying the tag (§15.4.5), If-Match compares strongly, a malformed list matches nothing.
+    @Test func judgesEntityTagsAgainstTheAnswersETag() throws {
+        let connection = InMemoryConnection()
+        func get(_ fields: String) throws -> ParsedResponse {
+            try #require(connection.send("GET /tagged HTTP/1.1\r\nHost: a\r\n\(fields)\r\n").first)
+        }
+        let plain = try get("")
+        #expect(plain.status == 200 && plain.header("ETag") == #""v2""#)
+        for condition in [#""v2""#, #"W/"v2""#, #""v1", "v2""#, #""v1",W/"v2""#, "*", #" "v1" , "v2" "#] {
+            let response = try get("If-None-Match: \(condition)\r\n")
+            #expect(response.status == 304, "\(condition)")
+            #expect(response.header("ETag") == #""v2""#)
+            #expect(response.header("Cache-Control") == "no-cache")
+            #expect(response.bodyText.isEmpty && response.header("Content-Type") == nil)
+        }
+        // Two field lines are one list (RFC 9110 §5.3).
+        #expect(try get("If-None-Match: \"v1\"\r\nIf-None-Match: \"v2\"\r\n").status == 304)
+        for condition in [#""v1""#, #""V2""#, "v2", #""v2"#, #"w/"v2""#, #""v1" "v2""#, #"W/ "v2""#, ""] {
+            #expect(try get("If-None-Match: \(condition)\r\n").status == 200, "\(condition)")
+        }
+        #expect(try get(#"If-Match: "v2""# + "\r\n").status == 200)
+        #expect(try get(#"If-Match: "v1", "v2""# + "\r\n").status == 200)
+        #expect(try get(#"If-Match: W/"v2""# + "\r\n").status == 412)
+        #expect(try get(#"If-Match: "v1""# + "\r\n").status == 412)
+        // An answer without a tag matches no tag, as before.
+        #expect(try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-None-Match: \"7\"\r\n\r\n").first).status == 200)
+    }
+
+    @Test func entityTagListsParseAsRFC9110Writes() {
+        #expect(EntityTag.list([#""a", W/"b",,"c,d""#]).map { "\($0.isWeak ? "W/" : "")\($0.opaque)" } == ["a", "W/b", "c,d"])
+        #expect(EntityTag.list([#""a" junk, "b""#]).map(\.opaque) == ["a"])
+        #expect(EntityTag.list([#""unterminated"#]).isEmpty)
+        #expect(EntityTag(field: #" "x" "#)?.opaque == "x")
+        #expect(EntityTag(field: #""x" "y""#) == nil)
+        #expect(EntityTag(field: "x") == nil)
+    }
+
     /// A chunked body over the limit is found while it is read: a client without access still hears 401, not 413,
     /// as it does for a declared length over the limit.
     @Test func aChunkedBodyOverTheLimitIsJudgedByTheRoutesCheckFirst() throws {

@@ -321,7 +321,7 @@ struct ConnectionSession {
     /// A safe method's conditions are judged on its answer: only a 2xx would have been sent without them
     /// (RFC 9110 §13.2.1), and the answer shows that the target has a current representation.
     private static func applyingPreconditions(to response: HTTPResponse, headers: HTTPFields, method: HTTPMethod) -> HTTPResponse {
-        switch Preconditions.evaluate(headers, method: method, hasRepresentation: true) {
+        switch Preconditions.evaluate(headers, method: method, hasRepresentation: true, entityTag: response.headers["ETag"]) {
         case .proceed:
             return response
         case .failed:

@@ -1,4 +1,5 @@
 import HTTPServer
+import InsightCrypto
 import InsightCore
 import JSONStream
 
@@ -82,9 +83,11 @@ struct CatalogueRoutes: Sendable {
         writer.endArray()
         writer.endObject()
         // Public, but a cache must ask again each time: after a rotation (and SIGHUP) the new key signs at once,
-        // and a verifier that meets its kid must find it (docs/SIGNED-PAYLOAD.md).
+        // and a verifier that meets its kid must find it (docs/SIGNED-PAYLOAD.md). The entity tag lets it ask
+        // with If-None-Match and be told 304 while the set is unchanged; it changes with any key or status.
         var headers = HTTPFields()
         headers.set("Cache-Control", "no-cache")
+        headers.set("ETag", "\"" + String(SHA256.hex(writer.bytes).prefix(32)) + "\"")
         return .json(.ok, writer.bytes, headers: headers)
     }
 }

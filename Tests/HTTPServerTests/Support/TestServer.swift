@@ -52,6 +52,8 @@ enum SampleRoutes {
     static func router() -> Router {
         var router = Router()
         router.add(.get, "/") { _, _ in HTTPResponse.text(.ok, "root") }
+        // Answers with a strong entity tag, as the service's key set does.
+        router.add(.get, "/tagged") { _, _ in HTTPResponse.text(.ok, "tagged", headers: ["ETag": #""v2""#, "Cache-Control": "no-cache"]) }
         router.add(.post, "/echo") { request, _ in HTTPResponse(status: .ok, body: request.body) }
         router.add(.post, "/json", options: RouteOptions(acceptedContentTypes: ["application/json"])) { request, _ in
             HTTPResponse.json(.created, request.body)
