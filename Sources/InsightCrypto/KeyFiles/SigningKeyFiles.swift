@@ -116,17 +116,29 @@ public struct SigningKeyFiles: Sendable {
             let milliseconds = signsFrom.millisecondsSince1970
             guard milliseconds > nowMilliseconds else { throw CryptoError.stagingTimeNotAhead(signsFrom: signsFrom) }
             if let staged { throw CryptoError.keyAlreadyStaged(kid: staged.kid, signsFrom: Date(millisecondsSince1970: staged.createdAtMilliseconds)) }
-            let kid = try createKey(storage, now: signsFrom, after: names.last)
-            return .staged(kid: kid, signsFrom: Date(millisecondsSince1970: max(milliseconds, (names.last?.createdAtMilliseconds ?? 0) + 1)))
+            let created = try createKey(storage, now: signsFrom, after: names.last)
+            return .staged(kid: created.kid, signsFrom: Date(millisecondsSince1970: created.signsFromMilliseconds))
         }
         let current = names.last { $0.createdAtMilliseconds <= nowMilliseconds }
-        guard let staged else { return .created(kid: try createKey(storage, now: now, after: names.last)) }
+        guard let staged else {
+            let created = try createKey(storage, now: now, after: names.last)
+            Self.waitUntil(created.signsFromMilliseconds, from: nowMilliseconds)
+            return .created(kid: created.kid)
+        }
         // The staged key must sort after the key active now, whatever the clock, as a new key would.
         var milliseconds = nowMilliseconds
         if let current, milliseconds <= current.createdAtMilliseconds { milliseconds = current.createdAtMilliseconds + 1 }
         let moved = SigningKeyFileName(createdAtMilliseconds: milliseconds, kid: staged.kid)
         try storage.move(named: staged.fileName, to: moved.fileName)
+        Self.waitUntil(milliseconds, from: nowMilliseconds)
         return .stagedKeyActivated(kid: staged.kid)
+    }
+
+    /// A key made active in the millisecond of the key before it signs from the next one: waiting that
+    /// millisecond out means a rotation that returns has a key whose time has come, as its caller is told.
+    private static func waitUntil(_ milliseconds: Int64, from nowMilliseconds: Int64) {
+        let ahead = milliseconds - nowMilliseconds
+        if ahead > 0 && ahead <= 1 { usleep(UInt32(ahead * 1000) + 100) }
     }
 
     /// Deletes a retired key, or withdraws a staged one. The key active now cannot be removed.
@@ -163,7 +175,9 @@ public struct SigningKeyFiles: Sendable {
         }
     }
 
-    private func createKey(_ storage: KeyDirectory, now: Date, after newest: SigningKeyFileName?) throws -> String {
+    private func createKey(
+        _ storage: KeyDirectory, now: Date, after newest: SigningKeyFileName?
+    ) throws -> (kid: String, signsFromMilliseconds: Int64) {
         let key = try ES256PrivateKey.generate()
         let kid = key.publicKey.keyID
         // Creation times order the keys, so a new key must be strictly newer than the newest, whatever the clock.
@@ -173,7 +187,7 @@ public struct SigningKeyFiles: Sendable {
         }
         let name = SigningKeyFileName(createdAtMilliseconds: milliseconds, kid: kid)
         try storage.writePrivateFileAtomically(named: name.fileName, content: key.pemRepresentation)
-        return kid
+        return (kid, milliseconds)
     }
 }
 
