@@ -97,6 +97,35 @@ import Testing
         }
     }
 
+    /// Without regularisation (λ 0, min-child-weight 0) a cut that leaves one side empty but for the rounding of
+    /// G and H must not become a child: its leaf, -G/H of two residues, was infinite or NaN, and a few rounds on the
+    /// model failed validation or the trainer crashed (found by the data-shapes probe; XGBoost trains finite trees
+    /// here). Every leaf stays finite, and every child holds rows.
+    @Test func noRegularisationAtAllStillGivesFiniteLeavesAndChildrenWithRows() throws {
+        let train = SyntheticData.separable(rows: 2000, seed: 21, features: 5)
+        let valid = SyntheticData.separable(rows: 1000, seed: 22, features: 5)
+        var parameters = SyntheticData.smallParameters()
+        parameters.lambda = 0
+        parameters.minChildWeight = 0
+        parameters.learningRate = 1
+        parameters.earlyStoppingRounds = 0
+        parameters.trees = 30
+        parameters.maxDepth = 6
+        for subsample in [1.0, 0.1] {
+            parameters.subsample = subsample
+            let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: valid)
+            for tree in model.trees {
+                for node in tree.nodes {
+                    #expect(node.value.isFinite)
+                    if !node.isLeaf {
+                        #expect(tree.nodes[node.left].cover > 0 && tree.nodes[node.right].cover > 0)
+                    }
+                }
+            }
+            _ = try model.modelDocument(context).jsonData()
+        }
+    }
+
     @Test func lambdaShrinksLeafWeights() throws {
         let train = SyntheticData.separable(rows: 1000, seed: 13)
         let valid = SyntheticData.separable(rows: 300, seed: 14)

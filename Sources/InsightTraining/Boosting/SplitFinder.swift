@@ -13,13 +13,21 @@ struct SplitFinder {
     /// Gains within this of zero are rounding noise, not structure (XGBoost's kRtEps).
     static let minimumGain = 1e-6
 
+    /// A child's hessian sum must be at least this share of its parent's as well as `minChildWeight`. The right
+    /// side's sums are the parent's less the left's, so a cut that sends every row left leaves residues of
+    /// rounding (about 1e-14 of the parent's) on the right; with λ and the minimum child weight both 0 such a
+    /// "child" was scored G²/H of two residues, won, and got a leaf of ±inf or NaN. Rows' hessians are at least
+    /// 1e-16 each, so only a side of rows already fitted to within that, or no rows, falls below this.
+    static let minimumHessianShare = 1e-9
+
     @inline(__always)
     func score(_ gradient: Double, _ hessian: Double) -> Double { gradient * gradient / (hessian + lambda) }
 
     func best(
         histogram: UnsafePointer<SIMD2<Double>>, gradient: Double, hessian: Double
     ) -> SplitCandidate? {
-        guard hessian >= 2 * minChildWeight else { return nil }
+        guard hessian >= 2 * minChildWeight, hessian > 0 else { return nil }
+        let minimumChildHessian = max(minChildWeight, hessian * Self.minimumHessianShare)
         let parentScore = score(gradient, hessian)
         var best: SplitCandidate?
         var bestGain = max(minSplitGain, Self.minimumGain)
@@ -41,7 +49,7 @@ struct SplitFinder {
                 var leftH = accumulated.y
                 var rightG = gradient - leftG
                 var rightH = hessian - leftH
-                if leftH >= minChildWeight && rightH >= minChildWeight {
+                if leftH >= minimumChildHessian && rightH >= minimumChildHessian {
                     let gain = score(leftG, leftH) + score(rightG, rightH) - parentScore
                     if gain > bestGain {
                         bestGain = gain
@@ -56,7 +64,7 @@ struct SplitFinder {
                 leftH += missing.y
                 rightG = gradient - leftG
                 rightH = hessian - leftH
-                if leftH >= minChildWeight && rightH >= minChildWeight {
+                if leftH >= minimumChildHessian && rightH >= minimumChildHessian {
                     let gain = score(leftG, leftH) + score(rightG, rightH) - parentScore
                     if gain > bestGain {
                         bestGain = gain
