@@ -15,6 +15,28 @@ import Testing
         #expect(result.margins == ["-0.25", "0.75", "-0.25"])
     }
 
+    /// `--output -` is standard output (no file named `-`), and labels of one class get no AUC, said in words
+    /// rather than as nan.
+    @Test func outputDashIsStandardOutputAndOneClassHasNoAUC() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        #expect(harness.importModel("model.json", from: "xgboost", to: "m.json").status == 0)
+        try harness.write("label,f0\n0,0.4\n0,0.9\n", to: "one-class.csv")
+        let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("one-class.csv"), "--output", "-"])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output == "margin,prob\n-0.25,0.43782349911420193\n0.75,0.679178699175393\n", "\(result.output)")
+        #expect(result.errors.contains("AUC undefined (one class only)") && !result.errors.contains("nan"), "\(result.errors)")
+        #expect(!FileManager.default.fileExists(atPath: harness.path("-")) && !FileManager.default.fileExists(atPath: "-"))
+        try harness.write("label,f0\n0,0.4\n1,0.9\n", to: "two-classes.csv")
+        let both = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("two-classes.csv")])
+        #expect(both.errors.contains("AUC 1.0"), "\(both.errors)")
+        // `models import` prints its summary to standard output, so `-` is refused there rather than a file.
+        let dash = harness.run(["models", "import", "--from", "xgboost", "--insight", "isLikelyBeingCoached", "--category", "payment",
+                                "--version", "2027.01.1", "--out", "-", harness.path("model.json")])
+        #expect(dash.status == 64 && dash.errors.contains("'--out'"), "\(dash.errors)")
+        #expect(!FileManager.default.fileExists(atPath: "-"))
+    }
+
     @Test func aBlankLineAmongSeveralColumnsIsRefusedNamingItsLine() throws {
         let harness = try ModelsCommandHarness()
         try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")

@@ -244,6 +244,22 @@ import Testing
         #expect(!summary.contains("\r"))
     }
 
+    /// `--out -` is standard output, as `simulate --out -` is, not a file named `-` in the working folder.
+    @Test func outDashWritesTheModelToStandardOutput() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = FileManager.default.fileExists(atPath: "-")
+        let (status, output) = run([
+            "train", "--train", train.path, "--valid", valid.path, "--out", "-", "--trees", "5", "--max-depth", "2",
+            "--created-at", "2026-11-21T00:00:00Z",
+        ])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+        let model = output.standardOutput.withLock { $0 }
+        #expect(model.hasPrefix("{") && model.contains("\"format\" : \"trust-insights.gbdt\"") && model.hasSuffix("}\n"))
+        #expect(output.standardError.withLock { $0 }.hasSuffix("wrote the model to standard output\n"))
+        #expect(FileManager.default.fileExists(atPath: "-") == before)
+    }
+
     @Test func drawsAProgressLineOnlyOnATerminal() throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -40,6 +40,11 @@ enum ModelsImportCommand {
         let source = try arguments.choice("from", from: ["xgboost", "lightgbm"])!
         let input = arguments.positionals[0]
         let outPath = try arguments.required("out")
+        // The other commands take `-` as standard output; this one prints its summary there, so a file named `-`
+        // would be a surprise and the model on standard output would be mixed with the summary.
+        guard outPath != "-" else {
+            throw .usage("The value '-' is invalid for '--out': models import prints its summary to standard output, so it writes the model to a file only (./- names a file called -)")
+        }
         try OutputFile.refuseOverwriting(
             inputs: [input] + (arguments.value("evaluate").map { [$0] } ?? []), option: "out", path: outPath,
             with: "the converted model")

@@ -11,11 +11,13 @@ enum ModelsScoreCommand {
             options: [
                 .value("model", "file", help: "A model in the trust-insights format.", required: true),
                 .value("input", "csv", help: "Rows to score.", required: true),
-                .value("output", "csv", help: "Where to write margin,prob (default: standard output)."),
+                .value("output", "csv", help: "Where to write margin,prob; - or none for standard output."),
             ]
         ) { arguments, environment in
             let modelPath = try arguments.required("model"), inputPath = try arguments.required("input")
-            if let output = arguments.value("output") {
+            // `-` is standard output, as for `simulate --out` and `export --out`, not a file named `-`.
+            let outputPath = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
+            if let output = outputPath {
                 try OutputFile.refuseOverwriting(inputs: [inputPath, modelPath], option: "output", path: output, with: "the scores")
             }
             let model = try ModelsFiles.loadModel(modelPath)
@@ -34,7 +36,7 @@ enum ModelsScoreCommand {
             }
             // What the command says goes to standard error, as with the other commands that write a file.
             let report = environment.printError
-            if let output = arguments.value("output") {
+            if let output = outputPath {
                 try ModelsFiles.write(Data(csv.utf8), to: output)
                 report("wrote \(margins.count) scores to \(output)")
             } else {
@@ -43,7 +45,10 @@ enum ModelsScoreCommand {
             if let labels, !labels.isEmpty {
                 let auc = ClassificationMetrics.auc(labels: labels, scores: probabilities)
                 let logLoss = ClassificationMetrics.logLoss(labels: labels, probabilities: probabilities)
-                report("rows \(labels.count), positives \(labels.filter { $0 == 1 }.count), AUC \(auc), log loss \(logLoss)")
+                let positives = labels.filter { $0 == 1 }.count
+                // With one class only there is no pair to rank: say so rather than print nan.
+                let aucText = positives == 0 || positives == labels.count ? "undefined (one class only)" : "\(auc)"
+                report("rows \(labels.count), positives \(positives), AUC \(aucText), log loss \(logLoss)")
             }
             return 0
         }

@@ -8,8 +8,8 @@ import Glibc
 #endif
 
 /// `trust-insights train`: fits a gradient-boosted model on a labelled CSV, picks the medium and high thresholds
-/// on the validation CSV, and writes the model document. The summary goes to standard error, so that `--out
-/// /dev/stdout` leaves standard output to the model alone.
+/// on the validation CSV, and writes the model document. The summary goes to standard error, so that `--out -`
+/// leaves standard output to the model alone.
 enum TrainCommand {
     static var spec: CommandSpec {
         let defaults = TrainingParameters()
@@ -25,7 +25,7 @@ enum TrainCommand {
             options: [
                 .value("train", "file", help: "Training CSV.", required: true),
                 .value("valid", "file", help: "Validation CSV: early stopping, thresholds and metrics.", required: true),
-                .value("out", "model.json", help: "Where to write the model.", required: true),
+                .value("out", "model.json", help: "Where to write the model; - for standard output.", required: true),
                 .value("trees", "n", help: "Maximum boosting rounds.", default: "\(defaults.trees)"),
                 .value("max-depth", "d", help: "Maximum tree depth.", default: "\(defaults.maxDepth)"),
                 .value("learning-rate", "eta", help: "Shrinkage of each tree.", default: "\(defaults.learningRate)"),
@@ -100,10 +100,14 @@ enum TrainCommand {
         let trainPath = try arguments.required("train")
         let validPath = try arguments.required("valid")
         let outPath = try arguments.required("out")
+        // `-` is standard output, as for `simulate --out`, not a file named `-` in the working folder.
+        let toStandardOutput = outPath == "-"
         let metadata = try metadata(from: arguments)
-        try OutputFile.requireFolder(of: outPath)
-        try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
-        try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out")
+        if !toStandardOutput {
+            try OutputFile.requireFolder(of: outPath)
+            try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
+            try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out")
+        }
         if OutputFile.isSameFile(trainPath, validPath) {
             environment.standardError(
                 "warning: --train and --valid name the same file: the thresholds and the held-out metrics will come from the training data\n")
@@ -145,7 +149,7 @@ enum TrainCommand {
                 trainingFileName: fileName(trainPath), validationFileName: fileName(validPath),
                 toolVersion: RootCommand.version))
         do {
-            try ModelValidator.validate(document, file: outPath)
+            try ModelValidator.validate(document, file: toStandardOutput ? "the model" : outPath)
         } catch {
             throw .failure("the trained model failed validation: \(error)")
         }
@@ -156,7 +160,11 @@ enum TrainCommand {
             throw .failure("cannot encode the trained model: \(error)")
         }
         data.append(UInt8(ascii: "\n"))
-        try OutputFile.write(Array(data), to: outPath)
+        if toStandardOutput {
+            environment.standardOutput(String(decoding: data, as: UTF8.self))
+        } else {
+            try OutputFile.write(Array(data), to: outPath)
+        }
         let metrics = model.validationMetrics
         environment.printError(
             "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds, "
@@ -169,7 +177,7 @@ enum TrainCommand {
             "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
                 + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
                 + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
-        environment.printError("wrote \(outPath)")
+        environment.printError(toStandardOutput ? "wrote the model to standard output" : "wrote \(outPath)")
         return 0
     }
 
