@@ -132,6 +132,13 @@ import Testing
         #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 2)) {
             try loader.parse(text: "label,a\tb\n0,1\n", name: "t.csv")
         }
+        // Unicode's line and paragraph separators are line breaks too; a zero-width joiner (in emoji) is not.
+        for separator in ["\u{2028}", "\u{2029}"] {
+            #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 3)) {
+                try loader.parse(text: "label,a,x\(separator)y\n0,1,2\n", name: "t.csv")
+            }
+        }
+        #expect(try loader.parse(text: "label,a,👩\u{200D}💻\n0,1,2\n1,2,3\n", name: "t.csv").featureNames == ["a", "👩\u{200D}💻"])
     }
 
     @Test func sayWhenLinesEndInACarriageReturnAlone() {
