@@ -7,6 +7,15 @@ import Testing
     let scores: [Double] = [0.95, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05]
     let labels: [UInt8] = [1, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0]
 
+    /// A NaN score is a level of its own, not an endless loop (the trainer once gave one, and the ranking then
+    /// appended levels until memory ran out).
+    @Test func aNaNScoreEndsTheRankingLikeAnyOther() {
+        let ranked = RankedScores(scores: [0.5, .nan, 0.2, 0.5, .nan], labels: [1, 0, 1, 0, 1])
+        #expect(ranked.positives == 3 && ranked.negatives == 2)
+        #expect(ranked.levels.last?.truePositives == 3 && ranked.levels.last?.falsePositives == 2)
+        #expect(ranked.levels.count <= 5)
+    }
+
     @Test func highIsTheLowestScoreMeetingThePrecisionTarget() {
         let selection = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.8).select(probabilities: scores, labels: labels)
         // p >= 0.7 flags 5 rows, 4 positive: precision 0.8; lower thresholds fall below it.

@@ -20,10 +20,12 @@ struct RankedScores: Sendable {
         var index = 0
         while index < order.count {
             let score = scores[order[index]]
-            while index < order.count, scores[order[index]] == score {
+            // At least one row per level: a NaN equals nothing, not even itself, and `while` would never move on
+            // (an endless loop of levels until memory ran out, when a trainer fault gave a NaN probability).
+            repeat {
                 if labels[order[index]] == 1 { truePositives += 1 } else { falsePositives += 1 }
                 index += 1
-            }
+            } while index < order.count && scores[order[index]] == score
             levels.append(Level(score: score, truePositives: truePositives, falsePositives: falsePositives))
         }
         self.levels = levels
