@@ -70,7 +70,7 @@ import Testing
             Issue.record("nothing staged"); return
         }
         service.runtime.reload()
-        #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(#""stagedKeyID":"\#(staged)""#) })
+        #expect(service.logs.lines.contains { $0.contains("signing keys reloaded") && $0.contains(#""stagedKeyIDs":"\#(staged)""#) })
 
         func keySet() throws -> [String: [String: Any]] {
             let published = try service.client().request("GET", "/v1/signing-keys")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Glibc
 import Testing
 @testable import InsightCrypto
@@ -110,7 +111,11 @@ import Testing
             try files.rotate(now: now, at: at.addingTimeInterval(60))
         }
         #expect(throws: CryptoError.stagingTimeNotAhead(signsFrom: now)) { try files.rotate(now: now.addingTimeInterval(1), at: now) }
-        #expect("\(CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at))".contains("2027-01-15T09:00:00Z"))
+        #expect("\(CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at))".contains("2027-01-15T09:00:00.000Z"))
+        // Milliseconds kept, and no turn to the Julian calendar before 1582.
+        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: 1_800_000_000.789)) == "2027-01-15T08:00:00.789Z")
+        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00.000Z")
+        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
 
         // The key active now cannot be removed; the staged one can be withdrawn.
         #expect(throws: CryptoError.cannotRemoveActiveKey(original)) { try files.remove(kid: original, now: now) }
@@ -124,6 +129,29 @@ import Testing
         // Nothing is staged any more, so the next rotation makes a new key.
         guard case .created(let next) = try files.rotate(now: later) else { Issue.record("no key created"); return }
         #expect(try files.loadOrCreate(now: later.addingTimeInterval(0.001)).active.kid == next)
+    }
+
+    /// Rotations take turns on the folder's lock: of eight `rotate --at` at once exactly one stages a key, the
+    /// others are told it is staged (two at once both found none and both staged one).
+    @Test func concurrentStagingsStageOneKey() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = SigningKeyFiles(directory: root.appendingPathComponent("keys"))
+        _ = try files.loadOrCreate()
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let outcome: String
+            do {
+                if case .staged = try files.rotate(at: Date().addingTimeInterval(3600 + Double(index))) { outcome = "staged" } else { outcome = "other" }
+            } catch CryptoError.keyAlreadyStaged {
+                outcome = "refused"
+            } catch {
+                outcome = "\(error)"
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        #expect(outcomes.withLock { $0 }.sorted() == ["refused", "refused", "refused", "refused", "refused", "refused", "refused", "staged"])
+        #expect(try files.existing().count == 2)
     }
 
     @Test func aStagedKeyCanBeWithdrawn() throws {

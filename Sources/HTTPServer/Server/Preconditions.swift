@@ -29,13 +29,13 @@ enum Preconditions {
             // `*` must stand alone: a list holding it is not the field's syntax, and no list can match.
             let holds = isAsterisk(values)
                 ? hasRepresentation
-                : hasRepresentation && current.map { current in EntityTag.list(values).contains { $0.matchesStrongly(current) } } == true
+                : hasRepresentation && current.map { current in EntityTag.list(values)?.contains { $0.matchesStrongly(current) } == true } == true
             guard holds else { return .failed }
         }
         if headers.contains("If-None-Match"), hasRepresentation {
             let values = headers.values(for: "If-None-Match")
             let matches = isAsterisk(values)
-                || current.map { current in EntityTag.list(values).contains { $0.matchesWeakly(current) } } == true
+                || current.map { current in EntityTag.list(values)?.contains { $0.matchesWeakly(current) } == true } == true
             if matches { return method == .get || method == .head ? .notModified : .failed }
         }
         return .proceed
@@ -67,20 +67,20 @@ struct EntityTag: Equatable {
         self.opaque = opaque
     }
 
-    /// §13.1.1 and §13.1.2: `#entity-tag` over every line of the field. A list that is not that syntax matches
-    /// nothing from the first fault on (what came before it still counts), so a malformed condition never makes a
-    /// representation look unchanged that is not.
-    static func list(_ values: [String]) -> [EntityTag] {
+    /// §13.1.1 and §13.1.2: `#entity-tag` over every line of the field; nil when any part is not that syntax. A
+    /// malformed field matches nothing, wherever its fault and in whatever order its lines came, so it never makes
+    /// a representation look unchanged (`If-None-Match`) nor lets a guarded change through (`If-Match`).
+    static func list(_ values: [String]) -> [EntityTag]? {
         var tags: [EntityTag] = []
         for value in values {
             var rest = Substring(value)
             while true {
                 rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "," }
                 if rest.isEmpty { break }
-                guard let tag = scan(&rest) else { return tags }
+                guard let tag = scan(&rest) else { return nil }
                 tags.append(tag)
                 rest = rest.drop { $0 == " " || $0 == "\t" }
-                guard rest.isEmpty || rest.first == "," else { return tags }
+                guard rest.isEmpty || rest.first == "," else { return nil }
             }
         }
         return tags

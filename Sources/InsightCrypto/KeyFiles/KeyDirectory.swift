@@ -167,6 +167,20 @@ struct KeyDirectory {
         syncDirectory()
     }
 
+    /// Runs `body` holding an exclusive `flock` on the directory itself (Linux locks directories too, so no lock
+    /// file is left among the keys): two rotations read, check and write the key files one after the other, where
+    /// two `rotate --at` at once both found no staged key and both staged one. Released when the descriptor
+    /// closes, however the process ends.
+    func withExclusiveLock<Result>(_ body: () throws -> Result) throws -> Result {
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw CryptoError.keyStorage(path: path, operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CryptoError.keyStorage(path: path, operation: "flock", errno: errno) }
+        }
+        return try body()
+    }
+
     /// Renames a file within the directory, atomically, and makes the rename durable.
     func move(named name: String, to newName: String) throws {
         let newPath = path + "/" + newName

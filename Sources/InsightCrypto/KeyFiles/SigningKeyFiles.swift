@@ -105,9 +105,15 @@ public struct SigningKeyFiles: Sendable {
     /// new one. With `at`, a time after `now`: stages a new key that signs from then, while the active key signs on;
     /// one staged key at a time. Older keys remain for verification.
     @discardableResult
-    public func rotate(now: Date = Date(), at signsFrom: Date? = nil) throws -> Rotation {
+    /// `now`: the system clock, read once the lock is held (a rotation that waited for another must not judge
+    /// that one's new key by a time from before it was made), unless a test gives its own.
+    public func rotate(now: Date? = nil, at signsFrom: Date? = nil) throws -> Rotation {
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
+        return try storage.withExclusiveLock { try rotate(storage, now: now ?? Date(), at: signsFrom) }
+    }
+
+    private func rotate(_ storage: KeyDirectory, now: Date, at signsFrom: Date?) throws -> Rotation {
         let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
             .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
         let nowMilliseconds = now.millisecondsSince1970
@@ -142,15 +148,18 @@ public struct SigningKeyFiles: Sendable {
     }
 
     /// Deletes a retired key, or withdraws a staged one. The key active now cannot be removed.
-    public func remove(kid: String, now: Date = Date()) throws {
+    public func remove(kid: String, now: Date? = nil) throws {
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
-        let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
-            .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
-        guard let target = names.first(where: { $0.kid == kid }) else { throw CryptoError.unknownKeyID(kid) }
-        let active = names[Self.activeIndex(names.map(\.createdAtMilliseconds), now: now.millisecondsSince1970)]
-        guard target != active else { throw CryptoError.cannotRemoveActiveKey(kid) }
-        try storage.remove(named: target.fileName)
+        try storage.withExclusiveLock {
+            let now = now ?? Date()
+            let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
+                .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
+            guard let target = names.first(where: { $0.kid == kid }) else { throw CryptoError.unknownKeyID(kid) }
+            let active = names[Self.activeIndex(names.map(\.createdAtMilliseconds), now: now.millisecondsSince1970)]
+            guard target != active else { throw CryptoError.cannotRemoveActiveKey(kid) }
+            try storage.remove(named: target.fileName)
+        }
     }
 
     private func loadKeys(_ storage: KeyDirectory) throws -> [(name: SigningKeyFileName, key: ES256PrivateKey)] {

@@ -373,9 +373,13 @@ final class ServiceRuntime: Sendable {
             try signer.reload()
             countReload("signingKeys", applied: true)
             var fields: [(String, EventLog.Value)] = [("activeKeyID", .text(signer.activeKeyID))]
-            for key in signer.publishedKeys where key.status == .staged {
-                fields.append(("stagedKeyID", .text(key.kid)))
-                fields.append(("stagedKeySignsFrom", .text(Timestamp.iso8601(milliseconds: Int64((key.createdAt.timeIntervalSince1970 * 1000).rounded(.down))))))
+            // One field each however many are staged (files put there by hand may stage more than one).
+            let staged = signer.publishedKeys.filter { $0.status == .staged }
+            if !staged.isEmpty {
+                fields.append(("stagedKeyIDs", .text(staged.map(\.kid).joined(separator: ","))))
+                fields.append(("stagedKeysSignFrom", .text(staged.map {
+                    Timestamp.iso8601(milliseconds: Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)))
+                }.joined(separator: ","))))
             }
             log.info("signing keys reloaded", fields)
         } catch {
