@@ -105,6 +105,25 @@ import Testing
         #expect(service.logs.lines.filter { $0.contains("signing key switched") && $0.contains(staged) }.count == 1)
     }
 
+    /// A server started (not sent SIGHUP) after a key was staged publishes it at once, and its `listening` line
+    /// names it beside the active key.
+    @Test func aRestartPicksUpAStagedKeyAndSaysSo() throws {
+        var first: LiveService? = try LiveService()
+        let dataDir = try #require(first?.dataDirectory)
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        first?.removesDataFolder = false
+        let active = try #require(first?.runtime.signer.activeKeyID)
+        first = nil
+        guard case .staged(let staged, _) = try SigningKeyFiles(directory: dataDir + "/signing-keys").rotate(at: Date().addingTimeInterval(3600)) else {
+            Issue.record("nothing staged"); return
+        }
+        let second = try LiveService { $0.dataDir = dataDir }
+        #expect(second.runtime.signer.activeKeyID == active)
+        #expect(second.runtime.signer.publishedKeys.map(\.status) == [.active, .staged])
+        let listening = try #require(second.logs.lines.first { $0.contains(#""event":"listening""#) })
+        #expect(listening.contains(#""signingKeyID":"\#(active)""#) && listening.contains(#""stagedKeyIDs":"\#(staged)""#), "\(listening)")
+    }
+
     /// The switch to a staged key, under a clock of the test's own: once and forward only, a reload keeps the key
     /// that signs even when the clock has gone back, and a staged key withdrawn before its time never signs.
     @Test func theSignerSwitchesOnceAtTheStagedTimeAndNeverBack() throws {

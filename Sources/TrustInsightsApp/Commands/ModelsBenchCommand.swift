@@ -11,8 +11,8 @@ enum ModelsBenchCommand {
             options: [
                 .value("model", "file", help: "A model in the trust-insights format.", required: true),
                 .value("input", "csv", help: "Rows to score (RFC 4180 CSV: a header of feature names; empty, NA or nan = missing).", required: true),
-                .value("calls", "n", help: "Timed single-row calls.", default: "20000"),
-                .value("passes", "n", help: "Timed batch passes.", default: "5"),
+                .value("calls", "n", help: "Timed single-row calls (10000...10000000).", default: "20000"),
+                .value("passes", "n", help: "Timed batch passes (1...100).", default: "5"),
                 .flag("json", help: "Print one JSON object instead of a table."),
             ]
         ) { arguments, environment in

@@ -324,7 +324,7 @@ final class ServiceRuntime: Sendable {
             ("address", "\(configuration.urlHost):\(server.boundPort)"), ("version", .text(RootCommand.version)),
             ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
-        ])
+        ] + stagedKeyFields())
         listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)
@@ -366,22 +366,26 @@ final class ServiceRuntime: Sendable {
         startUpCancelled.store(true, ordering: .relaxed)
     }
 
+    /// The keys staged to sign later, for the log lines that name the active one: one field each however many
+    /// there are (files put there by hand may stage more than one), none when there is none.
+    private func stagedKeyFields() -> [(String, EventLog.Value)] {
+        let staged = signer.publishedKeys.filter { $0.status == .staged }
+        guard !staged.isEmpty else { return [] }
+        return [
+            ("stagedKeyIDs", .text(staged.map(\.kid).joined(separator: ","))),
+            ("stagedKeysSignFrom", .text(staged.map {
+                Timestamp.iso8601(milliseconds: Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)))
+            }.joined(separator: ","))),
+        ]
+    }
+
     /// SIGHUP: reloads the signing keys and the models, each as one atomic swap; a bad manifest or key directory
     /// leaves the old ones in service.
     func reload() {
         do {
             try signer.reload()
             countReload("signingKeys", applied: true)
-            var fields: [(String, EventLog.Value)] = [("activeKeyID", .text(signer.activeKeyID))]
-            // One field each however many are staged (files put there by hand may stage more than one).
-            let staged = signer.publishedKeys.filter { $0.status == .staged }
-            if !staged.isEmpty {
-                fields.append(("stagedKeyIDs", .text(staged.map(\.kid).joined(separator: ","))))
-                fields.append(("stagedKeysSignFrom", .text(staged.map {
-                    Timestamp.iso8601(milliseconds: Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)))
-                }.joined(separator: ","))))
-            }
-            log.info("signing keys reloaded", fields)
+            log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))] + stagedKeyFields())
         } catch {
             countReload("signingKeys", applied: false)
             log.error("signing keys reload refused", [("reason", "\(error)")])
