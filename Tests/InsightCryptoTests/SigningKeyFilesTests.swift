@@ -111,11 +111,7 @@ import Testing
             try files.rotate(now: now, at: at.addingTimeInterval(60))
         }
         #expect(throws: CryptoError.stagingTimeNotAhead(signsFrom: now)) { try files.rotate(now: now.addingTimeInterval(1), at: now) }
-        #expect("\(CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at))".contains("2027-01-15T09:00:00.000Z"))
-        // Milliseconds kept, and no turn to the Julian calendar before 1582.
-        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: 1_800_000_000.789)) == "2027-01-15T08:00:00.789Z")
-        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: -62_135_596_800)) == "0001-01-01T00:00:00.000Z")
-        #expect(CryptoError.rfc3339(Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500Z")
+        #expect("\(CryptoError.keyAlreadyStaged(kid: staged, signsFrom: at))".contains("\(staged) is already staged"))
 
         // The key active now cannot be removed; the staged one can be withdrawn.
         #expect(throws: CryptoError.cannotRemoveActiveKey(original)) { try files.remove(kid: original, now: now) }

@@ -65,28 +65,11 @@ extension CryptoError: CustomStringConvertible {
             return "no signing key with kid \(kid)"
         case let .cannotRemoveActiveKey(kid):
             return "signing key \(kid) is active; rotate before removing it"
-        case let .stagingTimeNotAhead(signsFrom):
-            return "a staged key must start signing after now, and \(Self.rfc3339(signsFrom)) is not: leave out the time to rotate now"
-        case let .keyAlreadyStaged(kid, signsFrom):
-            return "signing key \(kid) is already staged to sign from \(Self.rfc3339(signsFrom)): rotate without a time to make it active now, or wait until it is"
+        // The times are the caller's to print (the command line writes them as the key set does).
+        case .stagingTimeNotAhead:
+            return "a staged key must start signing after now: leave out the time to rotate now"
+        case let .keyAlreadyStaged(kid, _):
+            return "signing key \(kid) is already staged (signing-keys list shows from when): rotate without a time to make it active now, or wait until its time"
         }
-    }
-}
-
-extension CryptoError {
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ` in the proleptic Gregorian calendar, as the key files and the key set write
-    /// times (Foundation's ISO 8601 style drops the milliseconds and turns to the Julian calendar before 1582).
-    static func rfc3339(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        let fraction = Int(milliseconds - Int64(seconds) * 1000)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-\(padded(Int(parts.tm_mday), 2))T"
-            + "\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):\(padded(Int(parts.tm_sec), 2)).\(padded(fraction, 3))Z"
     }
 }

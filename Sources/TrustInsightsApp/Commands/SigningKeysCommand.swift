@@ -45,8 +45,8 @@ enum SigningKeysCommand {
                 environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
                 return 0
             }
-            let times = keys.map { Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)) }
-            let activeIndex = SigningKeyFiles.activeIndex(times, now: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+            let times = keys.map { milliseconds($0.createdAt) }
+            let activeIndex = SigningKeyFiles.activeIndex(times, now: milliseconds(Date()))
             for (index, key) in keys.enumerated() {
                 // The words GET /v1/signing-keys uses for the same keys; the time is when each signs from.
                 let status = index == activeIndex ? "active" : index < activeIndex ? "retired" : "staged"
@@ -75,18 +75,29 @@ enum SigningKeysCommand {
                     "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); "
                         + "a new data folder gets its first signing key when the service first starts there")
             }
-            switch try files.rotate(at: signsFrom) {
+            let rotation: SigningKeyFiles.Rotation
+            do {
+                rotation = try files.rotate(at: signsFrom)
+            } catch CryptoError.stagingTimeNotAhead {
+                throw CommandLineError.failure(
+                    "a staged key must start signing after now, and \(arguments.value("at") ?? "") is not: leave out --at to rotate now")
+            } catch CryptoError.keyAlreadyStaged(let kid, let at) {
+                throw CommandLineError.failure(
+                    "signing key \(kid) is already staged to sign from \(Timestamp.iso8601(milliseconds: milliseconds(at))): rotate without --at to make it active now, or wait until it is")
+            }
+            switch rotation {
             case .created(let kid):
                 environment.print("New active signing key \(kid). Running servers switch to it on SIGHUP; older keys stay published.")
             case .stagedKeyActivated(let kid):
                 environment.print("The staged signing key \(kid) is active now. Running servers switch to it on SIGHUP; older keys stay published.")
             case .staged(let kid, let at):
-                let milliseconds = Int64((at.timeIntervalSince1970 * 1000).rounded(.down))
-                environment.print("New signing key \(kid), staged: running servers publish it on SIGHUP and sign with it from \(Timestamp.iso8601(milliseconds: milliseconds)) on, by themselves.")
+                environment.print("New signing key \(kid), staged: running servers publish it on SIGHUP and sign with it from \(Timestamp.iso8601(milliseconds: milliseconds(at))) on, by themselves.")
             }
             return 0
         }
     }
+
+    private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// An RFC 3339 time in UTC, to the millisecond.
     static func time(_ text: String, option: String) throws(CommandLineError) -> Date {
