@@ -150,6 +150,25 @@ import Testing
         #expect(try files.existing().count == 2)
     }
 
+    /// With no key at all the oldest key is active whatever its time, so a key staged alone would sign at once,
+    /// before the time verifiers were told: refused, with nothing written.
+    @Test func aKeyIsNotStagedWhereNoKeySignsUntilItsTime() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys")
+        let files = SigningKeyFiles(directory: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        #expect(throws: CryptoError.noKeySigningBeforeStagedTime(path: directory.path)) {
+            try files.rotate(now: now, at: now.addingTimeInterval(3600))
+        }
+        #expect(try files.existing().isEmpty)
+        #expect("\(CryptoError.noKeySigningBeforeStagedTime(path: directory.path))".contains("rotate without a time first"))
+        // Once a key signs, staging works.
+        guard case .created = try files.rotate(now: now) else { Issue.record("no key created"); return }
+        guard case .staged = try files.rotate(now: now, at: now.addingTimeInterval(3600)) else { Issue.record("nothing staged"); return }
+    }
+
     @Test func aStagedKeyCanBeWithdrawn() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -65,6 +65,10 @@ import InsightCrypto
 
     @Test func rotateAtStagesAKeyThatListsAsStagedUntilARotationActivatesIt() throws {
         createDatabase()
+        // Before any key signs, a key staged alone would sign at once: refused, nothing written.
+        let alone = run(["rotate", "--at", "2099-01-01T00:00:00Z"])
+        #expect(alone.status != 0 && alone.output.contains("without --at first"), "\(alone.output)")
+        #expect(try SigningKeyFiles(directory: directory + "/signing-keys").existing().isEmpty)
         #expect(run(["rotate"]).status == 0)
         let staged = run(["rotate", "--at", "2099-01-01T00:00:00.250Z"])
         #expect(staged.status == 0, "\(staged.output)")

@@ -34,6 +34,9 @@ public enum CryptoError: Error, Equatable, Sendable {
     case stagingTimeNotAhead(signsFrom: Date)
     /// A key was to be staged while another staged key has not started signing yet.
     case keyAlreadyStaged(kid: String, signsFrom: Date)
+    /// A key was to be staged where no key signs now: the active key is the oldest when none's time has come, so
+    /// the staged key would sign at once, before the time it was published for.
+    case noKeySigningBeforeStagedTime(path: String)
 }
 
 extension CryptoError: CustomStringConvertible {
@@ -70,6 +73,8 @@ extension CryptoError: CustomStringConvertible {
             return "a staged key must start signing after now: leave out the time to rotate now"
         case let .keyAlreadyStaged(kid, _):
             return "signing key \(kid) is already staged (signing-keys list shows from when): rotate without a time to make it active now, or wait until its time"
+        case let .noKeySigningBeforeStagedTime(path):
+            return "no signing key in \(path) signs now, so a staged key would sign at once: rotate without a time first"
         }
     }
 }

@@ -103,10 +103,10 @@ public struct SigningKeyFiles: Sendable {
 
     /// Without `at`: makes a key active now, the staged one if there is one (verifiers may already hold it), else a
     /// new one. With `at`, a time after `now`: stages a new key that signs from then, while the active key signs on;
-    /// one staged key at a time. Older keys remain for verification.
-    @discardableResult
+    /// one staged key at a time, and only beside a key that signs until then. Older keys remain for verification.
     /// `now`: the system clock, read once the lock is held (a rotation that waited for another must not judge
     /// that one's new key by a time from before it was made), unless a test gives its own.
+    @discardableResult
     public func rotate(now: Date? = nil, at signsFrom: Date? = nil) throws -> Rotation {
         let storage = KeyDirectory(path: directory)
         try storage.prepare()
@@ -122,6 +122,7 @@ public struct SigningKeyFiles: Sendable {
             let milliseconds = signsFrom.millisecondsSince1970
             guard milliseconds > nowMilliseconds else { throw CryptoError.stagingTimeNotAhead(signsFrom: signsFrom) }
             if let staged { throw CryptoError.keyAlreadyStaged(kid: staged.kid, signsFrom: Date(millisecondsSince1970: staged.createdAtMilliseconds)) }
+            guard !names.isEmpty else { throw CryptoError.noKeySigningBeforeStagedTime(path: directory) }
             let created = try createKey(storage, now: signsFrom, after: names.last)
             return .staged(kid: created.kid, signsFrom: Date(millisecondsSince1970: created.signsFromMilliseconds))
         }

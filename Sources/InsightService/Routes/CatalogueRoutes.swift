@@ -76,7 +76,7 @@ struct CatalogueRoutes: Sendable {
             writer.member("use", "sig")
             writer.member("x", coordinates.x)
             writer.member("y", coordinates.y)
-            writer.member("createdAt", Timestamp.iso8601(milliseconds: Int64(key.createdAt.timeIntervalSince1970 * 1000)))
+            writer.member("createdAt", Timestamp.iso8601(milliseconds: key.signsFromMilliseconds))
             writer.member("status", key.status.rawValue)
             writer.endObject()
         }

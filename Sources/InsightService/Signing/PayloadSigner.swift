@@ -8,20 +8,15 @@ import Synchronization
 /// by itself at the first signature or key listing after it. Older keys stay published so that payloads signed
 /// before still verify.
 public final class PayloadSigner: Sendable {
-    public enum Status: String, Sendable {
-        case active
-        case retired
-        /// Published ahead of its time, so that verifiers can hold it before the first payload it signs.
-        case staged
-    }
+    public typealias Status = SigningKeyStatus
 
     public struct PublishedKey: Sendable {
         public var kid: String
         public var publicKey: ES256PublicKey
-        /// When the key started, or starts, signing.
-        public var createdAt: Date
+        /// When the key started, or starts, signing (Unix milliseconds): the time in its file's name, published
+        /// as `createdAt`.
+        public var signsFromMilliseconds: Int64
         public var status: Status
-        public var isActive: Bool { status == .active }
     }
 
     private struct Key: Sendable {
@@ -85,9 +80,8 @@ public final class PayloadSigner: Sendable {
             let changed = keys.advance(to: now)
             let published = keys.all.enumerated().map { index, key in
                 PublishedKey(
-                    kid: key.kid, publicKey: key.publicKey,
-                    createdAt: Date(timeIntervalSince1970: Double(key.signsFromMilliseconds) / 1000),
-                    status: index == keys.activeIndex ? .active : index < keys.activeIndex ? .retired : .staged)
+                    kid: key.kid, publicKey: key.publicKey, signsFromMilliseconds: key.signsFromMilliseconds,
+                    status: Status(keyAt: index, activeIndex: keys.activeIndex))
             }
             return (published, changed ? keys.all[keys.activeIndex].kid : nil)
         }

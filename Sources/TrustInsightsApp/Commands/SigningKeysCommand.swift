@@ -48,9 +48,9 @@ enum SigningKeysCommand {
             let times = keys.map { milliseconds($0.createdAt) }
             let activeIndex = SigningKeyFiles.activeIndex(times, now: milliseconds(Date()))
             for (index, key) in keys.enumerated() {
-                // The words GET /v1/signing-keys uses for the same keys; the time is when each signs from.
-                let status = index == activeIndex ? "active" : index < activeIndex ? "retired" : "staged"
-                environment.print("\(key.kid)  \(Timestamp.iso8601(milliseconds: times[index]))  \(status)")
+                // The time is when each signs from.
+                let status = SigningKeyStatus(keyAt: index, activeIndex: activeIndex)
+                environment.print("\(key.kid)  \(Timestamp.iso8601(milliseconds: times[index]))  \(status.rawValue)")
             }
             return 0
         }
@@ -81,6 +81,9 @@ enum SigningKeysCommand {
             } catch CryptoError.stagingTimeNotAhead {
                 throw CommandLineError.failure(
                     "a staged key must start signing after now, and \(arguments.value("at") ?? "") is not: leave out --at to rotate now")
+            } catch CryptoError.noKeySigningBeforeStagedTime {
+                throw CommandLineError.failure(
+                    "no signing key at \(dataDir)/signing-keys signs now, and a key staged alone would sign at once: run 'signing-keys rotate' without --at first (or start the service, which makes the first key)")
             } catch CryptoError.keyAlreadyStaged(let kid, let at) {
                 throw CommandLineError.failure(
                     "signing key \(kid) is already staged to sign from \(Timestamp.iso8601(milliseconds: milliseconds(at))): rotate without --at to make it active now, or wait until it is")

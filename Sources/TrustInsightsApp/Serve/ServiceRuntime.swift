@@ -373,9 +373,7 @@ final class ServiceRuntime: Sendable {
         guard !staged.isEmpty else { return [] }
         return [
             ("stagedKeyIDs", .text(staged.map(\.kid).joined(separator: ","))),
-            ("stagedKeysSignFrom", .text(staged.map {
-                Timestamp.iso8601(milliseconds: Int64(($0.createdAt.timeIntervalSince1970 * 1000).rounded(.down)))
-            }.joined(separator: ","))),
+            ("stagedKeysSignFrom", .text(staged.map { Timestamp.iso8601(milliseconds: $0.signsFromMilliseconds) }.joined(separator: ","))),
         ]
     }
 
