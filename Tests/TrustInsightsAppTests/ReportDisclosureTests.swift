@@ -157,6 +157,22 @@ import InsightCore
         #expect(html.contains("No count is withheld"))
     }
 
+    /// With suppression off nothing is withheld, so a ratio with nothing to divide (a model version without labels)
+    /// is "n/a", not the page's mark for withheld, and no chart's legend offers a withheld mark.
+    @Test func withoutSuppressionAnUndefinedRatioIsNotApplicableNotWithheld() throws {
+        let data = [Self.aggregate(version: "2026.11.1", .high, evaluations: 30, fraud: 20, legitimate: 10),
+                    Self.aggregate(version: "2026.09.1", .high, evaluations: 1, fraud: 0)]
+        let open = try disclosure(data, k: 0)
+        let html = MetricsReportPage(overall: open.overall, byOutcome: open.byOutcome, byModelVersion: open.byModelVersion).html()
+        #expect(!html.contains(": withheld") && !html.contains(">withheld<") && !html.contains("—"))
+        #expect(html.contains("2026.09.1 · precision at high: not applicable, nothing to divide"))
+        #expect(html.contains("<td>n/a</td>"))
+        // With suppression on, the same nulls are withheld and say so.
+        let shown = try disclosure(data, k: 10)
+        let suppressed = MetricsReportPage(overall: shown.overall, byOutcome: shown.byOutcome, byModelVersion: shown.byModelVersion).html()
+        #expect(suppressed.contains(">withheld<") && suppressed.contains("—") && !suppressed.contains("n/a"))
+    }
+
     /// The page's median and 90th percentile follow the API's rule (QuantileDisclosure): beside withheld buckets
     /// on both sides they would bound how the withheld labels split, so they are withheld too.
     @Test func latencyQuantilesBesideWithheldBucketsOnBothSidesAreWithheld() throws {

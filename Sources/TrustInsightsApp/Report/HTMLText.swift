@@ -29,9 +29,9 @@ enum HTMLText {
         return value < 0 ? "-" + grouped : grouped
     }
 
-    /// `83.3%` (one decimal); `—` when withheld or undefined.
-    static func percent(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "—" }
+    /// `83.3%` (one decimal); `absent` when withheld or undefined.
+    static func percent(_ value: Double?, absent: String = "—") -> String {
+        guard let value, value.isFinite else { return absent }
         let tenths = Int((value * 1000).rounded())
         return "\(tenths / 10).\(abs(tenths % 10))%"
     }

@@ -44,6 +44,12 @@ struct MetricsReportPage {
             + "so that none can be worked out from the totals or from the other tables on this page."
     }
 
+    /// With suppression on every null figure is withheld (a zero denominator is itself a count below k); with it
+    /// off a null ratio or quantile has nothing to divide or rank, and `—`, the page's mark for withheld, would
+    /// say otherwise.
+    private var suppressing: Bool { overall.policy.suppressionK > 0 }
+    private var absentFigure: String { suppressing ? "—" : "n/a" }
+
     private func outcomeMixSection() -> String {
         let days = Set(byOutcome.groups.flatMap { $0.series.map(\.day) }).sorted()
         let groups = RiskLevel.allCases.map { level in (level, byOutcome.groups.first { $0.value(of: .outcome) == level.rawValue }) }
@@ -59,11 +65,11 @@ struct MetricsReportPage {
         }
         let chart = SVGBarChart(
             id: Self.chartIDs[0], title: "Outcome mix over time (evaluations per day)", categories: days.map { String(day($0).suffix(5)) },
-            series: series, layout: .stacked)
+            series: series, layout: .stacked, absence: suppressing ? .withheld : nil)
         // No group for an outcome means no evaluation with it: a true zero, not a withheld count.
         let rows = groups.map { level, group in
             [level.rawValue, group.map { HTMLText.count($0.evaluations) } ?? "0", group.map { HTMLText.count($0.confirmedFraud) } ?? "0",
-             group.map { HTMLText.count($0.confirmedLegitimate) } ?? "0", HTMLText.percent(group?.outcomes.first?.fraudRate)]
+             group.map { HTMLText.count($0.confirmedLegitimate) } ?? "0", HTMLText.percent(group?.outcomes.first?.fraudRate, absent: absentFigure)]
         }
         return section("Outcome mix over time", chart.render(), HTMLText.table(
             header: ["outcome", "evaluations", "confirmed fraud", "confirmed legitimate", "fraud rate (precision)"], rows: rows))
@@ -81,11 +87,12 @@ struct MetricsReportPage {
                 .init(name: "recall at medium or above", color: "#00798c", values: groups.map(\.recallMediumOrAbove)),
                 .init(name: "recall at high", color: "#30638e", values: groups.map(\.recallHigh)),
             ],
-            yMaximum: 1, format: { HTMLText.percent($0) })
+            absence: suppressing ? .withheld : .notApplicable, yMaximum: 1, format: { HTMLText.percent($0) })
         let rows = zip(versions, groups).map { version, group in
             [version, HTMLText.count(group.evaluations), HTMLText.count(group.confirmedFraud),
-             HTMLText.percent(rate(group, .high)), HTMLText.percent(rate(group, .medium)),
-             HTMLText.percent(group.recallMediumOrAbove), HTMLText.percent(group.recallHigh), group.mature ? "yes" : "no"]
+             HTMLText.percent(rate(group, .high), absent: absentFigure), HTMLText.percent(rate(group, .medium), absent: absentFigure),
+             HTMLText.percent(group.recallMediumOrAbove, absent: absentFigure), HTMLText.percent(group.recallHigh, absent: absentFigure),
+             group.mature ? "yes" : "no"]
         }
         return section("Precision and recall per model version", chart.render(), HTMLText.table(
             header: ["model version", "evaluations", "confirmed fraud", "precision at high", "precision at medium",
@@ -97,7 +104,8 @@ struct MetricsReportPage {
             + [("late", total == nil ? 0 : total?.late)]
         let chart = SVGBarChart(
             id: Self.chartIDs[2], title: "Consumption mix (evaluations)", categories: entries.map(\.0),
-            series: [.init(name: "evaluations", color: "#00798c", values: entries.map { $0.1.map(Double.init) })], width: 880)
+            series: [.init(name: "evaluations", color: "#00798c", values: entries.map { $0.1.map(Double.init) })],
+            absence: suppressing ? .withheld : nil, width: 880)
         let all = total?.evaluations
         let rows = entries.map { name, count in
             [name, HTMLText.count(count), HTMLText.percent(all.flatMap { all in count.map { all > 0 ? Double($0) / Double(all) : 0 } })]
@@ -113,8 +121,10 @@ struct MetricsReportPage {
         let buckets = total?.latency.histogram ?? LatencyBucket.all.map { ($0, 0) }
         let chart = SVGBarChart(
             id: Self.chartIDs[3], title: "Label latency (days from evaluation to first label)", categories: buckets.map(\.bucket.label),
-            series: [.init(name: "labels", color: "#30638e", values: buckets.map { $0.labels.map(Double.init) })])
-        var rows = [["median", total?.latency.medianDays.map(Self.days) ?? "—"], ["90th percentile", total?.latency.p90Days.map(Self.days) ?? "—"]]
+            series: [.init(name: "labels", color: "#30638e", values: buckets.map { $0.labels.map(Double.init) })],
+            absence: suppressing ? .withheld : nil)
+        var rows = [["median", total?.latency.medianDays.map(Self.days) ?? absentFigure],
+                    ["90th percentile", total?.latency.p90Days.map(Self.days) ?? absentFigure]]
         rows += buckets.map { [$0.bucket.label + ($0.bucket.label == "1" ? " day" : " days"), HTMLText.count($0.labels)] }
         return section("Label latency", chart.render(), HTMLText.table(header: ["label latency", "labels"], rows: rows))
     }

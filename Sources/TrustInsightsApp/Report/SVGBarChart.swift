@@ -1,6 +1,13 @@
 /// A vertical bar chart as inline SVG (no script, no external asset): categories along x, one or more series drawn
 /// side by side or stacked. A withheld value (nil) is drawn as a short hatched bar so that it is not read as zero.
 struct SVGBarChart {
+    /// What a nil value stands for: a figure withheld by suppression, or (with suppression off) a ratio with nothing
+    /// to divide, which no bar would show truly.
+    enum Absence {
+        case withheld
+        case notApplicable
+    }
+
     struct Series {
         var name: String
         var color: String
@@ -14,6 +21,8 @@ struct SVGBarChart {
     var categories: [String]
     var series: [Series]
     var layout: Layout = .grouped
+    /// nil when no value can be absent (counts with suppression off): the legend then names no mark for one.
+    var absence: Absence? = .withheld
     /// Fixed top of the y axis (1 for ratios); nil fits the data.
     var yMaximum: Double?
     var format: (Double) -> String = { HTMLText.axis($0) }
@@ -56,6 +65,13 @@ struct SVGBarChart {
                 let barWidth = layout == .stacked ? inner : inner / Double(max(1, self.series.count))
                 let x = layout == .stacked ? x0 + band * 0.1 : x0 + band * 0.1 + barWidth * Double(seriesIndex)
                 guard let value else {
+                    if absence == .notApplicable {
+                        if layout == .grouped {
+                            svg += "<text x=\"\(f(x + barWidth / 2))\" y=\"\(f(self.top + plotHeight - 3))\" text-anchor=\"middle\" class=\"tick\">"
+                                + "n/a<title>\(HTMLText.escape("\(category) · \(series.name): not applicable, nothing to divide"))</title></text>"
+                        }
+                        continue
+                    }
                     withheld = true
                     if layout == .grouped {
                         svg += bar(x: x, y: self.top + plotHeight - 6, width: barWidth, height: 6, fill: "url(#\(hatch))",
@@ -86,8 +102,15 @@ struct SVGBarChart {
             svg += "<text x=\"\(f(legendX + 16))\" y=\"20\" class=\"legend\">\(HTMLText.escape(series.name))</text>"
             legendX += 28 + Double(series.name.count) * 7
         }
-        svg += "<rect x=\"\(f(legendX))\" y=\"10\" width=\"12\" height=\"12\" fill=\"url(#\(hatch))\" stroke=\"#888\"/>"
-        svg += "<text x=\"\(f(legendX + 16))\" y=\"20\" class=\"legend\">withheld</text>"
+        switch absence {
+        case nil:
+            break
+        case .withheld:
+            svg += "<rect x=\"\(f(legendX))\" y=\"10\" width=\"12\" height=\"12\" fill=\"url(#\(hatch))\" stroke=\"#888\"/>"
+            svg += "<text x=\"\(f(legendX + 16))\" y=\"20\" class=\"legend\">withheld</text>"
+        case .notApplicable:
+            svg += "<text x=\"\(f(legendX))\" y=\"20\" class=\"legend\">n/a: nothing to divide</text>"
+        }
         if categories.isEmpty {
             svg += "<text x=\"\(f(left + plotWidth / 2))\" y=\"\(f(self.top + plotHeight / 2))\" text-anchor=\"middle\" class=\"empty\">no data in this range</text>"
         }
