@@ -10,6 +10,9 @@ final class EventLoop {
     private static let writeInterest = UInt32(EPOLLOUT.rawValue)
     /// How long accepting pauses after EMFILE/ENFILE or at the connection cap.
     private static let acceptBackoff: UInt64 = 100_000_000
+    /// How many times a pass's end runs the loop's tasks and `afterEachPass` for answers settled on this thread
+    /// before the loop looks at its sockets again (see `endPass()`).
+    private static let endOfPassRounds = 16
 
     let shared: ServerShared
     let services: LoopServices
@@ -56,7 +59,9 @@ final class EventLoop {
         // Shutdown may have been asked for before this loop ran (a signal during start-up).
         if shared.draining.load(ordering: .sequentiallyConsistent) { beginDraining() }
         while true {
-            let timeout: Int32 = connections.isEmpty && acceptResumesAt == nil && drainDeadline == nil ? 1000 : 50
+            // Answers settled on this thread and not yet released (see `endPass()`) are not waited for.
+            let timeout: Int32 = mailbox.hasPosts ? 0
+                : connections.isEmpty && acceptResumesAt == nil && drainDeadline == nil ? 1000 : 50
             let count = clinux_epoll_wait(epoll, &events, &tokens, Int32(capacity), timeout)
             now = MonotonicClock.now()
             services.date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
@@ -77,15 +82,11 @@ final class EventLoop {
                     if mailbox.hasPosts { releaseSettledResponses() }
                 }
             }
-            if !services.tasks.isEmpty { services.tasks.runAll() }
-            shared.afterEachPass?()
-            // What the end of the pass settled on this thread goes now: posts from this thread wake no eventfd.
-            if mailbox.hasPosts { releaseSettledResponses() }
             if now >= nextTimerCheck {
                 nextTimerCheck = now + 50_000_000
                 checkTimers()
-                if mailbox.hasPosts { releaseSettledResponses() }
             }
+            endPass()
             if let drainDeadline {
                 if connections.isEmpty { break }
                 if now >= drainDeadline {
@@ -101,6 +102,23 @@ final class EventLoop {
             listenFD = -1
         }
         mailbox.close()
+    }
+
+    /// Runs the tasks handlers left and the server's `afterEachPass`, then sends the answers they settled on this
+    /// thread (posts from this thread wake no eventfd). Sending one goes on to the connection's next pipelined
+    /// request, whose handler leaves tasks and held writes of its own: they belong to this pass's end too, or they
+    /// would wait for the next event or the 50 ms timeout (a client pipelining evaluations got one answer per
+    /// 50 ms). So the end repeats while answers settle, a bounded number of times so that a deep pipeline does
+    /// not keep the loop from its other sockets; what is left then makes the next wait return at once.
+    private func endPass() {
+        var rounds = 0
+        while true {
+            if !services.tasks.isEmpty { services.tasks.runAll() }
+            shared.afterEachPass?()
+            rounds += 1
+            guard mailbox.hasPosts, rounds <= Self.endOfPassRounds else { return }
+            releaseSettledResponses()
+        }
     }
 
     // MARK: accepting
