@@ -143,6 +143,9 @@ final class EventLoop {
                 return
             }
             _ = clinux_set_tcp_nodelay(fd)
+            if var bytes = configuration.sendBufferBytes.map(Int32.init(clamping:)) {
+                _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+            }
             let session = ConnectionSession(services: services, remoteAddress: address.hostText, now: now)
             let connection = SocketConnection(fd: fd, session: session, registeredEvents: Self.readInterest)
             guard clinux_epoll_ctl(epoll, EPOLL_CTL_ADD, fd, Self.readInterest, UInt64(fd)) == 0 else {

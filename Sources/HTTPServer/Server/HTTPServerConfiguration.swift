@@ -32,6 +32,12 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// labels in the service), so a client sending a body just over a limit still gets its 413.
     public var lingerMaxBytes = 16 * 1024 * 1024
     public var listenBacklog = 1024
+    /// Each connection's kernel send buffer (`SO_SNDBUF`; Linux doubles it for its own bookkeeping); nil leaves it
+    /// to the kernel's autotuning, which grows a buffer a client does not drain up to `tcp_wmem`'s maximum (4 MiB
+    /// by default). A fixed size bounds what clients that pipeline requests and never read pin in kernel memory:
+    /// a thousand of them took 2 GB of the host's TCP memory to its pressure limit, where the kernel's writes
+    /// stall every socket's. 256 KiB holds any answer but a large export whole.
+    public var sendBufferBytes: Int? = 256 * 1024
     public var accessLog = true
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
     /// the caller sets `no-store`: RFC 9111 §4.2.2 lets a cache store a 200, 404 or 405 without being told to.
