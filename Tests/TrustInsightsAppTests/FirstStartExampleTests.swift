@@ -50,6 +50,31 @@ struct FirstStartExampleTests {
         #expect((object["action"] as? String)?.contains("'keys revoke'") == true)
     }
 
+    /// The secrets are written out before the keys are stored, so a start killed in between leaves no key whose
+    /// secret nobody saw (it left three, and a restart that was no longer a first start, printing nothing).
+    @Test func printsTheDemoSecretsBeforeStoringTheKeys() throws {
+        let folder = NSTemporaryDirectory() + "first-start-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try SQLiteStore(directory: folder)
+        let tenantsWhenPrinted = Mutex<[Int]>([])
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in
+                printed.withLock { $0 += text }
+                if text.hasPrefix("ti_sandbox_") { tenantsWhenPrinted.withLock { $0.append((try? store.tenants().count) ?? -1) } }
+            },
+            standardError: { _ in }, variables: [:], isInteractive: false)
+        let client = try #require(try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: CollectingLogSink())))
+        #expect(tenantsWhenPrinted.withLock { $0 } == [0, 0, 0])
+        #expect(try store.tenants().count == 1)
+        #expect(printed.withLock { $0 }.contains(client.revealed))
+        // Stored as printed: the printed client secret's hash is the stored key's, and a second start provisions nothing.
+        let stored = try store.allKeys()
+        #expect(stored.count == 3)
+        #expect(stored.first { $0.keyID == client.keyID }?.secretHash == client.hash)
+        #expect(try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: CollectingLogSink())) == nil)
+    }
+
     @Test func writesTheListeningURLWithIPv6InBrackets() {
         var configuration = ServiceConfiguration()
         configuration.host = "::1"

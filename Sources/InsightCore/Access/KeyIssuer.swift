@@ -13,11 +13,20 @@ public struct KeyIssuer: Sendable {
     public func issue(
         tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil, burst: Int? = nil, now: Int64
     ) throws -> APIKeySecret {
-        try store.ensureTenant(tenant, now: now)
         let secret = APIKeySecret.generate(environment: environment)
+        try record(secret, tenant: tenant, role: role, environment: environment, rate: rate, burst: burst, now: now)
+        return secret
+    }
+
+    /// Stores a secret generated earlier with `APIKeySecret.generate(environment:)` for the same `environment`, for
+    /// a caller that must show it before the key exists: a key whose secret was never shown is one nobody can use.
+    public func record(
+        _ secret: APIKeySecret, tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil,
+        burst: Int? = nil, now: Int64
+    ) throws {
+        try store.ensureTenant(tenant, now: now)
         try store.insertKey(APIKeyRecord(
             keyID: secret.keyID, tenant: tenant, role: role, environment: environment, secretHash: secret.hash,
             status: .active, createdAt: now, rate: rate, burst: burst))
-        return secret
     }
 }

@@ -13,14 +13,17 @@ enum FirstStart {
         let tenant = TenantID("demo")!
         let issuer = KeyIssuer(store: store)
         let now = Clock.nowMilliseconds()
-        var secrets: [(KeyRole, APIKeySecret)] = []
-        for role in KeyRole.allCases {
-            secrets.append((role, try issuer.issue(tenant: tenant, role: role, environment: .sandbox, now: now)))
-        }
+        // Printed before they are stored: a start killed in between then leaves either keys whose secrets were
+        // written out, or no keys, and the next start provisions afresh. Stored first, a kill before the print
+        // left keys nobody had seen, and a next start that no longer counted as the first.
+        let secrets = KeyRole.allCases.map { ($0, APIKeySecret.generate(environment: .sandbox)) }
         environment.print("First start: created tenant 'demo' with sandbox keys (shown only now; 'trust-insights keys list' shows their IDs).")
         for (role, secret) in secrets {
             environment.print("\(role.rawValue) key \(secret.keyID):")
             environment.print(secret.revealed)
+        }
+        for (role, secret) in secrets {
+            try issuer.record(secret, tenant: tenant, role: role, environment: .sandbox, now: now)
         }
         if let fault = environment.standardOutputFault() {
             log.warning("demo key secrets not shown", [
