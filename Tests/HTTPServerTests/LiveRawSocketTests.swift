@@ -271,6 +271,7 @@ struct LiveRawSocketTests {
         #expect(response.header("Connection") == "close")
         #expect(idle.waitForClose())
         #expect(server.server.waitUntilStopped(timeout: .seconds(3)))
+        #expect(server.server.connectionsCutOff == 0)
         #expect(throws: RawClientError.self) { _ = try RawClient(port: server.port) }
     }
 
@@ -326,6 +327,26 @@ struct LiveRawSocketTests {
         #expect(elapsed >= .milliseconds(900))
         #expect(elapsed < .seconds(3))
         #expect(stuck.waitForClose())
+        #expect(server.server.connectionsCutOff == 1)
+    }
+
+    /// A connection answered (here a 408 at its request deadline) and lingering to read what its client still sends
+    /// when the grace period ends lost nothing: the service exited 1, "stopped with requests cut off", for it.
+    @Test func aConnectionLingeringAfterItsAnswerIsNotCountedAsCutOff() throws {
+        var configuration = TestServer.configuration()
+        configuration.eventLoops = 1
+        configuration.shutdownGracePeriod = .seconds(1)
+        configuration.requestTimeout = .milliseconds(300)
+        configuration.lingerTimeout = .seconds(5)
+        let server = try TestServer.start(configuration)
+        let partial = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
+        partial.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(partial.readResponse()?.status == 100)
+        partial.send("he")
+        server.server.beginShutdown()
+        #expect(partial.readResponse()?.status == 408)
+        #expect(server.server.waitUntilStopped(timeout: .seconds(4)))
+        #expect(server.server.connectionsCutOff == 0)
     }
 
     @Test func stopsPromptlyWhenShutdownPrecedesStart() throws {

@@ -90,6 +90,10 @@ final class EventLoop {
             if let drainDeadline {
                 if connections.isEmpty { break }
                 if now >= drainDeadline {
+                    // A connection lingering after its answer, or idle, loses nothing by the close; one with a
+                    // request under way or an answer not yet sent is cut off.
+                    let cutOff = connections.values.filter { !$0.isLingering && !$0.session.isIdle }.count
+                    if cutOff > 0 { shared.connectionsCutOff.add(cutOff, ordering: .relaxed) }
                     for connection in Array(connections.values) { closeConnection(connection) }
                     break
                 }

@@ -78,6 +78,11 @@ public final class HTTPServer: Sendable {
 
     public var isDraining: Bool { shared.draining.load(ordering: .relaxed) }
 
+    /// Connections the end of the shutdown grace period closed with a request under way or an answer not yet sent.
+    /// Those lingering after their answer (an error's, while the server reads what the client still sends) or idle
+    /// lose nothing and do not count.
+    public var connectionsCutOff: Int { shared.connectionsCutOff.load(ordering: .relaxed) }
+
     /// Connections open right now, across all loops.
     public var openConnections: Int { shared.openConnections.load(ordering: .relaxed) }
 

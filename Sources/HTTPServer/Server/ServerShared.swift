@@ -16,6 +16,8 @@ final class ServerShared: Sendable {
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
+    /// See `HTTPServer.connectionsCutOff`.
+    let connectionsCutOff = Atomic<Int>(0)
     /// See `HTTPServer.init`.
     let afterEachPass: (@Sendable () -> Void)?
     /// See `HTTPServer.init`.
