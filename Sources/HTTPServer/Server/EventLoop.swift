@@ -121,7 +121,11 @@ final class EventLoop {
             shared.afterEachPass?()
             rounds += 1
             guard mailbox.hasPosts, rounds <= Self.endOfPassRounds else { return }
-            releaseSettledResponses()
+            // Answers that went without a pipelined request behind them that now waits in its turn need no
+            // further round: calling the hook anyway took other loops' records into commits of their own, smaller
+            // batches that cost about a sixth of an evaluation's CPU under load.
+            let heldAgain = releaseSettledResponses()
+            if !heldAgain && services.tasks.isEmpty { return }
         }
     }
 
@@ -217,7 +221,10 @@ final class EventLoop {
         updateInterest(connection, readIgnored: readIgnored)
     }
 
-    private func releaseSettledResponses() {
+    /// True when a connection whose answer went now holds the answer of a pipelined request behind it.
+    @discardableResult
+    private func releaseSettledResponses() -> Bool {
+        var heldAgain = false
         for gate in mailbox.take() {
             guard let connection = awaiting.removeValue(forKey: ObjectIdentifier(gate)),
                   connections[connection.fd] === connection else { continue }
@@ -225,7 +232,9 @@ final class EventLoop {
             flush(connection)
             guard connections[connection.fd] === connection else { continue }
             watchHeldResponse(connection)
+            if connections[connection.fd] === connection && connection.session.heldGate != nil { heldAgain = true }
         }
+        return heldAgain
     }
 
     private func readable(_ connection: SocketConnection) {
