@@ -309,17 +309,23 @@ struct LiveRawSocketTests {
         #expect(server.server.waitUntilStopped(timeout: .seconds(5)))
     }
 
+    /// A POST whose body stops 3 bytes short. The 100 Continue shows the server has read the head: the request is
+    /// in flight, not an idle connection that draining closes.
+    static func requestWithoutItsLastBytes(port: Int) throws -> RawClient {
+        let client = try RawClient(port: port, receiveTimeoutMilliseconds: 4000)
+        client.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        #expect(client.readResponse()?.status == 100)
+        client.send("he")
+        return client
+    }
+
     @Test func forceClosesConnectionsStillBusyWhenTheGracePeriodEnds() throws {
         var configuration = TestServer.configuration()
         configuration.shutdownGracePeriod = .seconds(1)
         configuration.requestTimeout = .seconds(10)
         let server = try TestServer.start(configuration)
-        let stuck = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
-        // A body that never completes keeps the request in flight past the grace period. The 100 Continue shows
-        // the server has read the head: the request is in flight, not an idle connection that draining closes.
-        stuck.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
-        #expect(stuck.readResponse()?.status == 100)
-        stuck.send("he")
+        // A body that never completes keeps the request in flight past the grace period.
+        let stuck = try Self.requestWithoutItsLastBytes(port: server.port)
         let start = ContinuousClock.now
         server.server.beginShutdown()
         #expect(server.server.waitUntilStopped(timeout: .seconds(4)))
@@ -339,10 +345,7 @@ struct LiveRawSocketTests {
         configuration.requestTimeout = .milliseconds(300)
         configuration.lingerTimeout = .seconds(5)
         let server = try TestServer.start(configuration)
-        let partial = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
-        partial.send("POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
-        #expect(partial.readResponse()?.status == 100)
-        partial.send("he")
+        let partial = try Self.requestWithoutItsLastBytes(port: server.port)
         server.server.beginShutdown()
         #expect(partial.readResponse()?.status == 408)
         #expect(server.server.waitUntilStopped(timeout: .seconds(4)))

@@ -15,6 +15,20 @@ final class GateBox: Sendable {
     }
 
     var count: Int { gates.withLock { $0.count } }
+
+    private let opened = Mutex(0)
+    var openedCount: Int { opened.withLock { $0 } }
+
+    /// Opens every gate not yet opened, as the store's hook commits what the handlers of a pass left waiting (both
+    /// loops call it, hence the lock).
+    func openAll() {
+        opened.withLock { opened in
+            while opened < count {
+                gate(opened).open()
+                opened += 1
+            }
+        }
+    }
     func gate(_ index: Int) -> ResponseGate { gates.withLock { $0[index] } }
 }
 
@@ -90,17 +104,9 @@ struct ResponseGateTests {
 
     @Test func liveServerRunsTheAfterEachPassHookOnceThePassHandlersHaveRun() throws {
         let box = GateBox()
-        let opened = Mutex(0)
         // Like the store's held writes: the hook settles whatever the handlers of the pass left waiting. Both loops
         // run it, hence the lock.
-        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: {
-            opened.withLock { opened in
-                while opened < box.count {
-                    box.gate(opened).open()
-                    opened += 1
-                }
-            }
-        })
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: { box.openAll() })
         defer { server.stop() }
         let clients = try (0..<4).map { _ in try RawClient(port: server.port) }
         for (index, client) in clients.enumerated() {
@@ -109,7 +115,7 @@ struct ResponseGateTests {
         for (index, client) in clients.enumerated() {
             #expect(client.readResponse()?.bodyText == "\(index)")
         }
-        #expect(opened.withLock { $0 } == 4)
+        #expect(box.openedCount == 4)
     }
 
     /// A pipelined request behind an answer the end of the pass settled is handled when that answer goes, and its
@@ -117,15 +123,7 @@ struct ResponseGateTests {
     /// 50 ms timeout of the loop's wait, when only the next event or timeout ran the end of pass again.
     @Test func liveServerAnswersPipelinedRequestsSettledAtThePassEndWithoutWaitingForATimeout() throws {
         let box = GateBox()
-        let opened = Mutex(0)
-        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: {
-            opened.withLock { opened in
-                while opened < box.count {
-                    box.gate(opened).open()
-                    opened += 1
-                }
-            }
-        })
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: { box.openAll() })
         defer { server.stop() }
         let client = try RawClient(port: server.port)
         let count = 40
