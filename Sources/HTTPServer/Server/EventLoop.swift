@@ -112,8 +112,9 @@ final class EventLoop {
     /// thread (posts from this thread wake no eventfd). Sending one goes on to the connection's next pipelined
     /// request, whose handler leaves tasks and held writes of its own: they belong to this pass's end too, or they
     /// would wait for the next event or the 50 ms timeout (a client pipelining evaluations got one answer per
-    /// 50 ms). So the end repeats while answers settle, a bounded number of times so that a deep pipeline does
-    /// not keep the loop from its other sockets; what is left then makes the next wait return at once.
+    /// 50 ms). So the end repeats while an answer it sent leaves another held or work queued, a bounded number of
+    /// times so that a deep pipeline does not keep the loop from its other sockets; answers left then make the
+    /// next wait return at once.
     private func endPass() {
         var rounds = 0
         while true {

@@ -1,5 +1,6 @@
 /// A vertical bar chart as inline SVG (no script, no external asset): categories along x, one or more series drawn
-/// side by side or stacked. A withheld value (nil) is drawn as a short hatched bar so that it is not read as zero.
+/// side by side or stacked. A nil value is not drawn as zero: withheld, it is a short hatched bar; not applicable
+/// (`absence`), it is marked `n/a`.
 struct SVGBarChart {
     /// What a nil value stands for: a figure withheld by suppression, or (with suppression off) a ratio with nothing
     /// to divide, which no bar would show truly.
