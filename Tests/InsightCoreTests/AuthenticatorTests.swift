@@ -8,9 +8,8 @@ final class InMemoryKeyStore: APIKeyStore, KeyIssuingStore {
 
     func keyTable() throws -> (generation: Int64, keys: [APIKeyRecord]) { state.withLock { ($0.generation, $0.keys) } }
     func keysGeneration() throws -> Int64 { state.withLock { $0.generation } }
-    func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool { true }
-    func insertKey(_ record: APIKeyRecord) throws {
-        state.withLock { $0.keys.append(record); $0.generation += 1 }
+    func insertKeys(_ records: [APIKeyRecord], now: Int64) throws {
+        state.withLock { $0.keys += records; $0.generation += 1 }
     }
     func setStatus(_ keyID: String, _ status: KeyStatus) {
         state.withLock { state in
@@ -51,8 +50,7 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         action?()
         return try keys.keysGeneration()
     }
-    func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool { true }
-    func insertKey(_ record: APIKeyRecord) throws { try keys.insertKey(record) }
+    func insertKeys(_ records: [APIKeyRecord], now: Int64) throws { try keys.insertKeys(records, now: now) }
 }
 
 @Suite struct AuthenticatorTests {

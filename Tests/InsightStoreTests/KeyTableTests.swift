@@ -24,4 +24,24 @@ import InsightCore
         #expect(revoked.generation == (try store.keysGeneration()))
         #expect(try store.allKeys() == revoked.keys)
     }
+
+    /// Keys shown together are stored together: the first start's demo keys used to go in one transaction each, so
+    /// a failure part-way left a tenant with some of them, and a next start that no longer counted as the first.
+    @Test func keysStoredTogetherAreStoredAllOrNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        let issuer = KeyIssuer(store: store)
+        let first = APIKeySecret.generate(environment: .sandbox)
+        // The same key twice: the second insert breaks the key ID's uniqueness after the tenant and the first key.
+        #expect(throws: (any Error).self) {
+            try issuer.record([(.client, first), (.partner, first)], tenant: TenantID("demo")!, environment: .sandbox, now: 1)
+        }
+        #expect(try store.tenants().isEmpty)
+        #expect(try store.allKeys().isEmpty)
+
+        let second = APIKeySecret.generate(environment: .sandbox)
+        try issuer.record([(.client, first), (.partner, second)], tenant: TenantID("demo")!, environment: .sandbox, now: 2)
+        #expect(try store.tenants() == [TenantID("demo")!])
+        #expect(Set(try store.allKeys().map(\.keyID)) == [first.keyID, second.keyID])
+    }
 }

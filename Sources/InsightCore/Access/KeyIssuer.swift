@@ -1,7 +1,8 @@
 /// What key management needs from the store.
 public protocol KeyIssuingStore: Sendable {
-    @discardableResult func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool
-    func insertKey(_ record: APIKeyRecord) throws
+    /// Stores the keys, creating their tenants that do not exist yet, all or nothing: a failure part-way must not
+    /// leave a tenant with some of the keys whose secrets were shown together.
+    func insertKeys(_ records: [APIKeyRecord], now: Int64) throws
 }
 
 /// Creates keys: a fresh random secret, of which only the SHA-256 is stored.
@@ -24,9 +25,19 @@ public struct KeyIssuer: Sendable {
         _ secret: APIKeySecret, tenant: TenantID, role: KeyRole, environment: DeploymentEnvironment, rate: Double? = nil,
         burst: Int? = nil, now: Int64
     ) throws {
-        try store.ensureTenant(tenant, now: now)
-        try store.insertKey(APIKeyRecord(
-            keyID: secret.keyID, tenant: tenant, role: role, environment: environment, secretHash: secret.hash,
-            status: .active, createdAt: now, rate: rate, burst: burst))
+        try record([(role, secret)], tenant: tenant, environment: environment, rate: rate, burst: burst, now: now)
+    }
+
+    /// Stores several secrets generated earlier, in one transaction: either all of the keys exist afterwards, or
+    /// none of them and no tenant created for them.
+    public func record(
+        _ secrets: [(role: KeyRole, secret: APIKeySecret)], tenant: TenantID, environment: DeploymentEnvironment,
+        rate: Double? = nil, burst: Int? = nil, now: Int64
+    ) throws {
+        try store.insertKeys(secrets.map { role, secret in
+            APIKeyRecord(
+                keyID: secret.keyID, tenant: tenant, role: role, environment: environment, secretHash: secret.hash,
+                status: .active, createdAt: now, rate: rate, burst: burst)
+        }, now: now)
     }
 }

@@ -2,18 +2,6 @@ import InsightCore
 import InsightCrypto
 
 extension SQLiteStore: APIKeyStore, KeyIssuingStore {
-    /// Creates the tenant (with a fresh subject HMAC key) if it does not exist yet; true if created.
-    @discardableResult
-    public func ensureTenant(_ tenant: TenantID, now: Int64) throws -> Bool {
-        var created = false
-        try write { connection in
-            try connection.statement("INSERT OR IGNORE INTO tenant (tenant_id, subject_key, created_at) VALUES (?, ?, ?)")
-                .bind(1, tenant.rawValue).bind(2, blob: SecureRandom.bytes(32)).bind(3, now).run()
-            created = connection.changes > 0
-        }
-        return created
-    }
-
     /// True once any evaluation has been recorded: from then on, answers signed with the folder's keys exist.
     public func hasEvaluations() throws -> Bool {
         try read { connection in
@@ -30,16 +18,24 @@ extension SQLiteStore: APIKeyStore, KeyIssuingStore {
         }
     }
 
-    public func insertKey(_ record: APIKeyRecord) throws {
+    /// Creates the records' tenants that do not exist yet (each with a fresh subject HMAC key) and inserts the keys,
+    /// in one transaction.
+    public func insertKeys(_ records: [APIKeyRecord], now: Int64) throws {
         try write { connection in
-            try connection.statement("""
-                INSERT INTO api_key (key_id, tenant_id, role, environment, secret_hash, status, rate, burst, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-                .bind(1, record.keyID).bind(2, record.tenant.rawValue).bind(3, record.role.rawValue)
-                .bind(4, record.environment.rawValue).bind(5, blob: record.secretHash).bind(6, record.status.rawValue)
-                .bind(7, record.rate).bind(8, record.burst.map(Int64.init)).bind(9, record.createdAt).bind(10, record.createdAt)
-                .run()
+            for tenant in Set(records.map(\.tenant)) {
+                try connection.statement("INSERT OR IGNORE INTO tenant (tenant_id, subject_key, created_at) VALUES (?, ?, ?)")
+                    .bind(1, tenant.rawValue).bind(2, blob: SecureRandom.bytes(32)).bind(3, now).run()
+            }
+            for record in records {
+                try connection.statement("""
+                    INSERT INTO api_key (key_id, tenant_id, role, environment, secret_hash, status, rate, burst, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                    .bind(1, record.keyID).bind(2, record.tenant.rawValue).bind(3, record.role.rawValue)
+                    .bind(4, record.environment.rawValue).bind(5, blob: record.secretHash).bind(6, record.status.rawValue)
+                    .bind(7, record.rate).bind(8, record.burst.map(Int64.init)).bind(9, record.createdAt).bind(10, record.createdAt)
+                    .run()
+            }
             try Self.bumpKeysGeneration(connection)
         }
     }

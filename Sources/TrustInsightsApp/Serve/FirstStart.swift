@@ -22,9 +22,9 @@ enum FirstStart {
             environment.print("\(role.rawValue) key \(secret.keyID):")
             environment.print(secret.revealed)
         }
-        for (role, secret) in secrets {
-            try issuer.record(secret, tenant: tenant, role: role, environment: .sandbox, now: now)
-        }
+        // One transaction: a storage failure part-way left the tenant with some of the keys, and the next start,
+        // no longer a first start, provisioned nothing.
+        try issuer.record(secrets, tenant: tenant, environment: .sandbox, now: now)
         if let fault = environment.standardOutputFault() {
             log.warning("demo key secrets not shown", [
                 ("fault", .text("could not be written to standard output (\(fault))")),
