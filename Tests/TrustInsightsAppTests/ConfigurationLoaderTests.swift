@@ -1,4 +1,5 @@
 import Glibc
+import HTTPServer
 import Testing
 @testable import TrustInsightsApp
 
@@ -38,6 +39,19 @@ import Testing
         #expect(ConfigurationLoader.source(of: "modelsDir", arguments: try arguments([]), variables: variable) == "TRUST_INSIGHTS_MODELS_DIR")
         #expect(ConfigurationLoader.source(of: "modelsDir", arguments: try arguments(["--models-dir", "/x"]), variables: variable) == "--models-dir")
         #expect(ConfigurationLoader.source(of: "configDir", arguments: try arguments(["--models-dir", "/x"]), variables: variable) == "configDir")
+    }
+
+    /// The send buffer is the operator's to set, and 0 gives the kernel's autotuning back.
+    @Test func setsTheSendBufferOrLeavesItToTheKernel() throws {
+        #expect(HTTPServerConfiguration(ServiceConfiguration()).sendBufferBytes == 256 * 1024)
+        let set = try load(file: #"{"sendBufferBytes": 65536}"#)
+        #expect(HTTPServerConfiguration(set).sendBufferBytes == 65536)
+        let autotuned = try load(variables: ["TRUST_INSIGHTS_SEND_BUFFER_BYTES": "0"])
+        #expect(autotuned.sendBufferBytes == 0)
+        #expect(HTTPServerConfiguration(autotuned).sendBufferBytes == nil)
+        #expect(throws: CommandLineError.configuration(key: "--send-buffer-bytes", message: "must be between 0 and 67108864")) {
+            try load(flags: ["--send-buffer-bytes", "-1"])
+        }
     }
 
     @Test func derivesVariableAndFlagNamesFromKeys() {

@@ -49,6 +49,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "requestTimeoutSeconds", value: .seconds(\.requestTimeoutSeconds, 0.01...3600), help: "From a request's first byte to its last (408 after)."),
         .init(name: "idleTimeoutSeconds", value: .seconds(\.idleTimeoutSeconds, 0.01...86400), help: "Idle keep-alive connections close after this."),
         .init(name: "writeTimeoutSeconds", value: .seconds(\.writeTimeoutSeconds, 0.01...3600), help: "A stalled reader is dropped after this."),
+        .init(name: "sendBufferBytes", value: .integer(\.sendBufferBytes, 0...67_108_864), help: "Kernel send buffer of each connection (SO_SNDBUF; 0 = the kernel's autotuning): bounds what clients that stop reading pin in kernel memory."),
         .init(name: "shutdownGraceSeconds", value: .seconds(\.shutdownGraceSeconds, 0...3600), help: "How long SIGTERM waits for in-flight requests."),
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
         .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),

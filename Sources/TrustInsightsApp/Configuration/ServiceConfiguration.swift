@@ -18,6 +18,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var requestTimeoutSeconds = 10.0
     public var idleTimeoutSeconds = 60.0
     public var writeTimeoutSeconds = 10.0
+    /// 0 leaves the kernel's autotuning on.
+    public var sendBufferBytes = 256 * 1024
     public var shutdownGraceSeconds = 10.0
     public var accessLog = true
     public var authorizationCooldownSeconds = 86400.0

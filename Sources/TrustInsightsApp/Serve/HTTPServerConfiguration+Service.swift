@@ -14,6 +14,7 @@ extension HTTPServerConfiguration {
         requestTimeout = .milliseconds(Int64(service.requestTimeoutSeconds * 1000))
         idleTimeout = .milliseconds(Int64(service.idleTimeoutSeconds * 1000))
         writeTimeout = .milliseconds(Int64(service.writeTimeoutSeconds * 1000))
+        sendBufferBytes = service.sendBufferBytes == 0 ? nil : service.sendBufferBytes
         shutdownGracePeriod = .milliseconds(Int64(service.shutdownGraceSeconds * 1000))
         accessLog = service.accessLog
         // Every answer is per caller, per tenant, and may change at the next request (an opt-out, a label): none is
