@@ -45,6 +45,16 @@ import Testing
         #expect(value("trust_insights_velocity_tracked_counterparties") == 0)
         #expect(value("trust_insights_velocity_evicted_accounts_total") == 0)
         #expect(value("trust_insights_velocity_evicted_counterparties_total") == 0)
+        // Opt-outs held in memory have no cap (one left out would be evaluated against the person's choice): a
+        // client flooding them shows here.
+        #expect(value("trust_insights_authorization_opt_outs_held") == 0)
+        let key = try service.key(role: .client)
+        let optOut = try client.request(
+            "PUT", "/v1/authorization/ops-subject-1", headers: [("Authorization", "Bearer " + key), ("Content-Type", "application/json")],
+            body: Array(#"{"status":"denied"}"#.utf8))
+        #expect(optOut.status == 200, "\(optOut.text)")
+        let afterOptOut = try client.request("GET", "/metrics").text
+        #expect(afterOptOut.contains("\ntrust_insights_authorization_opt_outs_held 1\n"), "\(afterOptOut)")
 
         // Draining (as on SIGTERM) and starting both answer 503, so load balancers stop sending traffic.
         service.runtime.readiness.set(.draining)

@@ -40,8 +40,9 @@ public final class AuthorizationRegistry: Sendable {
         return (try store.authorizationState(tenant: tenant, subject: subject) ?? .initial(at: 0)).resolved(at: now)
     }
 
-    /// How many subjects memory holds (opt-outs in force or pending).
-    var heldCount: Int { states.withLock { $0.count } }
+    /// How many subjects memory holds (opt-outs in force or pending): it has no cap, since a subject left out would
+    /// be evaluated against the person's choice, so operators watch it (`trust_insights_authorization_opt_outs_held`).
+    public var heldCount: Int { states.withLock { $0.count } }
 
     /// Applies a change, durably, and returns the new state.
     ///

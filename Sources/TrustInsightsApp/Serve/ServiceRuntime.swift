@@ -234,6 +234,9 @@ final class ServiceRuntime: Sendable {
         let evictedCounterparties = metrics.counter(
             "trust_insights_velocity_evicted_counterparties_total",
             help: "Counterparties dropped from a full shard while they still held counts: raise maxTrackedCounterparties if this grows.")
+        let optOutsHeld = metrics.gauge(
+            "trust_insights_authorization_opt_outs_held",
+            help: "Opt-outs in force or pending, held in memory for the evaluation path (about 230 bytes each, no cap).")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
@@ -257,6 +260,7 @@ final class ServiceRuntime: Sendable {
             walFrames.set(Double(activity.walFrames))
             limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
+            optOutsHeld.set(Double(authorizations.heldCount))
             modelGeneration.set(Double(models.generation))
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
