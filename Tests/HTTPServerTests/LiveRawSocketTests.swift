@@ -370,7 +370,7 @@ struct LiveRawSocketTests {
         #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)) { try second.start() }
     }
 
-    @Test func holdsNewConnectionsInTheBacklogAtTheConnectionCap() throws {
+    @Test func holdsNewConnectionsInTheBacklogAtTheConnectionCapWhileEveryConnectionIsBusy() throws {
         var configuration = TestServer.configuration()
         configuration.maxConnections = 1
         configuration.eventLoops = 1
@@ -379,13 +379,55 @@ struct LiveRawSocketTests {
         let first = try RawClient(port: server.port)
         first.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(first.readResponse()?.status == 200)
+        // Half a request: the connection is busy, not idle, so it is not closed to make room.
+        first.send("GET / HTTP/1.1\r\nHost: a\r\n")
         let second = try RawClient(port: server.port, receiveTimeoutMilliseconds: 300)
         second.send("GET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(second.readResponse() == nil)
-        first.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        first.send("Connection: close\r\n\r\n")
         #expect(first.readResponse()?.status == 200)
         var response: ParsedResponse?
         for _ in 0..<10 where response == nil { response = second.readResponse() }
         #expect(response?.bodyText == "2")
+        #expect(server.reclaimedIdleConnections == 0)
+    }
+
+    @Test func aConnectionThatSaysNothingGivesUpItsSlotToANewClientAtTheCap() throws {
+        var configuration = TestServer.configuration()
+        configuration.maxConnections = 1
+        configuration.eventLoops = 1
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let silent = try RawClient(port: server.port)
+        usleep(50_000)
+        let client = try RawClient(port: server.port, receiveTimeoutMilliseconds: 1000)
+        client.send("GET /items/5 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.bodyText == "5")
+        #expect(silent.waitForClose())
+        #expect(silent.unreadBytes.isEmpty)
+    }
+
+    @Test func closesTheIdleConnectionNearestItsDeadlineToAdmitANewOneAtTheCap() throws {
+        var configuration = TestServer.configuration()
+        configuration.maxConnections = 2
+        configuration.eventLoops = 1
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let older = try RawClient(port: server.port)
+        older.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(older.readResponse()?.status == 200)
+        usleep(50_000)
+        let newer = try RawClient(port: server.port, receiveTimeoutMilliseconds: 300)
+        newer.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(newer.readResponse()?.status == 200)
+        // Both idle between requests, and the table is full: a third client is served at once, not after the
+        // idle timeout, and the connection idle longest is the one closed for it.
+        let third = try RawClient(port: server.port, receiveTimeoutMilliseconds: 1000)
+        third.send("GET /items/3 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(third.readResponse()?.bodyText == "3")
+        #expect(older.waitForClose())
+        #expect(server.reclaimedIdleConnections == 1)
+        newer.send("GET /items/4 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(newer.readResponse()?.bodyText == "4")
     }
 }

@@ -134,10 +134,18 @@ final class EventLoop {
 
     private func acceptConnections(atMost limit: Int = 64) {
         let configuration = shared.configuration
+        // Found by one pass over the loop's connections for the whole batch, not one pass per client: a flood of
+        // new connections at the cap would otherwise cost a pass over thousands of connections each.
+        var reclaimable: ArraySlice<SocketConnection>?
         for _ in 0..<limit {
+            var makingRoom: SocketConnection?
             if shared.openConnections.load(ordering: .relaxed) >= configuration.maxConnections {
-                pauseAccepting()
-                return
+                if reclaimable == nil { reclaimable = idleConnectionsNearestTheirDeadlines(atMost: limit) }
+                guard let idle = reclaimable?.popFirst() else {
+                    pauseAccepting()
+                    return
+                }
+                makingRoom = idle
             }
             var address = SocketAddress()
             let fd = address.withMutableSockAddr {
@@ -150,6 +158,12 @@ final class EventLoop {
                 default: break
                 }
                 return
+            }
+            if let makingRoom {
+                // Taken only once a client is there to take the slot: the loop's last pass over the listener
+                // finds the backlog empty, and must not close a connection for nobody.
+                shared.reclaimedIdleConnections.increment()
+                closeConnection(makingRoom)
             }
             _ = clinux_set_tcp_nodelay(fd)
             if var bytes = configuration.sendBufferBytes.map(Int32.init(clamping:)) {
@@ -165,6 +179,22 @@ final class EventLoop {
             shared.openConnections.add(1, ordering: .relaxed)
             shared.openConnectionsGauge.increment()
         }
+    }
+
+    /// At the connection cap, the connections to close for new clients, first to close first: idle ones (between
+    /// requests, or opened and silent) by their idle deadline, so the ones that would be closed soonest anyway.
+    /// This is how nginx reuses keep-alive connections when it runs out: otherwise clients that open connections
+    /// and leave them idle could hold every slot for the idle timeout while new clients wait in the backlog. A
+    /// server may close an idle connection at any time (RFC 9112 §9.8), and one about to time out is the least
+    /// likely to be in use. A connection with a request or an answer in progress is never taken. Only this loop's
+    /// connections: its listener is where the waiting clients are.
+    private func idleConnectionsNearestTheirDeadlines(atMost count: Int) -> ArraySlice<SocketConnection> {
+        var idle: [(deadline: UInt64, connection: SocketConnection)] = []
+        for connection in connections.values where !connection.isLingering && connection.session.isIdle {
+            if let deadline = connection.session.deadlines.idle { idle.append((deadline, connection)) }
+        }
+        idle.sort { $0.deadline < $1.deadline }
+        return ArraySlice(idle.prefix(count).map(\.connection))
     }
 
     /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.

@@ -13,6 +13,9 @@ final class ServerShared: Sendable {
     let requestTimeouts: Counter
     let idleTimeouts: Counter
     let writeTimeouts: Counter
+    /// Idle connections closed to admit a new one at the connection cap: a cap too low for the clients' pools, or
+    /// a client holding idle connections open.
+    let reclaimedIdleConnections: Counter
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
@@ -43,6 +46,9 @@ final class ServerShared: Sendable {
         requestTimeouts = timeouts("request")
         idleTimeouts = timeouts("idle")
         writeTimeouts = timeouts("write")
+        reclaimedIdleConnections = metrics.counter(
+            "http_idle_connections_reclaimed_total",
+            help: "Idle connections closed to admit a new connection at the connection cap.")
     }
 
     var deadlineTimeouts: ConnectionDeadlines.Timeouts {

@@ -41,6 +41,13 @@ struct TestServer {
         return line.flatMap { Int($0.dropFirst(prefix.count)) }
     }
 
+    /// How many idle connections were closed to admit a new one at the connection cap.
+    var reclaimedIdleConnections: Int? {
+        let prefix = "http_idle_connections_reclaimed_total "
+        let line = metrics.render().split(separator: "\n").first { $0.hasPrefix(prefix) }
+        return line.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
     func stop() {
         server.beginShutdown()
         _ = server.waitUntilStopped(timeout: .seconds(5))
