@@ -370,11 +370,16 @@ struct LiveRawSocketTests {
         #expect(throws: HTTPServerError.addressInUse(host: "127.0.0.1", port: first.port)) { try second.start() }
     }
 
-    @Test func holdsNewConnectionsInTheBacklogAtTheConnectionCapWhileEveryConnectionIsBusy() throws {
+    /// One loop, so every connection is that loop's to reclaim.
+    private static func serverOneLoop(maxConnections: Int) throws -> TestServer {
         var configuration = TestServer.configuration()
-        configuration.maxConnections = 1
+        configuration.maxConnections = maxConnections
         configuration.eventLoops = 1
-        let server = try TestServer.start(configuration)
+        return try TestServer.start(configuration)
+    }
+
+    @Test func holdsNewConnectionsInTheBacklogAtTheConnectionCapWhileEveryConnectionIsBusy() throws {
+        let server = try Self.serverOneLoop(maxConnections: 1)
         defer { server.stop() }
         let first = try RawClient(port: server.port)
         first.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
@@ -393,10 +398,7 @@ struct LiveRawSocketTests {
     }
 
     @Test func aConnectionThatSaysNothingGivesUpItsSlotToANewClientAtTheCap() throws {
-        var configuration = TestServer.configuration()
-        configuration.maxConnections = 1
-        configuration.eventLoops = 1
-        let server = try TestServer.start(configuration)
+        let server = try Self.serverOneLoop(maxConnections: 1)
         defer { server.stop() }
         let silent = try RawClient(port: server.port)
         usleep(50_000)
@@ -408,10 +410,7 @@ struct LiveRawSocketTests {
     }
 
     @Test func closesTheIdleConnectionNearestItsDeadlineToAdmitANewOneAtTheCap() throws {
-        var configuration = TestServer.configuration()
-        configuration.maxConnections = 2
-        configuration.eventLoops = 1
-        let server = try TestServer.start(configuration)
+        let server = try Self.serverOneLoop(maxConnections: 2)
         defer { server.stop() }
         let older = try RawClient(port: server.port)
         older.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
