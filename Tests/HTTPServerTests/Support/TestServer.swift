@@ -36,14 +36,15 @@ struct TestServer {
     /// How many connections the named deadline (`request`, `idle`, `write`) has closed, from the metrics an
     /// operator scrapes.
     func timeouts(of deadline: String) -> Int? {
-        let prefix = "http_connection_timeouts_total{deadline=\"\(deadline)\"} "
-        let line = metrics.render().split(separator: "\n").first { $0.hasPrefix(prefix) }
-        return line.flatMap { Int($0.dropFirst(prefix.count)) }
+        value(of: "http_connection_timeouts_total{deadline=\"\(deadline)\"}")
     }
 
     /// How many idle connections were closed to admit a new one at the connection cap.
-    var reclaimedIdleConnections: Int? {
-        let prefix = "http_idle_connections_reclaimed_total "
+    var reclaimedIdleConnections: Int? { value(of: "http_idle_connections_reclaimed_total") }
+
+    /// The value of one series (name and labels, as rendered) in the metrics an operator scrapes.
+    private func value(of series: String) -> Int? {
+        let prefix = series + " "
         let line = metrics.render().split(separator: "\n").first { $0.hasPrefix(prefix) }
         return line.flatMap { Int($0.dropFirst(prefix.count)) }
     }
