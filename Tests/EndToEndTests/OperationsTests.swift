@@ -45,9 +45,10 @@ import Testing
         #expect(value("trust_insights_velocity_tracked_counterparties") == 0)
         #expect(value("trust_insights_velocity_evicted_accounts_total") == 0)
         #expect(value("trust_insights_velocity_evicted_counterparties_total") == 0)
-        // Opt-outs held in memory have no cap (one left out would be evaluated against the person's choice): a
-        // client flooding them shows here.
+        // Opt-outs held in memory, and those past memory's cap that only the store keeps: a client flooding them
+        // shows here.
         #expect(value("trust_insights_authorization_opt_outs_held") == 0)
+        #expect(value("trust_insights_authorization_opt_outs_in_store_only") == 0)
         let key = try service.key(role: .client)
         let optOut = try client.request(
             "PUT", "/v1/authorization/ops-subject-1", headers: [("Authorization", "Bearer " + key), ("Content-Type", "application/json")],

@@ -8,12 +8,26 @@ import Testing
 final class InterleavingAuthorizationStore: AuthorizationStore {
     private let saved = Mutex<[String: AuthorizationState]>([:])
     private let afterSave = Mutex<(@Sendable () -> Void)?>(nil)
+    private let reads = Mutex(0)
+    private let failsReads = Mutex(false)
+
+    /// How many single-subject reads the registry made.
+    var readCount: Int { reads.withLock { $0 } }
+    func failReads(_ fails: Bool) { failsReads.withLock { $0 = fails } }
 
     func afterNextSave(_ action: @escaping @Sendable () -> Void) { afterSave.withLock { $0 = action } }
     func savedState(of subject: SubjectKey) -> AuthorizationState? { saved.withLock { $0[subject.hex] } }
 
-    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] { [] }
-    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? { savedState(of: subject) }
+    func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws {
+        for (hex, state) in saved.withLock({ $0 }) where state.canBlockEvaluation {
+            try body(TenantID("acme")!, SubjectKey(hex: hex)!, state)
+        }
+    }
+    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? {
+        reads.withLock { $0 += 1 }
+        if failsReads.withLock({ $0 }) { throw StoreUnavailable() }
+        return savedState(of: subject)
+    }
     func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
         saved.withLock { $0[subject.hex] = state }
         let action = afterSave.withLock { hook in
@@ -23,6 +37,8 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         action?()
     }
 }
+
+struct StoreUnavailable: Error {}
 
 @Suite struct AuthorizationRegistryTests {
     let tenant = TenantID("acme")!
@@ -45,10 +61,10 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
 
         let pending = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0)
         #expect(pending.pendingStatus == .denied && registry.heldCount == 1)
-        #expect(!registry.blocksEvaluation(tenant: tenant, subject: subject, now: 999))
-        #expect(registry.blocksEvaluation(tenant: tenant, subject: subject, now: 1000))
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 999))
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 1000))
         #expect(try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 2000).status == .authorized)
-        #expect(registry.heldCount == 0 && !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 3000))
+        #expect(try registry.heldCount == 0 && !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 3000))
         #expect(try registry.state(tenant: tenant, subject: subject, now: 3000).status == .authorized)
     }
 
@@ -130,5 +146,80 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         // The opt-in came last, so the pending opt-out is cancelled in both places.
         #expect(stored.pendingStatus == nil)
         #expect(try registry.state(tenant: tenant, subject: subject, now: 2 + 86_400_001).status == .authorized)
+    }
+
+    /// Memory holds at most its capacity; the opt-outs past it are marked in the filter and read from the store
+    /// when their subject is evaluated, so every one still denies, and other subjects seldom cost a read.
+    @Test func optOutsPastMemorysCapacityAreReadFromTheStoreAndStillBlock() throws {
+        let store = InterleavingAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0, memoryCapacity: 2, overflowFilterBytes: 4096)
+        let optedOut = (0..<50).map { SubjectKey(high: 0x5eed_0000 + UInt64($0), low: 0xfeed_0000 &* UInt64($0 + 1)) }
+        for subject in optedOut { _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 10) }
+        #expect(registry.heldCount == 2 && registry.overflowCount == 48)
+        for subject in optedOut {
+            #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
+            #expect(try registry.state(tenant: tenant, subject: subject, now: 20).status == .denied)
+        }
+        // 48 marked in 32,768 bits: other subjects of the tenant, and the same subjects under another tenant,
+        // almost never need the store.
+        let before = store.readCount
+        let others = (0..<10_000).map { SubjectKey(high: 0xabcd_0000 + UInt64($0), low: UInt64($0) &* 0x9e37_79b9_7f4a_7c15) }
+        for subject in others { #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20)) }
+        for subject in optedOut { #expect(try !registry.blocksEvaluation(tenant: TenantID("globex")!, subject: subject, now: 20)) }
+        #expect(store.readCount - before < 100, "\(store.readCount - before) needless reads of 10,050")
+
+        // Opting back in ends an opt-out only the store keeps.
+        let last = try #require(optedOut.last)
+        #expect(try registry.change(tenant: tenant, subject: last, to: .authorized, now: 30).status == .authorized)
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: last, now: 40))
+        // A store that cannot answer for a subject the filter may hold fails the check rather than letting it pass.
+        store.failReads(true)
+        #expect(throws: StoreUnavailable.self) { try registry.blocksEvaluation(tenant: tenant, subject: optedOut[10], now: 40) }
+        // The two memory holds (the first two opted out) need no read.
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: optedOut[0], now: 40))
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: optedOut[1], now: 40))
+        store.failReads(false)
+
+        // A restart fills memory up to its capacity again, and marks the rest.
+        let restarted = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0, memoryCapacity: 2, overflowFilterBytes: 4096)
+        #expect(restarted.heldCount == 2 && restarted.overflowCount == 47)
+        for subject in optedOut.dropLast() { #expect(try restarted.blocksEvaluation(tenant: tenant, subject: subject, now: 50)) }
+        #expect(try !restarted.blocksEvaluation(tenant: tenant, subject: last, now: 50))
+    }
+
+    /// Room freed in memory by an opt-in takes the next opt-out, and memory never holds more than its capacity.
+    @Test func anOptInFreesRoomInMemoryForTheNextOptOut() throws {
+        let registry = try AuthorizationRegistry(store: InterleavingAuthorizationStore(), cooldownMilliseconds: 1000, memoryCapacity: 1)
+        let first = SubjectKey(high: 1, low: 1), second = SubjectKey(high: 2, low: 2), third = SubjectKey(high: 3, low: 3)
+        _ = try registry.change(tenant: tenant, subject: first, to: .denied, now: 0)
+        _ = try registry.change(tenant: tenant, subject: second, to: .denied, now: 0)
+        #expect(registry.heldCount == 1 && registry.overflowCount == 1)
+        _ = try registry.change(tenant: tenant, subject: first, to: .authorized, now: 10)
+        #expect(registry.heldCount == 0)
+        _ = try registry.change(tenant: tenant, subject: third, to: .deniedRequestable, now: 20)
+        #expect(registry.heldCount == 1 && registry.overflowCount == 1)
+        // Pending opt-outs past the cap wait out their cooldown like the others.
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: second, now: 999))
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: second, now: 1000))
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: third, now: 1020))
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: first, now: 1020))
+    }
+
+    /// The filter never answers "no" for a key it holds, keeps tenants apart, and its false "maybe" rate at 10
+    /// bits a key is near Bloom's 1%.
+    @Test func theOptOutFilterHasNoFalseNegativesAndFewFalsePositives() {
+        var filter = OptOutFilter(bytes: 12_500)  // rounded down to 8,192 bytes: 65,536 bits
+        #expect(filter.allocatedBytes == 0 && !filter.mayContain(tenant: tenant, subject: subject))
+        let held = (0..<6_553).map { SubjectKey(high: UInt64($0) &* 0xff51_afd7_ed55_8ccd, low: UInt64($0) &* 0xc4ce_b9fe_1a85_ec53 ^ 0x1234) }
+        for key in held { filter.insert(tenant: tenant, subject: key) }
+        #expect(filter.allocatedBytes == 8_192 && filter.insertions == 6_553)
+        #expect(held.allSatisfy { filter.mayContain(tenant: tenant, subject: $0) })
+        let probes = 100_000
+        let falseMaybes = (0..<probes).filter {
+            filter.mayContain(tenant: tenant, subject: SubjectKey(high: UInt64($0) &* 0x9e37_79b9_7f4a_7c15 &+ 7, low: UInt64($0) &* 0xbf58_476d_1ce4_e5b9))
+        }.count
+        #expect(falseMaybes < probes / 50, "\(falseMaybes) false maybes of \(probes)")
+        let otherTenant = held.filter { filter.mayContain(tenant: TenantID("globex")!, subject: $0) }.count
+        #expect(otherTenant < held.count / 50, "\(otherTenant) of another tenant's keys")
     }
 }

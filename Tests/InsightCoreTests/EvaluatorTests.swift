@@ -44,8 +44,12 @@ final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySo
         records.withLock { $0.append(evaluation) }
         return PendingWrite(true)
     }
-    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
-        auth.withLock { $0.map { ($0.0, $0.1, $0.2) } }
+    func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws {
+        let saved = auth.withLock { $0 }
+        for (index, (tenant, subject, state)) in saved.enumerated() where state.canBlockEvaluation {
+            // The log keeps every save; only the last of a subject stands, as the database's upsert keeps it.
+            if !saved[(index + 1)...].contains(where: { $0.0 == tenant && $0.1 == subject }) { try body(tenant, subject, state) }
+        }
     }
     func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? {
         auth.withLock { $0.last { $0.0 == tenant && $0.1 == subject }?.2 }
@@ -66,9 +70,10 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     let recorder = MemoryRecorder()
 
     func makeEvaluator(
-        probability: Double = 0.5, velocity: VelocityConfiguration = .standard, tracker: VelocityTracker? = nil
+        probability: Double = 0.5, velocity: VelocityConfiguration = .standard, tracker: VelocityTracker? = nil,
+        optOutsInMemory: Int = 200_000
     ) throws -> (Evaluator, AuthorizationRegistry) {
-        let authorizations = try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 86_400_000)
+        let authorizations = try AuthorizationRegistry(store: recorder, cooldownMilliseconds: 86_400_000, memoryCapacity: optOutsInMemory)
         let models = FakeModels(current: FixedModel(version: "2026.11.1", probabilityValue: probability), prior: FixedModel(version: "2026.09.1", probabilityValue: 0.1))
         let evaluator = Evaluator(.init(
             catalogue: try shippedCatalogue(), models: models, velocity: tracker ?? VelocityTracker(configuration: velocity),
@@ -165,14 +170,16 @@ func shippedCatalogue() throws -> FeatureCatalogue {
         #expect(try high.evaluate(paymentRequest(), principal: principal, now: 0).insights[0].outcome == .value(.high))
     }
 
-    @Test func deniedSubjectFailsOnlyAfterCooldownAndOptInIsImmediate() throws {
-        let (evaluator, authorizations) = try makeEvaluator()
+    /// The same whether memory holds the opt-out or, past its capacity (0 here), only the store does.
+    @Test(arguments: [200_000, 0]) func deniedSubjectFailsOnlyAfterCooldownAndOptInIsImmediate(optOutsInMemory: Int) throws {
+        let (evaluator, authorizations) = try makeEvaluator(optOutsInMemory: optOutsInMemory)
         let account = try SubjectHasher(source: recorder).key(for: "acct-1", kind: .accountRef, tenant: principal.tenant, environment: .sandbox)
         let state = try authorizations.change(tenant: principal.tenant, subject: account, to: .denied, now: 0)
         #expect(state.status == .notDetermined)
         #expect(state.pendingStatus == .denied)
         _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_000)
         #expect(throws: EvaluationError.denied) { try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_000) }
+        #expect(authorizations.heldCount == min(optOutsInMemory, 1) && authorizations.overflowCount == 1 - min(optOutsInMemory, 1))
         _ = try authorizations.change(tenant: principal.tenant, subject: account, to: .authorized, now: 86_400_001)
         _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_002)
     }

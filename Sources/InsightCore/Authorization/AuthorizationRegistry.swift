@@ -4,63 +4,118 @@ import Synchronization
 /// opt-out in force or pending) are held in memory, for the evaluation hot path: a client setting `authorized` on
 /// millions of made-up refs must not grow the process (it did, by about 150 bytes a subject, for good). The others
 /// are read from the store when a route asks; a subject with no stored state is `notDetermined`.
+///
+/// Memory holds at most `memoryCapacity` opt-outs (about 230 bytes each). The ones past it are kept by the store
+/// alone and marked in a fixed-size `OptOutFilter`, so an evaluation of their subject reads the store: leaving one
+/// out would evaluate a person against their choice, and holding every one would let a client key grow the process
+/// without end by opting out made-up refs.
 public final class AuthorizationRegistry: Sendable {
     private struct Key: Hashable {
         var tenant: TenantID
         var subject: SubjectKey
     }
 
+    private struct Held {
+        var states: [Key: AuthorizationState] = [:]
+        var overflow: OptOutFilter
+    }
+
+    /// What memory says of a subject, before any store read.
+    private enum Lookup {
+        case held(AuthorizationState)
+        case maybeInStore
+        case none
+    }
+
     private let store: any AuthorizationStore
-    private let states: Mutex<[Key: AuthorizationState]>
+    private let held: Mutex<Held>
     private let changing = Mutex<Void>(())
     public let cooldownMilliseconds: Int64
+    public let memoryCapacity: Int
 
     /// The cooldown in whole seconds, as the wire states it: rounded up, so a fraction of a second set by the
     /// operator never makes the protective delay look shorter than it is.
     public var cooldownSeconds: Int64 { (cooldownMilliseconds + 999) / 1000 }
 
-    public init(store: any AuthorizationStore, cooldownMilliseconds: Int64) throws {
+    /// - Parameters:
+    ///   - memoryCapacity: the most opt-outs held in memory; the rest are read from the store when evaluated.
+    ///   - overflowFilterBytes: the size of the filter that marks the rest (rounded down to a power of two; about
+    ///     10 bits an opt-out past the capacity keep the store reads of other subjects near 1%).
+    public init(store: any AuthorizationStore, cooldownMilliseconds: Int64, memoryCapacity: Int = 200_000,
+                overflowFilterBytes: Int = 8 << 20) throws {
         self.store = store
         self.cooldownMilliseconds = cooldownMilliseconds
-        var loaded: [Key: AuthorizationState] = [:]
-        for entry in try store.allAuthorizationStates() where entry.state.canBlockEvaluation {
-            loaded[Key(tenant: entry.tenant, subject: entry.subject)] = entry.state
+        let capacity = max(0, memoryCapacity)
+        self.memoryCapacity = capacity
+        var loaded = Held(overflow: OptOutFilter(bytes: overflowFilterBytes))
+        try store.forEachOptOut { tenant, subject, state in
+            Self.install(state, for: Key(tenant: tenant, subject: subject), in: &loaded, capacity: capacity)
         }
-        self.states = Mutex(loaded)
+        self.held = Mutex(loaded)
     }
 
-    /// Whether the subject's evaluations fail with `denied` at `now`; from memory alone.
-    public func blocksEvaluation(tenant: TenantID, subject: SubjectKey, now: Int64) -> Bool {
-        states.withLock { $0[Key(tenant: tenant, subject: subject)] }?.resolved(at: now).status.blocksEvaluation ?? false
+    /// Whether the subject's evaluations fail with `denied` at `now`: from memory, or from the store for a subject
+    /// the filter may hold (throws only then, when the store cannot answer).
+    public func blocksEvaluation(tenant: TenantID, subject: SubjectKey, now: Int64) throws -> Bool {
+        switch lookup(Key(tenant: tenant, subject: subject)) {
+        case .held(let state): return state.resolved(at: now).status.blocksEvaluation
+        case .none: return false
+        case .maybeInStore:
+            return try store.authorizationState(tenant: tenant, subject: subject)?.resolved(at: now).status.blocksEvaluation ?? false
+        }
     }
 
     /// The subject's state at `now`, from memory or else the store.
     public func state(tenant: TenantID, subject: SubjectKey, now: Int64) throws -> AuthorizationState {
-        if let held = states.withLock({ $0[Key(tenant: tenant, subject: subject)] }) { return held.resolved(at: now) }
+        if case .held(let state) = lookup(Key(tenant: tenant, subject: subject)) { return state.resolved(at: now) }
         return (try store.authorizationState(tenant: tenant, subject: subject) ?? .initial(at: 0)).resolved(at: now)
     }
 
-    /// How many subjects memory holds (opt-outs in force or pending): it has no cap, since a subject left out would
-    /// be evaluated against the person's choice, so operators watch it (`trust_insights_authorization_opt_outs_held`).
-    public var heldCount: Int { states.withLock { $0.count } }
+    /// How many opt-outs, in force or pending, memory holds (`trust_insights_authorization_opt_outs_held`); at most
+    /// `memoryCapacity`.
+    public var heldCount: Int { held.withLock { $0.states.count } }
+
+    /// How many opt-outs were marked in the filter since start, for want of room in memory: an upper bound of those
+    /// read from the store when evaluated (`trust_insights_authorization_opt_outs_in_store_only`).
+    public var overflowCount: Int { held.withLock { $0.overflow.insertions } }
 
     /// Applies a change, durably, and returns the new state.
     ///
     /// Read, save and install are one step under `changing`: two loops changing one subject at once would otherwise
     /// both start from the same state, and the store could keep one answer while memory kept the other (a pending
-    /// opt-out the client was told was cancelled, say). Changes are rare; evaluations only read `states`.
+    /// opt-out the client was told was cancelled, say). Changes are rare; evaluations only read `held`.
     public func change(tenant: TenantID, subject: SubjectKey, to status: AuthorizationStatus, now: Int64) throws -> AuthorizationState {
         let key = Key(tenant: tenant, subject: subject)
         return try changing.withLock { _ in
-            let stored = try states.withLock({ $0[key] }) ?? store.authorizationState(tenant: tenant, subject: subject)
+            let stored: AuthorizationState?
+            if case .held(let state) = lookup(key) { stored = state } else { stored = try store.authorizationState(tenant: tenant, subject: subject) }
             let next = (stored ?? .initial(at: now)).changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
             // Never set, and set to what it already reads as: nothing to keep.
             if stored == nil && next.status == .notDetermined && next.pendingStatus == nil { return next }
             try store.saveAuthorizationState(next, tenant: tenant, subject: subject)
-            states.withLock { states in
-                if next.canBlockEvaluation { states[key] = next } else { states.removeValue(forKey: key) }
-            }
+            held.withLock { Self.install(next, for: key, in: &$0, capacity: memoryCapacity) }
             return next
+        }
+    }
+
+    private func lookup(_ key: Key) -> Lookup {
+        held.withLock { held in
+            if let state = held.states[key] { return .held(state) }
+            return held.overflow.mayContain(tenant: key.tenant, subject: key.subject) ? .maybeInStore : .none
+        }
+    }
+
+    /// Keeps a state that can block in memory while there is room, or else marks it in the filter; forgets one that
+    /// cannot (a filter's mark stays, and only costs a store read).
+    private static func install(_ state: AuthorizationState, for key: Key, in held: inout Held, capacity: Int) {
+        guard state.canBlockEvaluation else {
+            held.states.removeValue(forKey: key)
+            return
+        }
+        if held.states[key] != nil || held.states.count < capacity {
+            held.states[key] = state
+        } else {
+            held.overflow.insert(tenant: key.tenant, subject: key.subject)
         }
     }
 }

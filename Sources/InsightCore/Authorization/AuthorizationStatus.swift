@@ -54,7 +54,9 @@ public struct AuthorizationState: Sendable, Equatable {
 
 /// Where authorization states are kept.
 public protocol AuthorizationStore: Sendable {
-    func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)]
+    /// Calls `body` with every stored state that can fail an evaluation (an opt-out in force or pending), one at a
+    /// time: start-up reads them all, and there may be more than memory will hold.
+    func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws
     /// One subject's stored state; nil if none was ever stored.
     func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState?
     func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws

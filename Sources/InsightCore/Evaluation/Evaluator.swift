@@ -165,8 +165,14 @@ public final class Evaluator: Sendable {
         guard dependencies.velocity.isRestored else { throw .notAvailable }
 
         // 3. The person's choice.
-        if let account, dependencies.authorizations.blocksEvaluation(tenant: principal.tenant, subject: account, now: now) {
-            throw .denied
+        if let account {
+            // Only a subject the opt-out filter may hold reads the store here, and a store that cannot answer must
+            // not let an evaluation go ahead against a person's choice.
+            let blocked: Bool
+            do { blocked = try dependencies.authorizations.blocksEvaluation(tenant: principal.tenant, subject: account, now: now) } catch {
+                throw .serverError
+            }
+            if blocked { throw .denied }
         }
         // 3b. One app on one device may not flood the service (the API's device-level rateLimitExceeded).
         if let device, let admission = dependencies.admission {

@@ -83,20 +83,22 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         }
     }
 
-    public func allAuthorizationStates() throws -> [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] {
+    public func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws {
         try read { connection in
-            let statement = try connection.statement(
-                "SELECT tenant_id, subject_hash, status, pending_status, pending_effective_at, updated_at FROM authorization_state")
-            var result: [(tenant: TenantID, subject: SubjectKey, state: AuthorizationState)] = []
+            // Only the states that can fail an evaluation (`AuthorizationState.canBlockEvaluation`), a row at a
+            // time: there may be millions, and the authorized ones are read on demand.
+            let statement = try connection.statement("""
+                SELECT tenant_id, subject_hash, status, pending_status, pending_effective_at, updated_at FROM authorization_state
+                WHERE status IN ('denied', 'deniedRequestable') OR pending_status IS NOT NULL
+                """)
             while try statement.step() {
                 guard let tenant = TenantID(statement.string(0)), let subject = SubjectKey(hex: statement.string(1)),
                       let status = AuthorizationStatus(rawValue: statement.string(2)) else { continue }
                 let state = AuthorizationState(
                     status: status, pendingStatus: statement.optionalString(3).flatMap(AuthorizationStatus.init(rawValue:)),
                     pendingEffectiveAt: statement.optionalInt64(4), updatedAt: statement.int64(5))
-                result.append((tenant, subject, state))
+                try body(tenant, subject, state)
             }
-            return result
         }
     }
 

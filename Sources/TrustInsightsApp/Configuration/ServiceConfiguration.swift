@@ -23,6 +23,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var shutdownGraceSeconds = 10.0
     public var accessLog = true
     public var authorizationCooldownSeconds = 86400.0
+    /// About 230 bytes each: 46 MB at most by default.
+    public var authorizationOptOutsInMemory = 200_000
+    public var authorizationOptOutFilterBytes = 8 << 20
     public var consumptionDeadlineSeconds = 600.0
     public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
     public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays

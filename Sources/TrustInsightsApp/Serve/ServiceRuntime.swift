@@ -169,7 +169,10 @@ final class ServiceRuntime: Sendable {
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {
-            try AuthorizationRegistry(store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds)
+            try AuthorizationRegistry(
+                store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
+                memoryCapacity: configuration.authorizationOptOutsInMemory,
+                overflowFilterBytes: configuration.authorizationOptOutFilterBytes)
         }
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
@@ -236,7 +239,10 @@ final class ServiceRuntime: Sendable {
             help: "Counterparties dropped from a full shard while they still held counts: raise maxTrackedCounterparties if this grows.")
         let optOutsHeld = metrics.gauge(
             "trust_insights_authorization_opt_outs_held",
-            help: "Opt-outs in force or pending, held in memory for the evaluation path (about 230 bytes each, no cap).")
+            help: "Opt-outs in force or pending, held in memory for the evaluation path (about 230 bytes each, up to authorizationOptOutsInMemory).")
+        let optOutsInStoreOnly = metrics.gauge(
+            "trust_insights_authorization_opt_outs_in_store_only",
+            help: "Opt-outs marked in the filter since start for want of room in memory (an upper bound): evaluations of their subjects read the store.")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
@@ -261,6 +267,7 @@ final class ServiceRuntime: Sendable {
             limiterStates.set(Double(admission.trackedStates(now: Clock.nowMilliseconds())))
             complianceKeys.set(Double(admission.compliance.trackedKeys))
             optOutsHeld.set(Double(authorizations.heldCount))
+            optOutsInStoreOnly.set(Double(authorizations.overflowCount))
             modelGeneration.set(Double(models.generation))
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
