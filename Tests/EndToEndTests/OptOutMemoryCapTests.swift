@@ -52,4 +52,13 @@ import Testing
         let second = try LiveService { configure(&$0); $0.dataDir = dataDir }
         try check(second, denied: ["acct-cap-a", "acct-cap-b"], evaluated: ["acct-cap-c", "acct-cap-free"], held: 1, inStoreOnly: 1)
     }
+
+    /// The filter is reserved at start: a size the machine cannot give stops start-up, naming the setting, where a
+    /// lazy reservation took the process down inside a client's opt-out, and then at every start.
+    @Test func aFilterSizeThatCannotBeReservedStopsStartUpNamingTheSetting() {
+        #expect(throws: CommandLineError.configuration(
+            key: "authorizationOptOutFilterBytes", message: "cannot reserve \(Int.max) bytes of memory for the opt-out filter")) {
+            _ = try LiveService { $0.authorizationOptOutFilterBytes = .max }
+        }
+    }
 }

@@ -10,6 +10,12 @@ import Synchronization
 /// out would evaluate a person against their choice, and holding every one would let a client key grow the process
 /// without end by opting out made-up refs.
 public final class AuthorizationRegistry: Sendable {
+    /// The filter's memory could not be reserved: start-up stops and names the setting, where a lazy reservation
+    /// would have stopped the process inside a client's opt-out.
+    public struct FilterUnavailable: Error, Equatable {
+        public var bytes: Int
+    }
+
     private struct Key: Hashable {
         var tenant: TenantID
         var subject: SubjectKey
@@ -17,7 +23,7 @@ public final class AuthorizationRegistry: Sendable {
 
     private struct Held {
         var states: [Key: AuthorizationState] = [:]
-        var overflow: OptOutFilter
+        let overflow: OptOutFilter
     }
 
     /// What memory says of a subject, before any store read.
@@ -47,9 +53,15 @@ public final class AuthorizationRegistry: Sendable {
         self.cooldownMilliseconds = cooldownMilliseconds
         let capacity = max(0, memoryCapacity)
         self.memoryCapacity = capacity
-        var loaded = Held(overflow: OptOutFilter(bytes: overflowFilterBytes))
+        guard let filter = OptOutFilter(bytes: overflowFilterBytes) else { throw FilterUnavailable(bytes: overflowFilterBytes) }
+        var loaded = Held(overflow: filter)
+        // Each row read brings its own copy of the tenant's name; held keys share one per tenant instead (a 64-byte
+        // name cost 116 bytes more an opt-out).
+        var tenants: [TenantID: TenantID] = [:]
         try store.forEachOptOut { tenant, subject, state in
-            Self.install(state, for: Key(tenant: tenant, subject: subject), in: &loaded, capacity: capacity)
+            let shared = tenants[tenant] ?? tenant
+            if tenants[tenant] == nil { tenants[tenant] = tenant }
+            Self.install(state, for: Key(tenant: shared, subject: subject), in: &loaded, capacity: capacity)
         }
         self.held = Mutex(loaded)
     }
@@ -75,8 +87,9 @@ public final class AuthorizationRegistry: Sendable {
     /// `memoryCapacity`.
     public var heldCount: Int { held.withLock { $0.states.count } }
 
-    /// How many opt-outs were marked in the filter since start, for want of room in memory: an upper bound of those
-    /// read from the store when evaluated (`trust_insights_authorization_opt_outs_in_store_only`).
+    /// About how many distinct opt-outs were marked in the filter since start, for want of room in memory (a little
+    /// under, by the filter's false "maybe" answers; opt-ins since do not lower it): those whose subjects' evaluations
+    /// read the store (`trust_insights_authorization_opt_outs_in_store_only`).
     public var overflowCount: Int { held.withLock { $0.overflow.insertions } }
 
     /// Applies a change, durably, and returns the new state.

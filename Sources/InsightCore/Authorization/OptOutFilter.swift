@@ -1,43 +1,58 @@
+import Glibc
+
 /// A Bloom filter of the opt-outs that memory had no room for: a fixed number of bits, so a client key setting
 /// opt-outs on millions of made-up refs cannot grow the process past it. It answers "maybe" or "no": a "maybe" is
 /// settled by the store, a "no" is certain. It never forgets, so an opt-out cancelled since only costs a store
 /// read for its subject until the next start rebuilds the filter from the store.
-struct OptOutFilter: Sendable {
+///
+/// A class over memory of its own, not a value: its one owner, `AuthorizationRegistry`, reads and changes it under
+/// its lock only.
+final class OptOutFilter: @unchecked Sendable {
     /// Bits probed per key: about 1% of false "maybe" answers at 10 bits a key (Bloom's optimum for that ratio).
     static let probes: UInt64 = 7
 
-    private var words: [UInt64] = []
+    /// Reserved when the filter is made, so a size the process cannot have stops start-up rather than a client's
+    /// opt-out later; zeroed by `calloc`, whose large blocks are pages the kernel maps only once a bit on them is
+    /// set, so a service whose opt-outs all fit in memory never pays for them.
+    private let words: UnsafeMutablePointer<UInt64>
     private let bitMask: UInt64
-    /// Keys inserted since the filter was built, counted again when inserted again: an upper bound of the opt-outs
-    /// it stands for.
+    /// Keys inserted since the filter was built that it did not already seem to hold: about the number of distinct
+    /// opt-outs it stands for (a little under, by its false "maybe" answers), not lowered by opt-ins.
     private(set) var insertions = 0
 
-    /// `bytes` is rounded down to a power of two, at least 8. The bits are allocated by the first insertion, so a
-    /// service whose opt-outs all fit in memory never pays for them.
-    init(bytes: Int) {
-        let wordCount = max(1, bytes / 8)
+    /// `bytes` is rounded down to a power of two, at least 8; nil if that much memory cannot be reserved.
+    init?(bytes: Int) {
+        // At most 2^50 words, so that the bit count below cannot overflow; no machine reserves that much anyway.
+        let wordCount = min(max(1, bytes / 8), 1 << 50)
         let powerOfTwo = 1 << (Int.bitWidth - 1 - wordCount.leadingZeroBitCount)
+        guard let memory = calloc(powerOfTwo, MemoryLayout<UInt64>.size) else { return nil }
+        words = memory.bindMemory(to: UInt64.self, capacity: powerOfTwo)
         bitMask = UInt64(powerOfTwo * 64 - 1)
     }
 
-    var isEmpty: Bool { insertions == 0 }
+    deinit { free(words) }
 
-    /// The bits allocated so far.
-    var allocatedBytes: Int { words.count * 8 }
+    /// The size of the filter, after rounding.
+    var bytes: Int { Int(bitMask + 1) / 8 }
 
-    mutating func insert(tenant: TenantID, subject: SubjectKey) {
-        if words.isEmpty { words = Array(repeating: 0, count: Int(bitMask + 1) / 64) }
+    func insert(tenant: TenantID, subject: SubjectKey) {
         var (position, step) = Self.hashes(tenant: tenant, subject: subject)
+        var new = false
         for _ in 0..<Self.probes {
             let bit = position & bitMask
-            words[Int(bit >> 6)] |= 1 << (bit & 63)
+            let word = words[Int(bit >> 6)]
+            if word & (1 << (bit & 63)) == 0 {
+                new = true
+                words[Int(bit >> 6)] = word | 1 << (bit & 63)
+            }
             position &+= step
         }
-        insertions += 1
+        if new { insertions += 1 }
     }
 
     func mayContain(tenant: TenantID, subject: SubjectKey) -> Bool {
-        guard !words.isEmpty else { return false }
+        // The common case, no opt-out past memory's capacity, costs no hashing.
+        guard insertions > 0 else { return false }
         var (position, step) = Self.hashes(tenant: tenant, subject: subject)
         for _ in 0..<Self.probes {
             let bit = position & bitMask
@@ -48,7 +63,7 @@ struct OptOutFilter: Sendable {
     }
 
     /// Double hashing (Kirsch and Mitzenmacher): the subject key is already a keyed MAC, so its two halves are
-    /// independent and uniform; the tenant is mixed in so one tenant's subject never stands for another's. The step
+    /// independent and uniform; the tenant is mixed in so one subject key under two tenants probes different bits. The step
     /// is odd, so it visits distinct bits of a power-of-two table.
     private static func hashes(tenant: TenantID, subject: SubjectKey) -> (UInt64, UInt64) {
         // FNV-1a: stable across processes, unlike `Hasher`, which only matters for tests that compare runs.

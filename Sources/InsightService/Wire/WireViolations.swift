@@ -133,7 +133,7 @@ enum Wire {
     ) throws -> String {
         do {
             return try reader.readString()
-        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate {
+        } catch where error.reason == .unpairedSurrogate {
             violations.append(unpairedSurrogate(pointer()))
             throw error
         }

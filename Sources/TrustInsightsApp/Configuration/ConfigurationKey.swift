@@ -54,7 +54,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
         .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
         .init(name: "authorizationOptOutsInMemory", value: .integer(\.authorizationOptOutsInMemory, 0...100_000_000), help: "Most opt-outs held in memory (about 230 bytes each); evaluations of the others read the store."),
-        .init(name: "authorizationOptOutFilterBytes", value: .integer(\.authorizationOptOutFilterBytes, 8...1_073_741_824), help: "Size of the filter marking the opt-outs past authorizationOptOutsInMemory (rounded down to a power of two; 10 bits per opt-out keep needless store reads near 1%)."),
+        .init(name: "authorizationOptOutFilterBytes", value: .integer(\.authorizationOptOutFilterBytes, 8...268_435_456), help: "Size of the filter marking the opt-outs past authorizationOptOutsInMemory (rounded down to a power of two; 10 bits per opt-out keep needless store reads near 1%)."),
         .init(name: "consumptionDeadlineSeconds", value: .seconds(\.consumptionDeadlineSeconds, 0...31_536_000), help: "A consumption report later than this after its evaluation is flagged late."),
         .init(name: "metricsSuppressionK", value: .integer(\.metricsSuppressionK, 0...1_000_000), help: "Label metrics withhold counts below this (0 = off)."),
         .init(name: "metricsMaturityDays", value: .integer(\.metricsMaturityDays, 0...3650), help: "Label metrics flag evaluations younger than this as immature."),

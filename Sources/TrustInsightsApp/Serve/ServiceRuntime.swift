@@ -169,10 +169,15 @@ final class ServiceRuntime: Sendable {
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {
-            try AuthorizationRegistry(
-                store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
-                memoryCapacity: configuration.authorizationOptOutsInMemory,
-                overflowFilterBytes: configuration.authorizationOptOutFilterBytes)
+            do {
+                return try AuthorizationRegistry(
+                    store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
+                    memoryCapacity: configuration.authorizationOptOutsInMemory,
+                    overflowFilterBytes: configuration.authorizationOptOutFilterBytes)
+            } catch let error as AuthorizationRegistry.FilterUnavailable {
+                throw CommandLineError.configuration(
+                    key: "authorizationOptOutFilterBytes", message: "cannot reserve \(error.bytes) bytes of memory for the opt-out filter")
+            }
         }
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
