@@ -28,17 +28,62 @@ final class InterleavingAuthorizationStore: AuthorizationStore {
         if failsReads.withLock({ $0 }) { throw StoreUnavailable() }
         return savedState(of: subject)
     }
-    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
+    func saveAuthorizationState(
+        _ state: AuthorizationState, tenant: TenantID, subject: SubjectKey,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         saved.withLock { $0[subject.hex] = state }
         let action = afterSave.withLock { hook in
             defer { hook = nil }
             return hook
         }
         action?()
+        completion(.success(()))
     }
 }
 
 struct StoreUnavailable: Error {}
+
+/// Keeps each save at once, as a commit's statement does, but calls back only when the test says: the writer's
+/// commit still to come, or two commits' completions running on two threads in either order.
+final class HeldCompletionAuthorizationStore: AuthorizationStore {
+    private struct Save {
+        var subject: SubjectKey
+        var state: AuthorizationState
+        var completion: @Sendable (Result<Void, any Error>) -> Void
+    }
+    private let saved = Mutex<[String: AuthorizationState]>([:])
+    private let waiting = Mutex<[Save]>([])
+    private let saves = Mutex(0)
+
+    var saveCount: Int { saves.withLock { $0 } }
+    var waitingCount: Int { waiting.withLock { $0.count } }
+    func savedState(of subject: SubjectKey) -> AuthorizationState? { saved.withLock { $0[subject.hex] } }
+
+    func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws {}
+    func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? { savedState(of: subject) }
+    func saveAuthorizationState(
+        _ state: AuthorizationState, tenant: TenantID, subject: SubjectKey,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        saves.withLock { $0 += 1 }
+        saved.withLock { $0[subject.hex] = state }
+        waiting.withLock { $0.append(Save(subject: subject, state: state, completion: completion)) }
+    }
+
+    /// Calls back the save of `subject` that waits longest (or, `newestFirst`, the latest), with success or, when
+    /// `failing`, an error (the store then forgets it, as a rolled-back transaction does).
+    func complete(_ subject: SubjectKey, newestFirst: Bool = false, failing: Bool = false, previous: AuthorizationState? = nil) {
+        let save = waiting.withLock { waiting -> Save? in
+            let found = newestFirst ? waiting.lastIndex { $0.subject == subject } : waiting.firstIndex { $0.subject == subject }
+            guard let index = found else { return nil }
+            return waiting.remove(at: index)
+        }
+        guard let save else { return }
+        if failing { saved.withLock { $0[subject.hex] = previous } }
+        save.completion(failing ? .failure(StoreUnavailable()) : .success(()))
+    }
+}
 
 @Suite struct AuthorizationRegistryTests {
     let tenant = TenantID("acme")!
@@ -51,19 +96,19 @@ struct StoreUnavailable: Error {}
         let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 1000)
         for index in 0..<100 {
             let other = SubjectKey(high: UInt64(index), low: 1)
-            #expect(try registry.change(tenant: tenant, subject: other, to: .authorized, now: 0).status == .authorized)
+            #expect(try registry.change(tenant: tenant, subject: other, to: .authorized, now: 0).wait().get().status == .authorized)
             #expect(try registry.state(tenant: tenant, subject: other, now: 1).status == .authorized)
         }
         #expect(registry.heldCount == 0)
         let never = SubjectKey(high: 999, low: 999)
-        #expect(try registry.change(tenant: tenant, subject: never, to: .notDetermined, now: 0).status == .notDetermined)
+        #expect(try registry.change(tenant: tenant, subject: never, to: .notDetermined, now: 0).wait().get().status == .notDetermined)
         #expect(store.savedState(of: never) == nil)
 
-        let pending = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0)
+        let pending = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0).wait().get()
         #expect(pending.pendingStatus == .denied && registry.heldCount == 1)
         #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 999))
         #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 1000))
-        #expect(try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 2000).status == .authorized)
+        #expect(try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 2000).wait().get().status == .authorized)
         #expect(try registry.heldCount == 0 && !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 3000))
         #expect(try registry.state(tenant: tenant, subject: subject, now: 3000).status == .authorized)
     }
@@ -78,17 +123,17 @@ struct StoreUnavailable: Error {}
     /// What docs/API.md promises of repeated and changed opt-outs: nothing shortens a cooldown.
     @Test func nothingShortensACooldown() throws {
         let registry = try AuthorizationRegistry(store: InterleavingAuthorizationStore(), cooldownMilliseconds: 10_000)
-        let first = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 1_000)
+        let first = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 1_000).wait().get()
         #expect(first.pendingStatus == .denied && first.pendingEffectiveAt == 11_000)
         // Asking again keeps the effective time.
-        #expect(try registry.change(tenant: tenant, subject: subject, to: .denied, now: 5_000).pendingEffectiveAt == 11_000)
+        #expect(try registry.change(tenant: tenant, subject: subject, to: .denied, now: 5_000).wait().get().pendingEffectiveAt == 11_000)
         // Switching the pending opt-out starts the cooldown again.
-        let switched = try registry.change(tenant: tenant, subject: subject, to: .deniedRequestable, now: 6_000)
+        let switched = try registry.change(tenant: tenant, subject: subject, to: .deniedRequestable, now: 6_000).wait().get()
         #expect(switched.pendingStatus == .deniedRequestable && switched.pendingEffectiveAt == 16_000)
         #expect(try registry.state(tenant: tenant, subject: subject, now: 15_999).status == .notDetermined)
         #expect(try registry.state(tenant: tenant, subject: subject, now: 16_000).status == .deniedRequestable)
         // Once in force, switching between the two kinds of off is immediate.
-        let other = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 17_000)
+        let other = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 17_000).wait().get()
         #expect(other.status == .denied && other.pendingStatus == nil)
     }
 
@@ -128,18 +173,18 @@ struct StoreUnavailable: Error {}
     @Test func concurrentChangesLeaveMemoryAsTheStoreHasIt() throws {
         let store = InterleavingAuthorizationStore()
         let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 86_400_000)
-        _ = try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 1)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .authorized, now: 1).wait().get()
         let secondDone = DispatchSemaphore(value: 0)
         store.afterNextSave { [tenant, subject] in
             // The other loop's change starts once the first change is stored and not yet in memory; it may wait for
             // the first to finish, but not for longer than this, or the test would prove nothing either way.
             DispatchQueue.global().async {
-                _ = try? registry.change(tenant: tenant, subject: subject, to: .authorized, now: 3)
+                _ = try? registry.change(tenant: tenant, subject: subject, to: .authorized, now: 3).wait().get()
                 secondDone.signal()
             }
             if secondDone.wait(timeout: .now() + .milliseconds(200)) == .success { secondDone.signal() }
         }
-        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 2)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 2).wait().get()
         secondDone.wait()
         let stored = try #require(store.savedState(of: subject))
         #expect(try registry.state(tenant: tenant, subject: subject, now: 4) == stored.resolved(at: 4))
@@ -148,13 +193,85 @@ struct StoreUnavailable: Error {}
         #expect(try registry.state(tenant: tenant, subject: subject, now: 2 + 86_400_001).status == .authorized)
     }
 
+    /// `change` answers once the save is durable and never waits for it: the caller is an event loop. A second
+    /// change to the same subject waits, unsaved, behind the first and starts from the state the first left; other
+    /// subjects' changes do not wait for it.
+    @Test func changesToOneSubjectRunOneAfterAnotherWithoutBlockingTheCaller() throws {
+        let store = HeldCompletionAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0)
+        let other = SubjectKey(high: 7, low: 7)
+
+        let optOut = registry.change(tenant: tenant, subject: subject, to: .denied, now: 10)
+        let optIn = registry.change(tenant: tenant, subject: subject, to: .authorized, now: 11)
+        let otherOptOut = registry.change(tenant: tenant, subject: other, to: .deniedRequestable, now: 12)
+        #expect(store.saveCount == 2 && store.waitingCount == 2)
+        // Saved but not yet durable: nobody is told, and evaluations do not see it yet.
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
+
+        store.complete(other)
+        #expect(try otherOptOut.wait().get().status == .deniedRequestable)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: other, now: 20))
+
+        store.complete(subject)
+        #expect(try optOut.wait().get().status == .denied)
+        // The opt-in starts now, from the opt-out: its save is the third.
+        #expect(store.saveCount == 3 && store.savedState(of: subject)?.status == .authorized)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
+        store.complete(subject)
+        #expect(try optIn.wait().get() == AuthorizationState(status: .authorized, updatedAt: 11))
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
+        #expect(registry.heldCount == 1 && store.waitingCount == 0)
+    }
+
+    /// Two commits' completions on two threads: each subject's changes still install in the order they were
+    /// stored, so memory ends as the store does, whichever completion runs first.
+    @Test func completionsOnOtherThreadsInstallEachSubjectsChangesInOrder() throws {
+        let store = HeldCompletionAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0)
+        let subjects = (0..<200).map { SubjectKey(high: 0xc0ffee, low: UInt64($0)) }
+        var answers: [OneShot<Result<AuthorizationState, any Error>>] = []
+        for (index, subject) in subjects.enumerated() {
+            answers.append(registry.change(tenant: tenant, subject: subject, to: .denied, now: Int64(index)))
+            answers.append(registry.change(tenant: tenant, subject: subject, to: index.isMultiple(of: 2) ? .authorized : .deniedRequestable, now: Int64(index) + 1))
+        }
+        // Both completions of a subject raced from two threads, the later save's first when both are waiting: the
+        // second change must not even be saved before the first is answered.
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            for subject in subjects { store.complete(subject, newestFirst: true) }
+        }
+        for subject in subjects { store.complete(subject) }
+        for answer in answers { _ = try answer.wait().get() }
+        for (index, subject) in subjects.enumerated() {
+            let stored = try #require(store.savedState(of: subject))
+            #expect(stored.status == (index.isMultiple(of: 2) ? .authorized : .deniedRequestable))
+            #expect(try registry.state(tenant: tenant, subject: subject, now: 1_000) == stored.resolved(at: 1_000))
+        }
+        #expect(registry.heldCount == 100 && store.waitingCount == 0)
+    }
+
+    /// A save that fails is answered with its error and leaves memory as it was; the change queued behind it still
+    /// runs, from the state the store kept.
+    @Test func aFailedSaveAnswersItsErrorAndTheNextChangeStillRuns() throws {
+        let store = HeldCompletionAuthorizationStore()
+        let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0)
+        let failed = registry.change(tenant: tenant, subject: subject, to: .denied, now: 10)
+        let next = registry.change(tenant: tenant, subject: subject, to: .deniedRequestable, now: 11)
+        store.complete(subject, failing: true)
+        #expect(throws: StoreUnavailable.self) { try failed.wait().get() }
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20) && registry.heldCount == 0)
+        #expect(store.waitingCount == 1)
+        store.complete(subject)
+        #expect(try next.wait().get() == AuthorizationState(status: .deniedRequestable, updatedAt: 11))
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
+    }
+
     /// Memory holds at most its capacity; the opt-outs past it are marked in the filter and read from the store
     /// when their subject is evaluated, so every one still denies, and other subjects seldom cost a read.
     @Test func optOutsPastMemorysCapacityAreReadFromTheStoreAndStillBlock() throws {
         let store = InterleavingAuthorizationStore()
         let registry = try AuthorizationRegistry(store: store, cooldownMilliseconds: 0, memoryCapacity: 2, overflowFilterBytes: 4096)
         let optedOut = (0..<50).map { SubjectKey(high: 0x5eed_0000 + UInt64($0), low: 0xfeed_0000 &* UInt64($0 + 1)) }
-        for subject in optedOut { _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 10) }
+        for subject in optedOut { _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 10).wait().get() }
         #expect(registry.heldCount == 2 && registry.overflowCount == 48)
         for subject in optedOut {
             #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 20))
@@ -170,7 +287,7 @@ struct StoreUnavailable: Error {}
 
         // Opting back in ends an opt-out only the store keeps.
         let last = try #require(optedOut.last)
-        #expect(try registry.change(tenant: tenant, subject: last, to: .authorized, now: 30).status == .authorized)
+        #expect(try registry.change(tenant: tenant, subject: last, to: .authorized, now: 30).wait().get().status == .authorized)
         #expect(try !registry.blocksEvaluation(tenant: tenant, subject: last, now: 40))
         // A store that cannot answer for a subject the filter may hold fails the check rather than letting it pass.
         store.failReads(true)
@@ -191,12 +308,12 @@ struct StoreUnavailable: Error {}
     @Test func anOptInFreesRoomInMemoryForTheNextOptOut() throws {
         let registry = try AuthorizationRegistry(store: InterleavingAuthorizationStore(), cooldownMilliseconds: 1000, memoryCapacity: 1)
         let first = SubjectKey(high: 1, low: 1), second = SubjectKey(high: 2, low: 2), third = SubjectKey(high: 3, low: 3)
-        _ = try registry.change(tenant: tenant, subject: first, to: .denied, now: 0)
-        _ = try registry.change(tenant: tenant, subject: second, to: .denied, now: 0)
+        _ = try registry.change(tenant: tenant, subject: first, to: .denied, now: 0).wait().get()
+        _ = try registry.change(tenant: tenant, subject: second, to: .denied, now: 0).wait().get()
         #expect(registry.heldCount == 1 && registry.overflowCount == 1)
-        _ = try registry.change(tenant: tenant, subject: first, to: .authorized, now: 10)
+        _ = try registry.change(tenant: tenant, subject: first, to: .authorized, now: 10).wait().get()
         #expect(registry.heldCount == 0)
-        _ = try registry.change(tenant: tenant, subject: third, to: .deniedRequestable, now: 20)
+        _ = try registry.change(tenant: tenant, subject: third, to: .deniedRequestable, now: 20).wait().get()
         #expect(registry.heldCount == 1 && registry.overflowCount == 1)
         // Pending opt-outs past the cap wait out their cooldown like the others.
         #expect(try !registry.blocksEvaluation(tenant: tenant, subject: second, now: 999))

@@ -54,8 +54,12 @@ final class MemoryRecorder: EvaluationRecorder, AuthorizationStore, SubjectKeySo
     func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState? {
         auth.withLock { $0.last { $0.0 == tenant && $0.1 == subject }?.2 }
     }
-    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
+    func saveAuthorizationState(
+        _ state: AuthorizationState, tenant: TenantID, subject: SubjectKey,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
         auth.withLock { $0.append((tenant, subject, state)) }
+        completion(.success(()))
     }
     func subjectKey(for tenant: TenantID) throws -> HMACKey? { HMACKey(bytes: Array(repeating: 7, count: 32)) }
 }
@@ -174,13 +178,13 @@ func shippedCatalogue() throws -> FeatureCatalogue {
     @Test(arguments: [200_000, 0]) func deniedSubjectFailsOnlyAfterCooldownAndOptInIsImmediate(optOutsInMemory: Int) throws {
         let (evaluator, authorizations) = try makeEvaluator(optOutsInMemory: optOutsInMemory)
         let account = try SubjectHasher(source: recorder).key(for: "acct-1", kind: .accountRef, tenant: principal.tenant, environment: .sandbox)
-        let state = try authorizations.change(tenant: principal.tenant, subject: account, to: .denied, now: 0)
+        let state = try authorizations.change(tenant: principal.tenant, subject: account, to: .denied, now: 0).wait().get()
         #expect(state.status == .notDetermined)
         #expect(state.pendingStatus == .denied)
         _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 1_000)
         #expect(throws: EvaluationError.denied) { try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_000) }
         #expect(authorizations.heldCount == min(optOutsInMemory, 1) && authorizations.overflowCount == 1 - min(optOutsInMemory, 1))
-        _ = try authorizations.change(tenant: principal.tenant, subject: account, to: .authorized, now: 86_400_001)
+        _ = try authorizations.change(tenant: principal.tenant, subject: account, to: .authorized, now: 86_400_001).wait().get()
         _ = try evaluator.evaluate(paymentRequest(), principal: principal, now: 86_400_002)
     }
 

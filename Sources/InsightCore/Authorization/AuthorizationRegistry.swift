@@ -26,6 +26,12 @@ public final class AuthorizationRegistry: Sendable {
         let overflow: OptOutFilter
     }
 
+    private struct Change: Sendable {
+        var status: AuthorizationStatus
+        var now: Int64
+        let answer = OneShot<Result<AuthorizationState, any Error>>()
+    }
+
     /// What memory says of a subject, before any store read.
     private enum Lookup {
         case held(AuthorizationState)
@@ -35,7 +41,8 @@ public final class AuthorizationRegistry: Sendable {
 
     private let store: any AuthorizationStore
     private let held: Mutex<Held>
-    private let changing = Mutex<Void>(())
+    /// The subjects with a change under way, and the changes waiting behind it, oldest first.
+    private let underWay = Mutex<[Key: [Change]]>([:])
     public let cooldownMilliseconds: Int64
     public let memoryCapacity: Int
 
@@ -92,22 +99,65 @@ public final class AuthorizationRegistry: Sendable {
     /// read the store (`trust_insights_authorization_opt_outs_in_store_only`).
     public var overflowCount: Int { held.withLock { $0.overflow.insertions } }
 
-    /// Applies a change, durably, and returns the new state.
+    /// Applies a change, durably: the answer is the new state, once it is stored and what evaluations see, or the
+    /// store's error. It returns at once; the caller (an event loop) serves others while the write commits.
     ///
-    /// Read, save and install are one step under `changing`: two loops changing one subject at once would otherwise
-    /// both start from the same state, and the store could keep one answer while memory kept the other (a pending
-    /// opt-out the client was told was cancelled, say). Changes are rare; evaluations only read `held`.
-    public func change(tenant: TenantID, subject: SubjectKey, to status: AuthorizationStatus, now: Int64) throws -> AuthorizationState {
+    /// Changes to one subject run one after another, each from the state the one before it left: read, save and
+    /// install, then the next. Two loops changing one subject at once would otherwise both start from the same
+    /// state, and their saves' completions (which may run on two threads) could install in the other order than
+    /// the store kept them (a pending opt-out the client was told was cancelled, say). Only subjects with a change
+    /// under way are queued for; evaluations only read `held`.
+    public func change(tenant: TenantID, subject: SubjectKey, to status: AuthorizationStatus, now: Int64) -> OneShot<Result<AuthorizationState, any Error>> {
         let key = Key(tenant: tenant, subject: subject)
-        return try changing.withLock { _ in
+        let change = Change(status: status, now: now)
+        let first = underWay.withLock { underWay in
+            guard underWay[key] == nil else {
+                underWay[key]?.append(change)
+                return false
+            }
+            underWay[key] = []
+            return true
+        }
+        if first { run(change, for: key) }
+        return change.answer
+    }
+
+    private func run(_ first: Change, for key: Key) {
+        var change: Change? = first
+        while let current = change {
+            change = nil
             let stored: AuthorizationState?
-            if case .held(let state) = lookup(key) { stored = state } else { stored = try store.authorizationState(tenant: tenant, subject: subject) }
-            let next = (stored ?? .initial(at: now)).changing(to: status, at: now, cooldownMilliseconds: cooldownMilliseconds)
+            do {
+                if case .held(let state) = lookup(key) { stored = state } else { stored = try store.authorizationState(tenant: key.tenant, subject: key.subject) }
+            } catch {
+                change = finish(current, with: .failure(error), for: key)
+                continue
+            }
+            let next = (stored ?? .initial(at: current.now)).changing(to: current.status, at: current.now, cooldownMilliseconds: cooldownMilliseconds)
             // Never set, and set to what it already reads as: nothing to keep.
-            if stored == nil && next.status == .notDetermined && next.pendingStatus == nil { return next }
-            try store.saveAuthorizationState(next, tenant: tenant, subject: subject)
-            held.withLock { Self.install(next, for: key, in: &$0, capacity: memoryCapacity) }
-            return next
+            if stored == nil && next.status == .notDetermined && next.pendingStatus == nil {
+                change = finish(current, with: .success(next), for: key)
+                continue
+            }
+            store.saveAuthorizationState(next, tenant: key.tenant, subject: key.subject) { [self] saved in
+                if case .success = saved {
+                    held.withLock { Self.install(next, for: key, in: &$0, capacity: memoryCapacity) }
+                }
+                if let following = finish(current, with: saved.map { next }, for: key) { run(following, for: key) }
+            }
+        }
+    }
+
+    /// Answers `change` and returns the subject's next change, if one is waiting; else the subject has none under way.
+    private func finish(_ change: Change, with result: Result<AuthorizationState, any Error>, for key: Key) -> Change? {
+        change.answer.fulfil(result)
+        return underWay.withLock { underWay in
+            guard let waiting = underWay[key], !waiting.isEmpty else {
+                underWay[key] = nil
+                return nil
+            }
+            underWay[key]?.removeFirst()
+            return waiting[0]
         }
     }
 

@@ -59,5 +59,9 @@ public protocol AuthorizationStore: Sendable {
     func forEachOptOut(_ body: (TenantID, SubjectKey, AuthorizationState) throws -> Void) throws
     /// One subject's stored state; nil if none was ever stored.
     func authorizationState(tenant: TenantID, subject: SubjectKey) throws -> AuthorizationState?
-    func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws
+    /// Stores `state` as the subject's (replacing any), and calls back once it is durable or has failed, maybe on
+    /// another thread. It must not wait for the write: the caller may be an event loop with other connections.
+    func saveAuthorizationState(
+        _ state: AuthorizationState, tenant: TenantID, subject: SubjectKey,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void)
 }

@@ -117,8 +117,13 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
         }
     }
 
-    public func saveAuthorizationState(_ state: AuthorizationState, tenant: TenantID, subject: SubjectKey) throws {
-        try write { connection in
+    public func saveAuthorizationState(
+        _ state: AuthorizationState, tenant: TenantID, subject: SubjectKey,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        // Not held for an event loop's release: a change queued behind another of its subject is submitted from
+        // that one's completion, on a thread no loop pass follows.
+        writer.submit({ connection in
             try connection.statement("""
                 INSERT INTO authorization_state (tenant_id, subject_hash, status, pending_status, pending_effective_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?)
@@ -129,6 +134,6 @@ extension SQLiteStore: EvaluationRecorder, SubjectKeySource, AuthorizationStore 
                 .bind(1, tenant.rawValue).bind(2, subject.hex).bind(3, state.status.rawValue)
                 .bind(4, state.pendingStatus?.rawValue).bind(5, state.pendingEffectiveAt).bind(6, state.updatedAt)
                 .run()
-        }
+        }, completion: completion)
     }
 }
