@@ -175,6 +175,10 @@ need(any(i[0] == "ENTRYPOINT" and i[1].startswith("[") for i in runtime), "ENTRY
 # image would override any file named by TRUST_INSIGHTS_CONFIG (the Kubernetes ConfigMap) without a word.
 need(not [n for n in image_env if n.startswith("TRUST_INSIGHTS_")],
      f"the image sets no TRUST_INSIGHTS_* variables (found {sorted(image_env)}): they would override the ConfigMap's file")
+# The allocator's per-thread cache (deploy/README.md, The allocator): the image and the unit run with the same setting.
+unit_tunables = [v.split("=", 1)[1] for v in settings.get("Environment", []) if v.startswith("GLIBC_TUNABLES=")]
+need("glibc.malloc.tcache_count=" in image_env.get("GLIBC_TUNABLES", ""), "the image sets GLIBC_TUNABLES with glibc.malloc.tcache_count")
+need(unit_tunables == [image_env.get("GLIBC_TUNABLES")], f"the unit's GLIBC_TUNABLES {unit_tunables} is the image's {image_env.get('GLIBC_TUNABLES')}")
 image_file = json.load(open("deploy/docker/config.json"))
 need(set(image_file) <= known, f"deploy/docker/config.json has unknown keys {sorted(set(image_file) - known)}")
 workdirs = [i[1] for i in runtime if i[0] == "WORKDIR"]
