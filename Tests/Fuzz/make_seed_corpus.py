@@ -154,6 +154,9 @@ def xgboost():
     tree["tree_param"] = dict(first["tree_param"], num_nodes="3")
     stump["learner"]["gradient_booster"]["model"]["trees"] = [tree]
     stump["learner"]["gradient_booster"]["model"]["tree_info"] = [0]
+    # The counts beside the trees are the trees' own, or the import refuses the file before the part a seed is for.
+    stump["learner"]["gradient_booster"]["model"]["iteration_indptr"] = [0, 1]
+    stump["learner"]["gradient_booster"]["model"]["gbtree_model_param"]["num_trees"] = "1"
     stump["learner"]["learner_model_param"]["base_score"] = "[5E-1]"
     write("xgboost-import", "stump-bracketed-base-score.json", json.dumps(stump, separators=(",", ":")))
     # XGBoost writes the bare words Infinity and -Infinity (as Python's json does) where values reach float32's limit.

@@ -193,7 +193,10 @@ import Testing
         let start = open.upperBound
         let end = text.range(of: "}}]},", range: start..<text.endIndex)!.lowerBound
         let tree = String(text[start..<end]) + "}}"
-        text.replaceSubrange(start..<text.index(end, offsetBy: 2), with: Array(repeating: tree, count: trees).joined(separator: ","))
+        // Each copy with its own id, and the count beside the trees, as XGBoost writes them.
+        let copies = (0..<trees).map { tree.replacingOccurrences(of: #""id":0,"#, with: "\"id\":\($0),") }
+        text.replaceSubrange(start..<text.index(end, offsetBy: 2), with: copies.joined(separator: ","))
+        text = text.replacingOccurrences(of: #""num_trees":"1""#, with: "\"num_trees\":\"\(trees)\"")
         text = text.replacingOccurrences(of: #""tree_info":[0]"#, with: #""tree_info":["# + Array(repeating: "0", count: trees).joined(separator: ",") + "]")
         if let indptr { text = text.replacingOccurrences(of: #""tree_info":"#, with: #""iteration_indptr":\#(indptr),"tree_info":"#) }
         return Array(text.utf8)

@@ -31,9 +31,15 @@ public enum LightGBMImporter {
                 if let current { treeBlocks.append(current) }
                 current = [:]
             } else if current != nil {
-                current![key] = value
+                // LightGBM writes each line once; of a repeated one its loader keeps one copy or another depending
+                // on the line (the last `feature_names`, the first `objective`), so an edited file is refused.
+                guard current!.updateValue(value, forKey: key) == nil else {
+                    throw .malformed("tree \(treeBlocks.count): '\(key)=' appears more than once")
+                }
             } else {
-                header[key] = value
+                guard header.updateValue(value, forKey: key) == nil else {
+                    throw .malformed("'\(key)=' appears more than once in the header")
+                }
             }
         }
         if let current { treeBlocks.append(current) }
@@ -129,6 +135,14 @@ public enum LightGBMImporter {
             sigmoidScale: sigmoidScale)
     }
 
+    /// A number as LightGBM reads it, or nil. Swift's `Double` also reads hexadecimal (`0x1p-2` as 0.25), which
+    /// LightGBM never writes and its own parser reads as 0: a file holding it has been edited, and is refused rather
+    /// than scored otherwise than LightGBM scores it.
+    static func decimal(_ text: Substring) -> Double? {
+        guard !text.utf8.contains(where: { $0 == UInt8(ascii: "x") || $0 == UInt8(ascii: "X") }) else { return nil }
+        return Double(text)
+    }
+
     static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {
         if let linear = block["is_linear"], linear != "0" { throw .linearTreesNotSupported(tree: index) }
         if let categorical = block["num_cat"], categorical != "0" { throw .categoricalSplitsNotSupported(tree: index) }
@@ -147,7 +161,7 @@ public enum LightGBMImporter {
             guard result.count == count else { throw .malformed("tree \(index): \(key) has \(result.count) values, expected \(count)") }
             return result
         }
-        let leafValues = try numbers("leaf_value", leafCount) { Double($0) }
+        let leafValues = try numbers("leaf_value", leafCount, decimal)
         if leafCount == 1 {
             return ModelTree(
                 leftChildren: [-1], rightChildren: [-1], splitFeatures: [0], thresholds: [0], defaultLeft: [false],
@@ -155,12 +169,12 @@ public enum LightGBMImporter {
         }
         let splitCount = leafCount - 1
         let features = try numbers("split_feature", splitCount) { Int($0) }
-        let thresholds = try numbers("threshold", splitCount) { Double($0) }
+        let thresholds = try numbers("threshold", splitCount, decimal)
         let decisionTypes = try numbers("decision_type", splitCount) { Int($0) }
         let leftChildren = try numbers("left_child", splitCount) { Int($0) }
         let rightChildren = try numbers("right_child", splitCount) { Int($0) }
-        let leafWeights = block["leaf_weight"] == nil ? nil : try numbers("leaf_weight", leafCount) { Double($0) }
-        let internalWeights = block["internal_weight"] == nil ? nil : try numbers("internal_weight", splitCount) { Double($0) }
+        let leafWeights = block["leaf_weight"] == nil ? nil : try numbers("leaf_weight", leafCount, decimal)
+        let internalWeights = block["internal_weight"] == nil ? nil : try numbers("internal_weight", splitCount, decimal)
 
         let nodeCount = splitCount + leafCount
         // Internal node i stays i; leaf j (written ~j, i.e. -(j+1)) becomes splitCount + j. The validator checks

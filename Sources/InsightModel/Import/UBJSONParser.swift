@@ -51,7 +51,12 @@ struct UBJSONParser {
         case UInt8(ascii: "d"):
             return try number(Float(bitPattern: UInt32(truncatingIfNeeded: try bigEndian(4))))
         case UInt8(ascii: "D"):
-            return try number(Double(bitPattern: try bigEndian(8)))
+            // XGBoost's reader casts a float64 to float32 at once (its JSON numbers are float32). Through the
+            // double's shortest text, a value halfway between two float32s would be rounded twice and could land
+            // on the other neighbour.
+            let double = Double(bitPattern: try bigEndian(8))
+            if double.isNaN { throw error("a float that is NaN") }
+            return try number(Float(double))
         case UInt8(ascii: "H"):
             let text = try string()
             guard Self.isJSONNumber(text) else { throw error("a high-precision number that is not a decimal number") }

@@ -39,6 +39,10 @@ public enum XGBoostImporter {
         if let numTarget = parameters?["num_target"]?.numberText, let count = Int(numTarget), count > 1 {
             throw .multiClassNotSupported("num_target \(count)")
         }
+        // XGBoost refuses a model of no targets; so does the import, rather than take it for one.
+        if let numTarget = parameters?["num_target"]?.numberText, Int(numTarget).map({ $0 < 1 }) ?? true {
+            throw .malformed("num_target '\(numTarget)' must be 1")
+        }
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
         let baseScore = try parseBaseScore(baseScoreText, isProbability: !marginIsRaw)
         let boundedScore = bounded(baseScore)
@@ -51,13 +55,15 @@ public enum XGBoostImporter {
         case "dart": booster = gradientBooster?["gbtree"]
         default: throw .unsupportedBooster(boosterName)
         }
-        guard let treesJSON = booster?["model"]?["trees"]?.arrayValue else {
+        guard let treesInFileOrder = booster?["model"]?["trees"]?.arrayValue else {
             // `Booster.save_config()` writes a `learner` too, with its training parameters and no model.
             if booster?["model"] == nil, learner["learner_train_param"] != nil || learner["generic_param"] != nil {
                 throw .configurationNotModel
             }
             throw .malformed("no trees")
         }
+        let treesJSON = try inIdentifierOrder(treesInFileOrder)
+        try checkTreeCounts(model: booster?["model"], treeCount: treesJSON.count)
         let dropWeights = boosterName == "dart" ? try dartWeights(gradientBooster?["weight_drop"], treeCount: treesJSON.count) : nil
         if let treeInfo = booster?["model"]?["tree_info"]?.arrayValue,
             treeInfo.contains(where: { $0.numberText != "0" })
@@ -108,6 +114,45 @@ public enum XGBoostImporter {
                     parameters: recorded,
                     dataDescription: "")),
             trees: trees)
+    }
+
+    /// The trees in the order XGBoost predicts with: it places each at the position its `id` names
+    /// (`GBTreeModel::LoadModel`), whatever the order of the file, and refuses an `id` past the trees (a repeated one
+    /// leaves a place empty, which it does not survive). Files with no `id` at all keep their order. The order
+    /// matters to DART, whose weights go by position, and to the float32 sum's rounding.
+    static func inIdentifierOrder(_ trees: [JSONValue]) throws(ModelImportError) -> [JSONValue] {
+        guard trees.contains(where: { $0["id"] != nil }) else { return trees }
+        var placed = [JSONValue?](repeating: nil, count: trees.count)
+        for (position, tree) in trees.enumerated() {
+            guard let text = tree["id"]?.numberTokenText, let id = Int(text), placed.indices.contains(id) else {
+                let written = tree["id"]?.numberTokenText ?? "missing"
+                throw .malformed("tree \(position): id \(written) is not a whole number from 0 to \(trees.count - 1), one per tree")
+            }
+            guard placed[id] == nil else { throw .malformed("tree \(position): id \(id) is given to another tree too") }
+            placed[id] = tree
+        }
+        return placed.map { $0! }
+    }
+
+    /// The counts the model states beside its trees must be the trees' own, as XGBoost checks when it loads them: a
+    /// file where they differ has been cut or edited, and which part is right cannot be told.
+    static func checkTreeCounts(model: JSONValue?, treeCount: Int) throws(ModelImportError) {
+        if let stated = model?["gbtree_model_param"]?["num_trees"]?.numberText, Int(stated) != treeCount {
+            throw .malformed("gbtree_model_param.num_trees is \(stated), but the model holds \(treeCount) trees")
+        }
+        if let info = model?["tree_info"]?.arrayValue, info.count != treeCount {
+            throw .malformed("tree_info lists \(info.count) trees, but the model holds \(treeCount)")
+        }
+        if let bounds = model?["iteration_indptr"]?.arrayValue {
+            let values = bounds.map { $0.numberText.flatMap { Int($0) } }
+            let ascending = zip(values, values.dropFirst()).allSatisfy { pair in
+                guard let low = pair.0, let high = pair.1 else { return false }
+                return low <= high
+            }
+            guard values.first == 0, values.last == treeCount, ascending, !values.contains(nil) else {
+                throw .malformed("iteration_indptr must rise from 0 to the model's \(treeCount) trees")
+            }
+        }
     }
 
     /// DART's `weight_drop`: one finite float32 weight per tree. Prediction multiplies each tree's output by its
