@@ -84,6 +84,18 @@ import Testing
             == .malformed("tree 0: threshold holds '0X1.8P0'"))
     }
 
+    /// A line that is there but holds no usable value says so, rather than that the line is missing.
+    @Test func refusalsNameAValueThatIsThereButUnusable() {
+        #expect(lightGBMRefusal(ImporterFuzzRegressionTests.lightGBM(numLeaves: "0x4"))
+            == .malformed("tree 0: num_leaves '0x4' is not a whole number of at least 1"))
+        #expect(lightGBMRefusal(ImporterFuzzRegressionTests.lightGBM(maxFeatureIndex: "99999999999999999999"))
+            == .malformed("max_feature_idx '99999999999999999999' is not a whole number from 0 to 65535"))
+        let noObjective = String(decoding: Source.xgboost(), as: UTF8.self)
+            .replacingOccurrences(of: #""objective":{"name":"binary:logistic","#, with: #""objective":{"#)
+        #expect(xgboostRefusal(noObjective)
+            == .malformed("no objective: learner.objective.name must name it (binary:logistic, reg:logistic or binary:logitraw)"))
+    }
+
     /// Of a repeated line LightGBM keeps one copy or another depending on the line; a file with one is refused.
     @Test func lightGBMRepeatedLinesAreRefused() {
         let model = ImporterFuzzRegressionTests.lightGBM(maxFeatureIndex: "1")

@@ -95,8 +95,9 @@ public enum LightGBMImporter {
         if let perIteration = header["num_tree_per_iteration"], perIteration != "1" {
             throw .multiClassNotSupported("num_tree_per_iteration \(perIteration)")
         }
-        guard let maxFeatureText = header["max_feature_idx"], let maxFeature = Int(maxFeatureText) else {
-            throw .malformed("no max_feature_idx")
+        guard let maxFeatureText = header["max_feature_idx"] else { throw .malformed("no max_feature_idx") }
+        guard let maxFeature = Int(maxFeatureText) else {
+            throw .malformed("max_feature_idx '\(maxFeatureText)' is not a whole number from 0 to \(ModelImportOptions.maximumFeatures - 1)")
         }
         guard maxFeature >= 0 else { throw .malformed("max_feature_idx must be 0 to \(ModelImportOptions.maximumFeatures - 1)") }
         guard maxFeature < ModelImportOptions.maximumFeatures else {
@@ -146,8 +147,9 @@ public enum LightGBMImporter {
     static func tree(from block: [Substring: Substring], index: Int) throws(ModelImportError) -> ModelTree {
         if let linear = block["is_linear"], linear != "0" { throw .linearTreesNotSupported(tree: index) }
         if let categorical = block["num_cat"], categorical != "0" { throw .categoricalSplitsNotSupported(tree: index) }
-        guard let leavesText = block["num_leaves"], let leafCount = Int(leavesText), leafCount >= 1 else {
-            throw .malformed("tree \(index): no num_leaves")
+        guard let leavesText = block["num_leaves"] else { throw .malformed("tree \(index): no num_leaves") }
+        guard let leafCount = Int(leavesText), leafCount >= 1 else {
+            throw .malformed("tree \(index): num_leaves '\(leavesText)' is not a whole number of at least 1")
         }
         func numbers<T>(_ key: String, _ count: Int, _ parse: (Substring) -> T?) throws(ModelImportError) -> [T] {
             guard let text = block[Substring(key)] else { throw .malformed("tree \(index): no \(key)") }

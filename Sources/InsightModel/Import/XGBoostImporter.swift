@@ -24,7 +24,9 @@ public enum XGBoostImporter {
             }
         }
         guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
-        let objective = learner["objective"]?["name"]?.stringValue ?? "?"
+        guard let objective = learner["objective"]?["name"]?.stringValue else {
+            throw .malformed("no objective: learner.objective.name must name it (binary:logistic, reg:logistic or binary:logitraw)")
+        }
         // reg:logistic predicts exactly as binary:logistic does (the same sigmoid, and the same logit of base_score);
         // it differs only in what it accepts as labels when training. binary:logitraw trains the same logistic loss
         // but predicts the margin itself, and (since XGBoost 1.4) adds base_score to it as it stands, with no logit.
