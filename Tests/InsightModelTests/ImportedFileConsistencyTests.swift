@@ -3,26 +3,8 @@ import Testing
 
 /// Files the libraries never write but a hand or another tool may: each is read as the library reads it, or
 /// refused, never scored otherwise than the library would score it (found by a black-box probe, 5 December).
-@Suite struct ImportedFileConsistencyTests {
+@Suite struct ImportedFileConsistencyTests: ImportRefusing {
     typealias Source = ImporterRefusalTests
-
-    private func xgboostRefusal(_ text: String) -> ModelImportError? {
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: Array(text.utf8), options: Source.options)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    private func lightGBMRefusal(_ text: String) -> ModelImportError? {
-        do {
-            _ = try LightGBMImporter.importModel(text: text, options: Source.options)
-            return nil
-        } catch {
-            return error
-        }
-    }
 
     /// XGBoost casts a UBJSON float64 to float32 at once; through the double's shortest text, a value halfway
     /// between two float32s was rounded twice and could land on the other one.

@@ -3,7 +3,7 @@ import Testing
 
 /// A file given to the wrong importer, or a dump that is no model, is refused saying what it is and what to do,
 /// not with a syntax error at byte 0.
-@Suite struct ImporterFormatHintTests {
+@Suite struct ImporterFormatHintTests: ImportRefusing {
     static let lightGBMText = """
         tree
         version=v4
@@ -32,14 +32,6 @@ import Testing
             { "nodeid": 1, "leaf": 0.125 }, { "nodeid": 2, "leaf": 0.875 }]}
         """
     static let xgboostTextDump = "booster[0]:\n0:[a<0.5] yes=1,no=2,missing=1\n\t1:leaf=0.125\n\t2:leaf=0.875\n"
-
-    func xgboostRefusal(_ text: String) -> ModelImportError? {
-        ImporterRefusalTests().refusal(Array(text.utf8))
-    }
-
-    func lightGBMRefusal(_ text: String) -> ModelImportError? {
-        ImporterRefusalTests().lightGBMRefusal(text)
-    }
 
     @Test func theXGBoostImporterNamesWhatItWasGiven() {
         #expect(xgboostRefusal(Self.lightGBMText) == .otherFormat(.lightGBMText, source: "xgboost"))

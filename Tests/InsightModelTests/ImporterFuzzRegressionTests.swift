@@ -5,7 +5,7 @@ import Testing
 /// Inputs the fuzz targets (Tests/Fuzz/xgboost-import, Tests/Fuzz/lightgbm-import) found crashing the importers: counts and
 /// indices read from the file sized allocations or overflowed before anything checked them. Each must now be a
 /// refusal with a message, as the CLI reports it.
-@Suite struct ImporterFuzzRegressionTests {
+@Suite struct ImporterFuzzRegressionTests: ImportRefusing {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -37,24 +37,6 @@ import Testing
 
         end of trees
         """
-    }
-
-    func xgboostRefusal(_ bytes: [UInt8]) -> ModelImportError? {
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: ImporterRefusalTests.options)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    func lightGBMRefusal(_ text: String) -> ModelImportError? {
-        do {
-            _ = try LightGBMImporter.importModel(text: text, options: ImporterRefusalTests.options)
-            return nil
-        } catch {
-            return error
-        }
     }
 
     @Test(arguments: ["-3", "0"])

@@ -2,29 +2,7 @@ import Testing
 @testable import InsightModel
 
 /// Feature names and objective lines both importers must read the same strict way.
-@Suite struct ImporterNamingTests {
-    func lightGBMRefusal(_ text: String, featureNames: [String]? = nil) -> ModelImportError? {
-        var options = ImporterRefusalTests.options
-        options.featureNames = featureNames
-        do {
-            _ = try LightGBMImporter.importModel(text: text, options: options)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    func xgboostRefusal(_ bytes: [UInt8], featureNames: [String]? = nil) -> ModelImportError? {
-        var options = ImporterRefusalTests.options
-        options.featureNames = featureNames
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: options)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
+@Suite struct ImporterNamingTests: ImportRefusing {
     /// A short list would have named the columns `Column_0...` silently: refused as the XGBoost importer refuses it.
     @Test func lightGBMRefusesAFeatureNamesLineOfAnotherLength() {
         let short = ImporterRefusalTests.lightGBM().replacingOccurrences(of: "feature_names=a b", with: "feature_names=b")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import InsightModel
 
-@Suite struct ImporterRefusalTests {
+@Suite struct ImporterRefusalTests: ImportRefusing {
     static let options = ModelImportOptions(
         insightType: "isLikelyBeingCoached", category: "payment", version: "1", createdAt: "2026-01-01T00:00:00Z")
 
@@ -30,15 +30,6 @@ import Testing
         return Array(json.utf8)
     }
 
-    func refusal(_ bytes: [UInt8]) -> ModelImportError? {
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: Self.options)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func importsTheHandWrittenStump() throws {
         let document = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(), options: Self.options)
         let model = try CompiledModel(document: document)
@@ -61,43 +52,43 @@ import Testing
     }
 
     @Test func refusesBaseScoresOutsideZeroOne() {
-        #expect(refusal(Self.xgboost(baseScore: "1.5")) == .badBaseScore("1.5"))
-        #expect(refusal(Self.xgboost(baseScore: "[0.1,0.2]")) == .multiClassNotSupported("base_score has 2 values"))
+        #expect(xgboostRefusal(Self.xgboost(baseScore: "1.5")) == .badBaseScore("1.5"))
+        #expect(xgboostRefusal(Self.xgboost(baseScore: "[0.1,0.2]")) == .multiClassNotSupported("base_score has 2 values"))
     }
 
     /// XGBoost reads any `default_left` but 1 as "right"; a 2 there is damage, and taking it as "left" would mis-score
     /// missing values. A `num_nodes` the arrays contradict is damage too (XGBoost refuses such a file).
     @Test func refusesDefaultDirectionsOtherThanZeroOrOneAndAContradictedNodeCount() {
         for value in ["2", "255", "-1"] {
-            #expect(refusal(Self.xgboost(defaultLeft: value)) == .malformed("tree 0: 'default_left' holds a value other than 0 or 1"))
+            #expect(xgboostRefusal(Self.xgboost(defaultLeft: value)) == .malformed("tree 0: 'default_left' holds a value other than 0 or 1"))
         }
-        #expect(refusal(Self.xgboost(defaultLeft: "0")) == nil)
-        #expect(refusal(Self.xgboost(numNodes: "5")) == .malformed("tree 0: tree_param.num_nodes is 5 but the node arrays hold 3 nodes"))
+        #expect(xgboostRefusal(Self.xgboost(defaultLeft: "0")) == nil)
+        #expect(xgboostRefusal(Self.xgboost(numNodes: "5")) == .malformed("tree 0: tree_param.num_nodes is 5 but the node arrays hold 3 nodes"))
     }
 
     @Test func refusesOtherObjectivesCategoricalMultiClassAndOtherBoosters() {
-        #expect(refusal(Self.xgboost(objective: "reg:squarederror")) == .unsupportedObjective("reg:squarederror"))
-        #expect(refusal(Self.xgboost(splitType: "1")) == .categoricalSplitsNotSupported(tree: 0))
+        #expect(xgboostRefusal(Self.xgboost(objective: "reg:squarederror")) == .unsupportedObjective("reg:squarederror"))
+        #expect(xgboostRefusal(Self.xgboost(splitType: "1")) == .categoricalSplitsNotSupported(tree: 0))
         // A feature declared categorical is named as such, even when no tree splits on it.
-        #expect(refusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))
-        #expect(refusal(Self.xgboost(featureTypes: #""q","q""#)) == nil)
-        #expect(refusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
+        #expect(xgboostRefusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))
+        #expect(xgboostRefusal(Self.xgboost(featureTypes: #""q","q""#)) == nil)
+        #expect(xgboostRefusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
         // A multi-target model is refused under the same case; its message names both kinds, not only classes.
         #expect(ModelImportError.multiClassNotSupported("num_target 2").description.contains("multi-class or multi-target"))
-        #expect(refusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
-        #expect(refusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))
+        #expect(xgboostRefusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
+        #expect(xgboostRefusal(Self.xgboost(leafVector: "2")) == .vectorLeavesNotSupported(tree: 0))
     }
 
     /// XGBoost 1.7 and 2.0 save `model.bin` (and 2.1 `.deprecated`) in the binary format from before JSON.
     @Test(arguments: [[0x62, 0x69, 0x6E, 0x66, 0, 0, 0, 0x3F, 6, 0] as [UInt8], Array("bs64AAAA".utf8)])
     func refusesTheLegacyBinaryFormatSayingHowToResaveIt(bytes: [UInt8]) throws {
-        let error = try #require(refusal(bytes))
+        let error = try #require(xgboostRefusal(bytes))
         #expect(error == .legacyBinaryFormat)
         #expect(error.description.hasPrefix("legacy binary model format: re-save it as JSON with save_model('model.json')"))
     }
 
     @Test func refusesMalformedJSON() {
-        guard case .malformed = refusal(Array("{\"learner\": [1, 2".utf8)) else {
+        guard case .malformed = xgboostRefusal(Array("{\"learner\": [1, 2".utf8)) else {
             Issue.record("expected a malformed-model error")
             return
         }
@@ -106,7 +97,7 @@ import Testing
     @Test func readsJSONAfterAByteOrderMarkAndNamesWhatIsWrongWithOtherBytes() throws {
         let document = try XGBoostImporter.importModel(jsonBytes: [0xEF, 0xBB, 0xBF] + Self.xgboost(), options: Self.options)
         #expect(document.trees.count == 1)
-        guard case .malformed(let detail) = refusal(Array("\u{1}garbage{".utf8)) else {
+        guard case .malformed(let detail) = xgboostRefusal(Array("\u{1}garbage{".utf8)) else {
             Issue.record("bytes that are neither JSON nor UBJSON are malformed, not UBJSON")
             return
         }
@@ -119,7 +110,7 @@ import Testing
     func refusesNonFiniteWordsByName(_ word: String) {
         let model = String(decoding: Self.xgboost(), as: UTF8.self)
             .replacingOccurrences(of: "[5E-1,-2.5E-1,7.5E-1]", with: "[\(word),-2.5E-1,7.5E-1]")
-        guard case .malformed(let detail) = refusal(Array(model.utf8)) else {
+        guard case .malformed(let detail) = xgboostRefusal(Array(model.utf8)) else {
             Issue.record("a non-finite word must be refused as malformed")
             return
         }
@@ -130,7 +121,7 @@ import Testing
     /// Where a lenient reader would guess which value is meant, the importer refuses and says where.
     @Test func refusesAmbiguousJSONDuplicateNamesInvalidUTF8AndStringsInTreeArrays() throws {
         func detail(_ bytes: [UInt8]) -> String {
-            guard case .malformed(let detail) = refusal(bytes) else { return "accepted" }
+            guard case .malformed(let detail) = xgboostRefusal(bytes) else { return "accepted" }
             return detail
         }
         let model = String(decoding: Self.xgboost(), as: UTF8.self)
@@ -158,7 +149,7 @@ import Testing
     }
 
     @Test func refusesFeatureNamesThatDoNotMatchTheFeatureCountOrAreEmpty() throws {
-        #expect(refusal(Self.xgboost(featureNames: #""a""#)) == .malformed("feature_names lists 1 names for 2 features"))
+        #expect(xgboostRefusal(Self.xgboost(featureNames: #""a""#)) == .malformed("feature_names lists 1 names for 2 features"))
         let named = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""a","b""#), options: Self.options)
         #expect(named.featureNames == ["a", "b"])
         let empty = try XGBoostImporter.importModel(jsonBytes: Self.xgboost(featureNames: #""","b""#), options: Self.options)
@@ -236,15 +227,6 @@ import Testing
 
         end of trees
         """
-    }
-
-    func lightGBMRefusal(_ text: String) -> ModelImportError? {
-        do {
-            _ = try LightGBMImporter.importModel(text: text, options: Self.options)
-            return nil
-        } catch {
-            return error
-        }
     }
 
     @Test func importsTheHandWrittenLightGBMStump() throws {

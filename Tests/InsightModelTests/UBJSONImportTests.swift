@@ -72,7 +72,7 @@ import Testing
         """, options: .ignoreUnknownCharacters)!)
 
     func refusal(_ bytes: [UInt8]) -> String? {
-        Source().refusal(bytes)?.description
+        Source().xgboostRefusal(bytes)?.description
     }
 
     @Test func aUBJSONFileImportsAsItsJSONTwinDoes() throws {

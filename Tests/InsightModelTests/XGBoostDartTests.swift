@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func refusesMissingMiscountedAndNonFiniteWeights() {
-        let refusal = Source().refusal
+        let refusal = { (bytes: [UInt8]) in Source().xgboostRefusal(bytes) }
         let model = String(decoding: Self.dart(weights: "[1]"), as: UTF8.self)
         #expect(refusal(Array(model.replacingOccurrences(of: #""weight_drop":[1],"#, with: "").utf8))
             == .malformed("dart booster without 'weight_drop'"))

@@ -140,7 +140,7 @@ import Testing
                 jsonBytes: replacing("\"left_children\":[1,-1,-1]", with: "\"left_children\":[Infinity,-1,-1]"),
                 options: ImporterRefusalTests.options)
         }
-        guard case .malformed(let detail) = ImporterRefusalTests().refusal(replacing("[Infinity,0.125", with: "[NaN,0.125"))
+        guard case .malformed(let detail) = ImporterRefusalTests().xgboostRefusal(replacing("[Infinity,0.125", with: "[NaN,0.125"))
         else {
             Issue.record("NaN must be refused as malformed")
             return
