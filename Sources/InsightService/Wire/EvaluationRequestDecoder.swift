@@ -127,7 +127,7 @@ enum EvaluationRequestDecoder {
         var seen: UInt8 = 0
         var unknownSeen: Set<String> = []
         let before = violations.count
-        try reader.readObject { key, reader in
+        try Wire.readObject(&reader, at: pointer(), violations: &violations) { key, reader, violations in
             let bit: UInt8 = switch key {
             case "insightType": 1
             case "schema": 2
@@ -174,7 +174,7 @@ enum EvaluationRequestDecoder {
             var specific: String?
             var sawSpecific = false
             var unknownSeen: Set<String> = []
-            try reader.readObject { key, reader in
+            try Wire.readObject(&reader, at: pointer(), violations: &violations) { key, reader, violations in
                 if key == "specific", !sawSpecific {
                     sawSpecific = true
                     specific = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
@@ -210,7 +210,7 @@ enum EvaluationRequestDecoder {
         }
         var seen: UInt8 = 0
         var unknownSeen: Set<String> = []
-        try reader.readObject { key, reader in
+        try Wire.readObject(&reader, at: pointer, violations: &violations) { key, reader, violations in
             guard let kind = SubjectRefKind(rawValue: key) else {
                 Wire.recordUnknown(Wire.pointer(pointer, key), name: key, unknownSeen: &unknownSeen, in: &violations)
                 try reader.skipValue()
@@ -251,7 +251,7 @@ enum EvaluationRequestDecoder {
         var features: [(name: String, value: FeatureInput)] = []
         features.reserveCapacity(24)
         var tooMany = false
-        try reader.readObject { name, reader in
+        try Wire.readObject(&reader, at: pointer, violations: &violations) { name, reader, violations in
             if features.count >= maximumFeatures {
                 tooMany = true
                 try reader.skipValue()

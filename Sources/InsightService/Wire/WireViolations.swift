@@ -139,6 +139,27 @@ enum Wire {
         }
     }
 
+    /// Reads an object inside the body member by member. Half a surrogate pair in a member's *name* stops the reading
+    /// before any member holds it, so the violation names the object that holds the member (`/subject`,
+    /// `/requestedInsights/0/modelVersion`), not only the body's top-level member; what stops the reading inside a
+    /// member's value is named where it is read.
+    static func readObject(
+        _ reader: inout JSONReader, at pointer: @autoclosure () -> String, violations: inout [ContextViolation],
+        member: (_ key: String, _ reader: inout JSONReader, _ violations: inout [ContextViolation]) throws -> Void
+    ) throws {
+        var inMember = false
+        do {
+            try reader.readObject { key, reader in
+                inMember = true
+                try member(key, &reader, &violations)
+                inMember = false
+            }
+        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate && !inMember {
+            violations.append(unpairedSurrogate(pointer()))
+            throw error
+        }
+    }
+
     /// Reads a string of 1 to `maximumLength` characters (Unicode code points, as JSON Schema's `maxLength` counts
     /// them); records a violation and returns nil otherwise. The pointer is built only for a violation: a valid
     /// request has no use for it.
