@@ -51,6 +51,36 @@ struct RateLimitAPITests {
         #expect(try evaluate(service, key: key, device: "f2").status == 200)
     }
 
+    /// An override header a production key may not send, or a misspelt one, is refused before the rate limit is
+    /// consulted, however the request's bytes arrive. Before, a request whose body came with its header section (one
+    /// write, as here) spent a token on the refusal, and one whose body came later did not (found by a black-box probe).
+    @Test func anOverrideRefusalCostsTheKeyNothing() throws {
+        let service = try LiveService()
+        let issuer = KeyIssuer(store: service.runtime.store)
+        let production = try issuer.issue(
+            tenant: TenantID("acme")!, role: .client, environment: .production, rate: 0.01, burst: 2, now: Clock.nowMilliseconds()).revealed
+        let sandbox = try issuer.issue(
+            tenant: TenantID("acme")!, role: .client, environment: .sandbox, rate: 0.01, burst: 2, now: Clock.nowMilliseconds()).revealed
+        for (key, header, type) in [
+            (production, "Trust-Insights-Override-Outcome", "override-not-allowed"),
+            (sandbox, "Trust-Insights-Override-Outcomes", "invalid-override"),
+        ] {
+            for _ in 0..<3 {
+                let refused = try service.client().request("POST", "/v1/evaluations", headers: [
+                    ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json"), (header, "high"),
+                ], body: Requests.payment(account: "acct-refused", device: "dev-refused"))
+                #expect(refused.status == 400)
+                #expect(try jsonObject(refused)["type"] as? String == "https://trust-insights.dev/problems/\(type)")
+                #expect(refused.header("RateLimit") == nil)
+            }
+            // The burst of 2 is whole.
+            let first = try evaluate(service, key: key, device: "o1")
+            #expect(first.status == 200)
+            #expect(first.header("RateLimit") == "\"key\";r=1;t=100")
+            #expect(try evaluate(service, key: key, device: "o2").status == 200)
+        }
+    }
+
     @Test func oneDeviceIsLimitedOnItsOwn() throws {
         // The shipped policy refills a token a second, which a slow build's 22 requests could outlast; this one
         // refills every 100 s.

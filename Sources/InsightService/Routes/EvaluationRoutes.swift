@@ -59,6 +59,9 @@ struct EvaluationRoutes: Sendable {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .client, now: now)
         try NoQueryParameters.check(request)
+        // Refused before the rate limit is consulted, as when the body is still to come (`refusalBeforeContent`):
+        // whether a refusal costs the key a request must not depend on how the bytes arrived.
+        let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let admitted: RateLimitDecision
         switch admission.admitEvaluation(principal, now: now) {
         case .admitted(let decision): admitted = decision
@@ -67,7 +70,9 @@ struct EvaluationRoutes: Sendable {
         }
         var forced = false
         do {
-            return try evaluate(request, principal: principal, admitted: admitted, now: now, loopTasks: loopTasks, forced: &forced)
+            return try evaluate(
+                request, principal: principal, overrides: overrides, admitted: admitted, now: now, loopTasks: loopTasks,
+                forced: &forced)
         } catch let problem as ServiceProblem {
             // A request the device's limit refused costs the key nothing (RATE-LIMITS.md): one flooding device
             // must not spend its app's allowance on every other device. Nor does a 429 a sandbox override forced,
@@ -89,10 +94,9 @@ struct EvaluationRoutes: Sendable {
 
     /// `forced` is set when the evaluation fails with the error a sandbox override forced.
     private func evaluate(
-        _ request: HTTPRequest, principal: Principal, admitted: RateLimitDecision, now: Int64, loopTasks: LoopTasks?,
-        forced: inout Bool
+        _ request: HTTPRequest, principal: Principal, overrides: SandboxOverrides, admitted: RateLimitDecision, now: Int64,
+        loopTasks: LoopTasks?, forced: inout Bool
     ) throws -> HTTPResponse {
-        let overrides = try SandboxOverrideHeaders.parse(request.headers, environment: principal.environment)
         let decoded = try EvaluationRequestDecoder.decode(request.body, knownStrings: knownStrings, contextCheck: contextCheck)
         var pending: Evaluator.Pending
         do {
