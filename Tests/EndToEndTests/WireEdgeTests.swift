@@ -334,6 +334,25 @@ import Testing
         #expect(anonymous.status == 401)
     }
 
+    /// A ref and a body both wrong are named together only when the body is read; a failing precondition refuses
+    /// from the header section, which names the ref alone, as API.md says (the probe of 5 December found the doc
+    /// promising the same answer either way).
+    @Test func aBodyAddsItsProblemsOnlyWhenItIsRead() throws {
+        let headers = [("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json")]
+        let body = Array(#"{"status": "zz"}"#.utf8)
+        let read = try service.client().request("PUT", "/v1/authorization/ww%FE", headers: headers, body: body)
+        #expect(try problemType(read).hasSuffix("/invalid-request"), "\(read.text)")
+        #expect(try errorPointers(read) == ["subjectRef", "/status"])
+        for condition in [("If-Match", #""v1""#), ("If-None-Match", "*")] {
+            let refused = try service.client().request("PUT", "/v1/authorization/ww%FE", headers: headers + [condition], body: body)
+            #expect(try problemType(refused).hasSuffix("/invalid-parameter"), "\(condition): \(refused.text)")
+            #expect(try errorPointers(refused) == ["subjectRef"])
+        }
+        // A precondition that holds lets the body be read.
+        let held = try service.client().request("PUT", "/v1/authorization/ww%FE", headers: headers + [("If-Match", "*")], body: body)
+        #expect(try errorPointers(held) == ["subjectRef", "/status"])
+    }
+
     /// RFC 9110 §10.1.1: what a route refuses from the header section alone is sent in place of `100 Continue`, and
     /// at once when the body has not all arrived, rather than inviting a body it would not read or waiting for it
     /// until the request deadline (a 408). A missing key is still told 401 first.
