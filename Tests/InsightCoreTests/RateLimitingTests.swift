@@ -67,6 +67,10 @@ import Testing
         #expect(RateLimit(ratePerSecond: 0.5, burst: 10).windowSeconds == 20)
         let cut = RateLimit(ratePerSecond: 200, burst: 400).scaled(by: 0.25)
         #expect(cut == RateLimit(ratePerSecond: 50, burst: 100))
+        // The floor of one request an hour lifts a small cut, never past the rate it cuts (found by a probe: a
+        // tenant allowed 0.72 an hour was "cut" to one).
+        #expect(RateLimit(ratePerSecond: 0.001, burst: 4).scaled(by: 0.25) == RateLimit(ratePerSecond: 1.0 / 3600, burst: 1))
+        #expect(RateLimit(ratePerSecond: 0.0002, burst: 40).scaled(by: 0.25) == RateLimit(ratePerSecond: 0.0002, burst: 10))
     }
 
     @Test func tableKeepsKeysApartAndForgetsIdleOnes() {

@@ -15,9 +15,12 @@ public struct RateLimit: Sendable, Equatable, Codable {
     /// Seconds for an emptied allowance to refill: the window of the `RateLimit-Policy` field.
     public var windowSeconds: Int { max(1, Int((Double(burst) / ratePerSecond).rounded(.up))) }
 
-    /// The same limit with its rate scaled (compliance cuts), never below one request per hour.
+    /// The same limit with its rate scaled (compliance cuts), never below one request per hour, nor above the rate
+    /// it cuts: a tenant may be allowed less than one an hour to begin with.
     public func scaled(by factor: Double) -> RateLimit {
-        RateLimit(ratePerSecond: max(1.0 / 3600, ratePerSecond * factor), burst: max(1, Int((Double(burst) * factor).rounded(.down))))
+        RateLimit(
+            ratePerSecond: min(ratePerSecond, max(1.0 / 3600, ratePerSecond * factor)),
+            burst: max(1, Int((Double(burst) * factor).rounded(.down))))
     }
 }
 
