@@ -28,11 +28,11 @@ import InsightCore
             evaluations: evaluations, confirmedFraud: fraud, confirmedLegitimate: legitimate)
     }
 
-    func disclosure(_ aggregates: [MetricsAggregate], k: Int) throws -> ReportDisclosure {
-        try disclosure(source: Source(aggregates: aggregates), k: k)
+    func disclosure(_ aggregates: [MetricsAggregate], k: Int, maturityDays: Int = MetricsPolicy.defaultMaturityDays) throws -> ReportDisclosure {
+        try disclosure(source: Source(aggregates: aggregates), k: k, maturityDays: maturityDays)
     }
 
-    func disclosure(source: some MetricsSource, k: Int) throws -> ReportDisclosure {
+    func disclosure(source: some MetricsSource, k: Int, maturityDays: Int = MetricsPolicy.defaultMaturityDays) throws -> ReportDisclosure {
         let exact = LabelMetrics(source: source, policy: MetricsPolicy(suppressionK: 0))
         func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
             try exact.report(
@@ -41,7 +41,7 @@ import InsightCore
         }
         return ReportDisclosure(
             exactOverall: try report([]), byOutcome: try report([.outcome]), byModelVersion: try report([.modelVersion]),
-            policy: MetricsPolicy(suppressionK: k), today: Self.today)
+            policy: MetricsPolicy(suppressionK: k, maturityDays: maturityDays), today: Self.today)
     }
 
     /// One sum the page shows: published figures (nil when withheld) and the exact ones.
@@ -155,6 +155,17 @@ import InsightCore
         let html = MetricsReportPage(overall: open.overall, byOutcome: open.byOutcome, byModelVersion: open.byModelVersion).html()
         #expect(html.contains("0 evaluations") && html.contains("no data"))
         #expect(html.contains("No count is withheld"))
+    }
+
+    /// A maturity of 0 days waits for no label: the page said groups "younger than 0 days are immature" (found by a
+    /// probe).
+    @Test(arguments: [(0, "Every group is mature (metricsMaturityDays is 0: labels are not waited for)."),
+                      (1, "younger than 1 day are immature"), (30, "younger than 30 days are immature")])
+    func theMaturityNoteSaysWhatTheSettingMeans(days: Int, text: String) throws {
+        let open = try disclosure([Self.aggregate(version: "2026.11.1", .high, evaluations: 3, fraud: 1)], k: 0, maturityDays: days)
+        let html = MetricsReportPage(overall: open.overall, byOutcome: open.byOutcome, byModelVersion: open.byModelVersion).html()
+        #expect(html.contains(text))
+        #expect(!html.contains("than 0 days"))
     }
 
     /// With suppression off nothing is withheld, so a ratio with nothing to divide (a model version without labels)

@@ -23,8 +23,7 @@ struct MetricsReportPage {
             <h1>Label metrics · \(HTMLText.escape(query.tenant.rawValue))</h1>
             <p class="meta">Evaluations from \(day(query.days.lowerBound)) to \(day(query.days.upperBound)) (UTC), \
             \(HTMLText.escape(environments)). Generated \(Timestamp.iso8601(milliseconds: overall.generatedAt)). \
-            \(suppressionNote) Groups whose newest evaluation is younger \
-            than \(overall.policy.maturityDays) days are immature: labels may still arrive.</p>
+            \(suppressionNote) \(maturityNote)</p>
             <p class="summary"><span>\(HTMLText.count(total?.evaluations)) evaluations</span>\
             <span>\(HTMLText.count(total?.confirmedFraud)) confirmed fraud</span>\
             <span>\(HTMLText.count(total?.confirmedLegitimate)) confirmed legitimate</span>\
@@ -42,6 +41,12 @@ struct MetricsReportPage {
         guard k > 0 else { return "No count is withheld (suppression is off: metricsSuppressionK is 0)." }
         return "Counts below \(k), zero included, are withheld (— in tables, hatched in charts), with further counts withheld "
             + "so that none can be worked out from the totals or from the other tables on this page."
+    }
+
+    private var maturityNote: String {
+        let days = overall.policy.maturityDays
+        guard days > 0 else { return "Every group is mature (metricsMaturityDays is 0: labels are not waited for)." }
+        return "Groups whose newest evaluation is younger than \(days) day\(days == 1 ? "" : "s") are immature: labels may still arrive."
     }
 
     /// With suppression on every null figure is withheld (a zero denominator is itself a count below k); with it
