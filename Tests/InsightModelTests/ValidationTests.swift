@@ -61,6 +61,19 @@ import Testing
         if !valid { #expect(error?.problem == .badCreatedAt(text)) }
     }
 
+    /// RFC 3339 §5.6 allows `t` and `z` in lower case where a time is typed; the commands capitalise them before
+    /// they check the time, and write it back capitalised (a probe found `--at 2026-12-06t00:00:00z` refused).
+    @Test func capitalizesOnlyTheSeparatorAndTheZone() {
+        #expect(RFC3339UTC.capitalized("2026-12-06t00:00:00z") == "2026-12-06T00:00:00Z")
+        #expect(RFC3339UTC.capitalized("2026-12-06t00:00:00.5z") == "2026-12-06T00:00:00.5Z")
+        #expect(RFC3339UTC.isValid(RFC3339UTC.capitalized("2026-12-06T00:00:00z")))
+        for unchanged in ["2026-12-06x00:00:00z0", "yesterday", "", "2026-12-06 00:00:00Z", "t026-12-06T00:00:00Z"] {
+            #expect(RFC3339UTC.capitalized(unchanged) == unchanged || !RFC3339UTC.isValid(RFC3339UTC.capitalized(unchanged)))
+        }
+        // The model document itself is checked as it stands.
+        #expect(!RFC3339UTC.isValid("2026-12-06t00:00:00z"))
+    }
+
     @Test func rejectsAChildReachedTwice() throws {
         var tree = HandModels.stump()
         tree.rightChildren[0] = 1

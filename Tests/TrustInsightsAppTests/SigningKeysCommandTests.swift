@@ -86,6 +86,9 @@ import InsightCrypto
         // The time as given, whatever the calendar: Foundation's formatter turned 1500-03-01 into 1500-02-20.
         let past = run(["rotate", "--at", "1500-03-01T00:00:00Z"])
         #expect(past.status != 0 && past.output.contains("after now, and 1500-03-01T00:00:00Z is not"), "\(past.output)")
+        // RFC 3339 §5.6: a lowercase t and z are the same time (and this one is refused only as a second staged key).
+        let lowercase = run(["rotate", "--at", "2099-06-01t00:00:00z"])
+        #expect(lowercase.status != 0 && lowercase.output.contains("is already staged"), "\(lowercase.output)")
         let garbage = run(["rotate", "--at", "2099-02-30T00:00:00Z"])
         #expect(garbage.status != 0 && garbage.output.contains("'--at'"), "\(garbage.output)")
         #expect(try SigningKeyFiles(directory: directory + "/signing-keys").existing().count == 2)

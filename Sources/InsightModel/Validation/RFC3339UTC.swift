@@ -3,6 +3,17 @@
 /// leap years); a leap second (`:60`) is allowed where RFC 3339 §5.7 allows it, at the end of a month (23:59:60 on
 /// its last day, in UTC), and nowhere else: `12:30:60Z` is a time that never exists.
 public enum RFC3339UTC {
+    /// The text with a lowercase `t` or `z` in their places capitalised: RFC 3339 §5.6 allows either case where a
+    /// person types a time (a command's option), and what is written back uses the capitals every reader takes.
+    /// Model documents are checked as they stand.
+    public static func capitalized(_ text: String) -> String {
+        var bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return text }
+        if bytes[10] == UInt8(ascii: "t") { bytes[10] = UInt8(ascii: "T") }
+        if bytes[bytes.count - 1] == UInt8(ascii: "z") { bytes[bytes.count - 1] = UInt8(ascii: "Z") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     public static func isValid(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         // YYYY-MM-DDTHH:MM:SS, then an optional fraction, then Z.

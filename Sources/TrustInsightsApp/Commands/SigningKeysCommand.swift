@@ -103,10 +103,11 @@ enum SigningKeysCommand {
     private static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// An RFC 3339 time in UTC, to the millisecond.
-    static func time(_ text: String, option: String) throws(CommandLineError) -> Date {
+    static func time(_ given: String, option: String) throws(CommandLineError) -> Date {
+        let text = RFC3339UTC.capitalized(given)
         let bytes = Array(text.utf8)
         guard RFC3339UTC.isValid(text) else {
-            throw .usage("The value '\(text)' is invalid for '--\(option)': expected an RFC 3339 time in UTC (ending in Z) that exists, e.g. 2026-12-31T00:00:00Z")
+            throw .usage("The value '\(given)' is invalid for '--\(option)': expected an RFC 3339 time in UTC (ending in Z) that exists, e.g. 2026-12-31T00:00:00Z")
         }
         func number(_ range: Range<Int>) -> Int32 {
             bytes[range].reduce(0) { $0 * 10 + Int32($1 - UInt8(ascii: "0")) }

@@ -213,10 +213,11 @@ enum TrainCommand {
 
     static func createdAt(_ text: String?) throws(CommandLineError) -> String {
         guard let text, text != "now" else { return rfc3339(time(nil)) }
-        guard RFC3339UTC.isValid(text) else {
+        let capitalized = RFC3339UTC.capitalized(text)
+        guard RFC3339UTC.isValid(capitalized) else {
             throw .usage("The value '\(text)' is invalid for '--created-at': expected an RFC 3339 time in UTC (ending in Z) that exists, e.g. 2026-11-21T00:00:00Z")
         }
-        return text
+        return capitalized
     }
 
     static func rfc3339(_ seconds: time_t) -> String {
