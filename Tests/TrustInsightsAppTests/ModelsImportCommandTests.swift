@@ -108,6 +108,15 @@ import Testing
         }
     }
 
+    /// LightGBM's files record no best iteration (its save_model keeps only the trees up to it already): the flag
+    /// is a usage error there, not a note that it did nothing (found by a probe).
+    @Test func bestIterationIsForXGBoostOnly() {
+        let result = run(["models", "import", "--from", "lightgbm", "--best-iteration", "--insight", "isLikelyBeingCoached",
+                          "--category", "payment", "--version", "2027.01.1", "--out", "/nonexistent/out.json", "/nonexistent/model.txt"])
+        #expect(result.status == 64)
+        #expect(result.errors.contains("--best-iteration is for --from xgboost"), "\(result.errors)")
+    }
+
     @Test func aModelTheCatalogueAcceptsIsWrittenAndRegisteredAsCandidate() throws {
         try importStump(features: "activeCall,callDurationSeconds") { result, out, manifest in
             #expect(result.status == 0, "\(result.errors)")

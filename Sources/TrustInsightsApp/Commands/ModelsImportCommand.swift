@@ -38,6 +38,11 @@ enum ModelsImportCommand {
         _ arguments: ParsedArguments, _ environment: CommandEnvironment, schemaCheck: any ModelSchemaCheck
     ) throws(CommandLineError) -> Int32 {
         let source = try arguments.choice("from", from: ["xgboost", "lightgbm"])!
+        // LightGBM's save_model already writes the trees up to the best iteration (num_iteration=None), and its file
+        // records none: the flag could only ever print that it did nothing.
+        if source == "lightgbm", arguments.flag("best-iteration") {
+            throw .usage("--best-iteration is for --from xgboost: LightGBM's save_model writes only the trees up to its best iteration already (choose others with its num_iteration)")
+        }
         let input = arguments.positionals[0]
         let outPath = try arguments.required("out")
         // The other commands take `-` as standard output; this one prints its summary there, so a file named `-`
