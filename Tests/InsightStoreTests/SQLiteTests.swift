@@ -29,6 +29,35 @@ import Testing
         #expect(throws: Migrator.MigrationError.databaseNewerThanBinary(database: 2, binary: 1)) { try older.migrate(connection) }
     }
 
+    /// Processes opening one new folder at once (a `keys create` beside the first `serve`) each migrate it: every
+    /// migration runs once, and the schema ends at the newest version. Before, a process that had read the version
+    /// before another migrated ran the old migrations again over the new schema ("no such index", "table tenant
+    /// already exists") and set `user_version` back, which broke the folder for good (found by an operator probe).
+    @Test func connectionsMigratingOneNewDatabaseAtOnceEachApplyAMigrationOnce() throws {
+        let newest = Schema.migrator.migrations.last!.version
+        for _ in 0..<6 {
+            let directory = try TemporaryDirectory()
+            let path = directory.file("db.sqlite")
+            let failures = Mutex<[String]>([])
+            let applied = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    let connection: SQLiteConnection
+                    do { connection = try SQLiteConnection(path: path) } catch { failures.withLock { $0.append("open \(error)") }; return }
+                    let versions = try Schema.migrator.migrate(connection)
+                    applied.withLock { $0 += versions }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            #expect(applied.withLock { $0.sorted() } == Array(1...newest))
+            let connection = try SQLiteConnection(path: path)
+            #expect(try Schema.migrator.currentVersion(connection) == newest)
+            #expect(try Schema.migrator.migrate(connection) == [])
+        }
+    }
+
     @Test func usesWriteAheadLog() throws {
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))

@@ -1,4 +1,4 @@
-/// Versioned schema changes, applied in order at start-up inside one transaction each. The schema version is
+/// Versioned schema changes, applied in order at start-up inside one write transaction each. The schema version is
 /// SQLite's `user_version`, so a database newer than the binary is refused instead of being misread.
 public struct Migrator: Sendable {
     public struct Migration: Sendable {
@@ -42,11 +42,19 @@ public struct Migrator: Sendable {
         if current > newest { throw MigrationError.databaseNewerThanBinary(database: current, binary: newest) }
         var applied: [Int] = []
         for migration in migrations where migration.version > current {
-            try connection.transaction {
+            // Another process opening the same new folder (a `keys create` beside the first `serve`) may have applied
+            // it since `current` was read: read again under the write lock `BEGIN IMMEDIATE` takes, each migration
+            // runs once and `user_version` never goes back. Before, a slower process ran migration 8 over a schema
+            // at 12 and left the folder unopenable.
+            let ran = try connection.transaction { () throws -> Bool in
+                let version = try currentVersion(connection)
+                if version > newest { throw MigrationError.databaseNewerThanBinary(database: version, binary: newest) }
+                guard version < migration.version else { return false }
                 try connection.execute(migration.sql)
                 try connection.execute("PRAGMA user_version = \(migration.version)")
+                return true
             }
-            applied.append(migration.version)
+            if ran { applied.append(migration.version) }
         }
         return applied
     }

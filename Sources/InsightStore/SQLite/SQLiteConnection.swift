@@ -74,7 +74,19 @@ public final class SQLiteConnection: @unchecked Sendable {
         handle = pointer
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         if mode == .readWrite {
-            try execute("PRAGMA journal_mode=WAL")
+            // Turning a new database's rollback journal into a WAL takes an exclusive lock, and SQLite answers busy
+            // at once, without its busy handler, when another connection opening the same new file holds a lock it
+            // would wait on (two processes' first start in one folder): tried again within the same timeout.
+            var waited: Int32 = 0
+            while true {
+                do {
+                    try execute("PRAGMA journal_mode=WAL")
+                    break
+                } catch where error.code == SQLITE_BUSY && waited < busyTimeoutMilliseconds {
+                    usleep(2000)
+                    waited += 2
+                }
+            }
         }
         try execute(fullSync ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")
         try execute("PRAGMA foreign_keys=ON")
