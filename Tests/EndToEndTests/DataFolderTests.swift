@@ -81,6 +81,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/" + SQLiteStore.fileName), "no empty database was made")
     }
 
+    /// A signing-keys folder this user cannot read is not taken for an empty one: with the database lost too, start-up
+    /// made a new database beside the old keys; with it there, it said the keys were lost. Tests run as root, whom
+    /// no mode stops, so a file in the folder's place stands for it (opendir fails either way; found by a probe).
+    @Test func aSigningKeysFolderThatCannotBeReadStopsStartUpSayingSo() throws {
+        let dataDir = Self.temporaryFolder("unreadable-keys")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.storeOneEvaluation(in: dataDir)
+        try FileManager.default.removeItem(atPath: dataDir + "/signing-keys")
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: dataDir + "/signing-keys"))
+        for losesDatabase in [false, true] {
+            if losesDatabase {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dataDir + "/" + SQLiteStore.fileName + suffix) }
+            }
+            #expect {
+                _ = try LiveService { $0.dataDir = dataDir }
+            } throws: { error in
+                guard case .failure(let message) = error as? CommandLineError else { return false }
+                return message.contains("cannot read the signing keys folder \(dataDir)/signing-keys")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: dataDir + "/" + SQLiteStore.fileName), "no new database was made")
+    }
+
     /// The likelier loss, since the WAL files are kept on purpose: the database file alone. Opening would make a new
     /// database and reset the WAL over the committed pages it still held (an outside review saw exactly that).
     @Test func aLostDatabaseBesideItsWALStopsStartUpAndKeyCreationAndLeavesTheWALAlone() throws {

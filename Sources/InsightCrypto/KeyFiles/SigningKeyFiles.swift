@@ -63,9 +63,16 @@ public struct SigningKeyFiles: Sendable {
     }
 
     /// True when the directory holds a file named as a key file, read or checked or not: what a start-up check
-    /// needs to tell a folder that never had keys from one whose keys went missing.
-    public func containsKeyFiles() -> Bool {
-        guard let names = try? KeyDirectory(path: directory).fileNames() else { return false }
+    /// needs to tell a folder that never had keys from one whose keys went missing. A directory that is not there
+    /// holds none; one this user cannot read throws, rather than read as empty (a restore owned by root would have
+    /// been told its keys were lost, or, with its database gone too, started afresh beside them).
+    public func containsKeyFiles() throws -> Bool {
+        let names: [String]
+        do {
+            names = try KeyDirectory(path: directory).fileNames()
+        } catch CryptoError.keyStorage(_, _, let code) where code == ENOENT {
+            return false
+        }
         return names.contains { SigningKeyFileName(fileName: $0) != nil }
     }
 

@@ -33,15 +33,23 @@ struct DataFolderState {
                     + "empty): the database file was lost, and its WAL alone cannot rebuild it; restore the database from a "
                     + "backup and leave the WAL beside it; to start afresh on purpose, move the whole folder away first")
         }
-        guard !holdsDatabase, signingKeys.containsKeyFiles() else { return }
+        guard !holdsDatabase, try containsSigningKeys() else { return }
         throw .failure(
             "the data folder \(dataDir) holds signing keys but no database (\(databasePath) is missing or empty): "
                 + "restore the database from a backup; to start afresh on purpose, move the whole folder away first")
     }
 
+    private func containsSigningKeys() throws(CommandLineError) -> Bool {
+        do {
+            return try signingKeys.containsKeyFiles()
+        } catch {
+            throw .failure("cannot read the signing keys folder \(signingKeys.directory): \(error) (is it owned by the user the service runs as?)")
+        }
+    }
+
     /// Once the database is open: evaluations were answered, so their signing keys must still be there.
     func checkSigningKeys(store: SQLiteStore) throws(CommandLineError) {
-        guard !signingKeys.containsKeyFiles() else { return }
+        guard !(try containsSigningKeys()) else { return }
         let answered: Bool
         do {
             answered = try store.hasEvaluations()
