@@ -88,6 +88,23 @@ import InsightStore
         #expect(!FileManager.default.fileExists(atPath: directory))
     }
 
+    /// `list` only reads (README): a database of an older schema is refused as `export` refuses it, not migrated,
+    /// which would have left a backup its own release could no longer open. `signing-keys list` likewise.
+    @Test func listRefusesADatabaseOfAnotherSchemaRatherThanMigrateIt() throws {
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production"]).status == 0)
+        let path = directory + "/" + SQLiteStore.fileName
+        try SQLiteConnection(path: path).execute("PRAGMA user_version = 5")
+        let listed = run(["list"])
+        #expect(listed.status == 1)
+        #expect(listed.errors.contains("has schema version 5, and this trust-insights reads version \(SQLiteStore.schemaVersion) only"), "\(listed.errors)")
+        #expect(listed.errors.contains("it only reads, so it will not migrate the database"))
+        // keys create makes no signing key: the list must read the database to say whether one was lost.
+        let signing = CommandRun(["signing-keys", "list", "--data-dir", directory, "--config", Self.repositoryRoot + "/config/default.json"])
+        #expect(signing.status == 1)
+        #expect(signing.errors.contains("has schema version 5"), "\(signing.errors)")
+        #expect(try SQLiteStore.storedSchemaVersion(inDirectory: directory) == 5, "nothing migrated")
+    }
+
     @Test func aPastedSecretIsNeitherEchoedNorActedOn() throws {
         let created = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
         let secret = try #require(created.output.split(separator: "\n").last.map(String.init))

@@ -5,3 +5,12 @@ public protocol DatabaseReading: Sendable {
 }
 
 extension SQLiteStore: DatabaseReading {}
+
+extension DatabaseReading {
+    /// True once any evaluation has been recorded: from then on, answers signed with the folder's keys exist.
+    public func hasEvaluations() throws -> Bool {
+        try read { connection in
+            try connection.statement("SELECT 1 FROM evaluation LIMIT 1").step()
+        }
+    }
+}

@@ -2,13 +2,6 @@ import InsightCore
 import InsightCrypto
 
 extension SQLiteStore: APIKeyStore, KeyIssuingStore {
-    /// True once any evaluation has been recorded: from then on, answers signed with the folder's keys exist.
-    public func hasEvaluations() throws -> Bool {
-        try read { connection in
-            try connection.statement("SELECT 1 FROM evaluation LIMIT 1").step()
-        }
-    }
-
     /// The tenant's key for hashing subject refs; nil for an unknown tenant.
     public func subjectKey(for tenant: TenantID) throws -> HMACKey? {
         try read { connection in

@@ -41,23 +41,16 @@ enum KeysCommand {
     }
 
     /// The database opened only to read, for `list`: it then works on a read-only backup or mount, and for an
-    /// account that may read the files only. A database of an older schema is opened as the service would open it
-    /// (migrated first), since its key table may lack columns this version reads.
+    /// account that may read the files only. A database of another schema version is refused, as `export` refuses
+    /// it: migrating would write, and a backup migrated is one its own release can no longer open.
     static func openStoreForReading(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> any DatabaseReading {
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
-        let stored = Result { try SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir) }
-        guard folder.holdsDatabase, (try? stored.get()) == SQLiteStore.schemaVersion else {
-            do {
-                return try openStore(arguments, environment)
-            } catch {
-                // Where neither opens, why reading failed is the answer: this command only reads.
-                guard folder.holdsDatabase, case .failure(let reading) = stored else { throw error }
-                throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(reading)")
-            }
-        }
+        // A folder without a database is refused as the other commands refuse it (a mistyped --data-dir).
+        guard folder.holdsDatabase else { return try openStore(arguments, environment) }
+        try folder.checkSchemaForReading()
         do {
             return try SQLiteReadOnlyStore(directory: configuration.dataDir)
         } catch {

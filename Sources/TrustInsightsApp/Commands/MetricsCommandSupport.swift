@@ -62,24 +62,7 @@ enum MetricsCommandSupport {
         }
         // Opening the store brings its schema up to date, which writes: these commands only read, and may be
         // pointed at a folder an older server still runs on, or at a backup.
-        let version: Int
-        do {
-            version = try SQLiteStore.storedSchemaVersion(inDirectory: configuration.dataDir)
-        } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
-        }
-        guard version == SQLiteStore.schemaVersion else {
-            let what = version == 0 ? "is not a trust-insights database (schema version 0)" : "has schema version \(version)"
-            // Only an older database can be brought up to this version; a newer one needs the newer release.
-            let advice = version > SQLiteStore.schemaVersion
-                ? "it was written by a newer trust-insights: use that release (or a later one) to read it"
-                : version == 0
-                    ? "check --data-dir (or dataDir in the configuration)"
-                    : "it only reads, so it will not migrate the database: use the trust-insights that wrote it, or let "
-                        + "`serve` of this version migrate it first"
-            throw CommandLineError.failure(
-                "\(folder.databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; \(advice)")
-        }
+        try folder.checkSchemaForReading()
         // Read-only, so that a backup, a snapshot on a read-only mount, or an account that may only read the files
         // can be measured; the serving store would open for writing and start a checkpointer.
         let store: SQLiteReadOnlyStore

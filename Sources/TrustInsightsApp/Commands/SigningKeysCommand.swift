@@ -41,7 +41,7 @@ enum SigningKeysCommand {
             guard !keys.isEmpty else {
                 // Keys gone from a folder that answered evaluations were lost, not still to come: say what
                 // `serve` would, which refuses to start there.
-                try DataFolderState(dataDir: dataDir).checkSigningKeys(store: try KeysCommand.openStore(arguments, environment))
+                try DataFolderState(dataDir: dataDir).checkSigningKeys(store: try KeysCommand.openStoreForReading(arguments, environment))
                 environment.print("No signing keys yet: the service creates one on its first start ('signing-keys rotate' creates one now).")
                 return 0
             }

@@ -47,8 +47,32 @@ struct DataFolderState {
         }
     }
 
+    /// For the commands that only read (`export`, `report`, `keys list`): a database of another schema version is
+    /// refused rather than migrated, since opening the store to migrate it writes, and they may be pointed at a
+    /// folder an older server still runs on, or at a backup that a migration would make unreadable to its release.
+    func checkSchemaForReading() throws(CommandLineError) {
+        let version: Int
+        do {
+            version = try SQLiteStore.storedSchemaVersion(inDirectory: dataDir)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(dataDir): \(error)")
+        }
+        guard version == SQLiteStore.schemaVersion else {
+            let what = version == 0 ? "is not a trust-insights database (schema version 0)" : "has schema version \(version)"
+            // Only an older database can be brought up to this version; a newer one needs the newer release.
+            let advice = version > SQLiteStore.schemaVersion
+                ? "it was written by a newer trust-insights: use that release (or a later one) to read it"
+                : version == 0
+                    ? "check --data-dir (or dataDir in the configuration)"
+                    : "it only reads, so it will not migrate the database: use the trust-insights that wrote it, or let "
+                        + "`serve` of this version migrate it first"
+            throw CommandLineError.failure(
+                "\(databasePath) \(what), and this trust-insights reads version \(SQLiteStore.schemaVersion) only; \(advice)")
+        }
+    }
+
     /// Once the database is open: evaluations were answered, so their signing keys must still be there.
-    func checkSigningKeys(store: SQLiteStore) throws(CommandLineError) {
+    func checkSigningKeys(store: any DatabaseReading) throws(CommandLineError) {
         guard !(try containsSigningKeys()) else { return }
         let answered: Bool
         do {
