@@ -145,6 +145,25 @@ import InsightCore
         #expect(status == 0, "\(output.standardError.withLock { $0 })")
     }
 
+    /// A new name in the signing keys' folder is refused too: the service reads that folder whole, and a report
+    /// there (mode 0644) stopped the next start (found by an operator probe). A folder beside it is fine.
+    @Test func neverWritesIntoTheSigningKeysFolder() throws {
+        let keys = directory + "/data/signing-keys"
+        try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+        let link = directory + "/keys-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "data/signing-keys/report.html")
+        for (command, out) in [(["export", "metrics"], keys + "/es256-1896489551836-aaaaaaaaaaaaaaaa.pem"),
+                               (["report"], keys + "/../signing-keys/report.html"), (["report"], link)] {
+            let (status, output) = run(command + ["--tenant", "acme", "--out", out])
+            #expect(status == 64, "\(command) \(out)")
+            #expect(output.standardError.withLock { $0 }.contains("names a file in \(keys), which the service reads whole"),
+                    "\(output.standardError.withLock { $0 })")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: keys).isEmpty)
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--out", directory + "/metrics.json"])
+        #expect(status == 0, "\(output.standardError.withLock { $0 })")
+    }
+
     /// The CSV ends in CRLF; printing it must not add a blank line, which a CSV reader takes as a row.
     @Test func exportsCSVToStandardOutputEndingInOneLineBreak() throws {
         let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv"])

@@ -53,8 +53,8 @@ enum MetricsCommandSupport {
                 + OutputFile.files(in: [configuration.dataDir, configuration.dataDir + "/signing-keys"])
             let database = configuration.dataDir + "/" + SQLiteStore.fileName
             try OutputFile.refuseOverwriting(
-                inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 }, option: "out", path: output,
-                with: product)
+                inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 },
+                reservedFolders: [configuration.dataDir + "/signing-keys"], option: "out", path: output, with: product)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
         guard folder.holdsDatabase else {

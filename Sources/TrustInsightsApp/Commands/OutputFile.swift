@@ -42,7 +42,8 @@ enum OutputFile {
     /// and `-journal`, which SQLite would take for its own (a `-journal` beside a database is a hot journal it
     /// tries to roll back, and read-only opens of the database then fail).
     static func refuseOverwriting(
-        inputs: [String], reserved: [String] = [], option: String, path: String, with product: String
+        inputs: [String], reserved: [String] = [], reservedFolders: [String] = [], option: String, path: String,
+        with product: String
     ) throws(CommandLineError) {
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
@@ -50,11 +51,32 @@ enum OutputFile {
         if let file = reserved.first(where: { isSamePlace(path, $0) }) {
             throw .usage("The value for '--\(option)' names \(file), which belongs to the database: \(product) may not be written there")
         }
+        // A new file there is no input yet, but the folder is read whole: the signing keys' folder refuses a start
+        // that finds a file in it other users may read.
+        if let folder = reservedFolders.first(where: { isInFolder(path, $0) }) {
+            throw .usage("The value for '--\(option)' names a file in \(folder), which the service reads whole: \(product) may not be written there")
+        }
+    }
+
+    /// Whether `path`, after following symbolic links at its end, is an entry (existing or not) of `folder`.
+    static func isInFolder(_ path: String, _ folder: String) -> Bool {
+        var a = stat(), b = stat()
+        guard stat(Self.folder(of: followingLinks(path)), &a) == 0, stat(folder, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Whether `first` and `second` name the same entry of the same folder, existing or not, after following
     /// symbolic links at the end of `first` (writing follows them, creating a missing target).
     static func isSamePlace(_ first: String, _ second: String) -> Bool {
+        let path = followingLinks(first)
+        guard name(of: path) == name(of: second) else { return false }
+        var a = stat(), b = stat()
+        guard stat(folder(of: path), &a) == 0, stat(folder(of: second), &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// The path a write to `first` lands at: symbolic links at its end followed (at most 40, as the kernel does).
+    private static func followingLinks(_ first: String) -> String {
         var path = first
         for _ in 0..<40 {
             var status = stat()
@@ -65,10 +87,7 @@ enum OutputFile {
             let text = String(decoding: target[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             path = text.hasPrefix("/") ? text : folder(of: path) + "/" + text
         }
-        guard name(of: path) == name(of: second) else { return false }
-        var a = stat(), b = stat()
-        guard stat(folder(of: path), &a) == 0, stat(folder(of: second), &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+        return path
     }
 
     /// The regular files directly inside `folders` (those that exist), for `refuseOverwriting`: a command reading a
