@@ -155,6 +155,28 @@ import Testing
         }
     }
 
+    /// Addresses that parse but no TCP client can reach were accepted: bind refused some only after the data folder
+    /// was opened (exit 1, restarted by systemd), and took the others with nobody able to connect (found by a probe).
+    @Test func refusesAnAddressNoClientCouldConnectTo() throws {
+        for (host, reason) in [
+            ("224.0.0.1", "224.0.0.1 is a multicast address"), ("239.255.255.250", "239.255.255.250 is a multicast address"),
+            ("255.255.255.255", "255.255.255.255 is the broadcast address"), ("ff02::1", "ff02::1 is a multicast address"),
+            ("::ffff:127.0.0.1", "::ffff:127.0.0.1 is an IPv4-mapped address, on which an IPv6 listener takes no IPv4 client: listen on 127.0.0.1 instead"),
+            ("[::ffff:0.0.0.0]", "::ffff:0.0.0.0 is an IPv4-mapped address"), ("fe80::1", "fe80::1 is a link-local address"),
+            ("febf::1", "febf::1 is a link-local address"),
+        ] {
+            #expect {
+                try load(flags: ["--host", host])
+            } throws: { error in
+                guard case .configuration(let key, let message) = error as? CommandLineError else { return false }
+                return key == "--host" && message.hasPrefix(reason)
+            }
+        }
+        for usable in ["223.255.255.255", "240.0.0.1", "fec0::1", "::fffe:0:1", "2001:db8::1", "127.0.0.1", "::1"] {
+            #expect(try load(flags: ["--host", usable]).host == usable)
+        }
+    }
+
     @Test func refusesAHostThatIsNotANumericAddress() throws {
         for host in ["not-an-ip", "localhost.localdomain", "127.0.0.256", "::1::", "[127.0.0.1]", "fe80::1%eth0"] {
             #expect(throws: CommandLineError.configuration(

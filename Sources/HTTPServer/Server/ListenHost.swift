@@ -34,6 +34,27 @@ public struct ListenHost: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Why no TCP client could reach a listener on this address, for an address that parses but is no place to
+    /// listen; nil for one that is. Said when the setting is read: binding refused some of these only after the data
+    /// folder was opened (exit 1, which a supervisor restarts), and accepted the others with nobody able to connect.
+    public var unusableReason: String? {
+        switch family {
+        case .ipv4:
+            if bytes == [255, 255, 255, 255] { return "is the broadcast address, which no TCP client can connect to" }
+            if bytes[0] >= 224 && bytes[0] < 240 { return "is a multicast address, which no TCP client can connect to" }
+        case .ipv6:
+            if bytes[0] == 0xFF { return "is a multicast address, which no TCP client can connect to" }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+                let v4 = Self.text(family: .ipv4, bytes: Array(bytes[12...]))
+                return "is an IPv4-mapped address, on which an IPv6 listener takes no IPv4 client: listen on \(v4) instead"
+            }
+            if bytes[0] == 0xFE && bytes[1] & 0xC0 == 0x80 {
+                return "is a link-local address, which needs the interface it is on (a zone such as %eth0, which this setting does not take): listen on :: or another address"
+            }
+        }
+        return nil
+    }
+
     /// 0.0.0.0 or `::`: every interface. `::` also takes IPv4 clients (as IPv4-mapped addresses), see `Listener`.
     public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 

@@ -64,9 +64,12 @@ struct ConfigurationLoader {
         }
         // The listener takes numeric addresses only; said here, with the other settings' errors, rather than as a
         // failure to listen after the data folder has been opened.
-        guard ListenHost(configuration.host) != nil else {
+        guard let host = ListenHost(configuration.host) else {
             throw .configuration(
                 key: hostSource, message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::")
+        }
+        if let reason = host.unusableReason {
+            throw .configuration(key: hostSource, message: "\(host) \(reason)")
         }
         return configuration
     }
