@@ -51,10 +51,16 @@ import Testing
     /// directory's, when TRUST_INSIGHTS_MODELS_DIR or TRUST_INSIGHTS_CONFIG_DIR says so.
     @Test func listAndVerifyReadTheServicesFolders() {
         let (listed, listErrors) = run(["models", "list"], ["TRUST_INSIGHTS_MODELS_DIR": "/nonexistent-models"])
-        #expect(listed == 1)
-        #expect(listErrors.contains("/nonexistent-models/manifest.json"), "\(listErrors)")
+        #expect(listed == 2)
+        #expect(listErrors.contains("TRUST_INSIGHTS_MODELS_DIR: /nonexistent-models is not a folder"), "\(listErrors)")
         let (_, verifyErrors) = run(["models", "verify"], ["TRUST_INSIGHTS_CONFIG_DIR": "/nonexistent-config"])
-        #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config/features"), "\(verifyErrors)")
+        #expect(verifyErrors.contains("TRUST_INSIGHTS_CONFIG_DIR: /nonexistent-config is not a folder"), "\(verifyErrors)")
+        // A folder that is there is read: one without a catalogue says so.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("models-empty-config-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let (_, emptyErrors) = run(["models", "verify"], ["TRUST_INSIGHTS_CONFIG_DIR": empty.path])
+        #expect(emptyErrors.contains("no feature catalogue at \(empty.path)/features"), "\(emptyErrors)")
     }
 
     /// `--config` names the configuration file as it does for `serve` (it was refused as an unknown option), and
@@ -66,10 +72,11 @@ import Testing
         let file = directory.appendingPathComponent("service.json")
         try Data(#"{"modelsDir": "/nonexistent-models-from-file", "configDir": "/nonexistent-config-from-file"}"#.utf8).write(to: file)
         let (listed, listErrors) = run(["models", "list", "--config", file.path], [:])
-        #expect(listed == 1)
-        #expect(listErrors.contains("/nonexistent-models-from-file/manifest.json"), "\(listErrors)")
+        #expect(listed == 2)
+        #expect(listErrors.contains("modelsDir: /nonexistent-models-from-file is not a folder"), "\(listErrors)")
+        try Data(#"{"configDir": "/nonexistent-config-from-file"}"#.utf8).write(to: file)
         let (_, verifyErrors) = run(["models", "verify", "--config", file.path], [:])
-        #expect(verifyErrors.contains("no feature catalogue at /nonexistent-config-from-file/features"), "\(verifyErrors)")
+        #expect(verifyErrors.contains("configDir: /nonexistent-config-from-file is not a folder"), "\(verifyErrors)")
         let (missing, missingErrors) = run(["models", "list", "--config", "/nonexistent/service.json"], [:])
         #expect(missing == 2)
         #expect(missingErrors.contains("/nonexistent/service.json"), "\(missingErrors)")
@@ -85,6 +92,11 @@ import Testing
             let (missing, missingErrors) = run(arguments, ["TRUST_INSIGHTS_CONFIG": "/nonexistent/service.json"])
             #expect(missing == 2, "\(arguments)")
             #expect(missingErrors.contains("/nonexistent/service.json"), "\(missingErrors)")
+            // A folder that is not there is the setting serve names, with serve's status (before: exit 1, "cannot
+            // read .../manifest.json"; found by an operator probe).
+            let (folder, folderErrors) = run(arguments, ["TRUST_INSIGHTS_MODELS_DIR": "/nonexistent/models"])
+            #expect(folder == 2, "\(arguments)")
+            #expect(folderErrors.contains("TRUST_INSIGHTS_MODELS_DIR") && folderErrors.contains("/nonexistent/models is not a folder"), "\(folderErrors)")
         }
     }
 

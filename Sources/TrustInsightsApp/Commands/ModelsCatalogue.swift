@@ -32,6 +32,13 @@ enum ModelsCatalogue {
         let configuration = try ConfigurationLoader.load(arguments: file, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
+        // As `serve` names a mistyped folder: a setting to correct (exit 2), not a manifest it cannot read (exit 1).
+        for (key, folder) in [("modelsDir", configuration.modelsDir), ("configDir", configuration.configDir)]
+        where !FileSystem.isDirectory(atPath: folder) {
+            throw .configuration(
+                key: ConfigurationLoader.source(of: key, arguments: file, variables: environment.variables),
+                message: "\(folder) is not a folder")
+        }
         return (configuration.modelsDir, configuration.configDir)
     }
 
