@@ -174,8 +174,14 @@ public final class SQLiteConnection: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Writes the WAL back into the main database file (used at shutdown so the folder is compact).
-    public func checkpoint() throws(SQLiteError) {
-        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    /// Writes the WAL back into the main database file and empties it (used at shutdown, so that the folder is
+    /// whole in the database file). False when a reader held back part of the WAL, which then stays in the log.
+    @discardableResult
+    public func checkpoint() throws(SQLiteError) -> Bool {
+        let statement = try self.statement("PRAGMA wal_checkpoint(TRUNCATE)")
+        defer { statement.reset() }
+        // One row: busy (1 when the checkpoint could not finish), the WAL's frames, the frames copied back.
+        guard try statement.step() else { return true }
+        return statement.int(0) == 0
     }
 }

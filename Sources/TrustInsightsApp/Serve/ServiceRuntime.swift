@@ -439,7 +439,13 @@ final class ServiceRuntime: Sendable {
         let stopped = server.waitUntilStopped(timeout: .milliseconds(Int64(configuration.shutdownGraceSeconds * 1000) + 2000))
         let cutOff = server.connectionsCutOff
         let drained = stopped && cutOff == 0
-        store.checkpoint()
+        if let failure = store.checkpoint() {
+            // The commits are in the WAL, which the next start reads; a copy of the stopped folder must include it.
+            log.error("checkpoint at shutdown failing", [
+                ("database", .text(store.path)), ("error", .text(failure)),
+                ("consequence", "the WAL keeps commits not yet in the database file: keep it with the database"),
+            ])
+        }
         dataFolderLock.release()
         if drained {
             log.info("stopped", [("drained", true)])
