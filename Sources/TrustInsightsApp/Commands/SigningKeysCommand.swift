@@ -79,7 +79,8 @@ enum SigningKeysCommand {
             do {
                 rotation = try files.rotate(at: signsFrom)
             } catch CryptoError.stagingTimeNotAhead {
-                throw CommandLineError.failure(
+                // The value given is what is wrong, so a usage error (64), as one that is no time at all is.
+                throw CommandLineError.usage(
                     "a staged key must start signing after now, and \(arguments.value("at") ?? "") is not: leave out --at to rotate now")
             } catch CryptoError.noKeySigningBeforeStagedTime {
                 throw CommandLineError.failure(
