@@ -7,7 +7,7 @@ import Testing
 /// top-level member (`/requestedInsights`), and was left out when that member already held another violation
 /// (found by a black-box probe, 5 December).
 @Suite struct EvaluationHalfPairTests {
-    private static let halfPair = "holds a \\u escape of half a UTF-16 surrogate pair, which JSON's grammar allows but is not Unicode text"
+    private static let halfPair = halfPairDetail
 
     private func errors(_ body: String) -> [String] {
         problemErrors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(Array(body.utf8)) }

@@ -7,7 +7,7 @@ import Testing
 /// name holds it, or, for a member already found repeated, unknown or of the wrong type, that one violation.
 /// Before, the last three named only `/items`.
 @Suite struct LabelBatchHalfPairTests {
-    private static let halfPair = "holds a \\u escape of half a UTF-16 surrogate pair, which JSON's grammar allows but is not Unicode text"
+    private static let halfPair = halfPairDetail
 
     private func errors(_ body: String) -> [String] {
         problemErrors { () throws(ServiceProblem) in _ = try LabelBatchDecoder.decode(Array(body.utf8)) }

@@ -6,14 +6,7 @@ protocol ImportRefusing {}
 
 extension ImportRefusing {
     func xgboostRefusal(_ bytes: [UInt8], featureNames: [String]? = nil) -> ModelImportError? {
-        var options = ImporterRefusalTests.options
-        options.featureNames = featureNames
-        do {
-            _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: options)
-            return nil
-        } catch {
-            return error
-        }
+        refusal(featureNames) { options throws(ModelImportError) in _ = try XGBoostImporter.importModel(jsonBytes: bytes, options: options) }
     }
 
     func xgboostRefusal(_ text: String) -> ModelImportError? {
@@ -21,10 +14,16 @@ extension ImportRefusing {
     }
 
     func lightGBMRefusal(_ text: String, featureNames: [String]? = nil) -> ModelImportError? {
+        refusal(featureNames) { options throws(ModelImportError) in _ = try LightGBMImporter.importModel(text: text, options: options) }
+    }
+
+    private func refusal(
+        _ featureNames: [String]?, _ importing: (ModelImportOptions) throws(ModelImportError) -> Void
+    ) -> ModelImportError? {
         var options = ImporterRefusalTests.options
         options.featureNames = featureNames
         do {
-            _ = try LightGBMImporter.importModel(text: text, options: options)
+            try importing(options)
             return nil
         } catch {
             return error
