@@ -126,6 +126,26 @@ import Testing
         }
     }
 
+    /// A round whose Bernoulli sample keeps no row, with λ 0, made a 0/0 leaf: NaN, added to every training margin,
+    /// so every later round was NaN and `train` failed blaming the thresholds (found by a training probe). Such a
+    /// round now adds a lone leaf of 0, and the model stays finite.
+    @Test func aRoundThatSamplesNoRowAddsNothing() throws {
+        let train = SyntheticData.separable(rows: 10, seed: 31, features: 2)
+        var parameters = SyntheticData.smallParameters()
+        parameters.lambda = 0
+        parameters.minChildWeight = 0
+        parameters.subsample = 0.2
+        parameters.earlyStoppingRounds = 0
+        parameters.trees = 40
+        for seed in UInt64(1)...3 {
+            parameters.seed = seed
+            let model = try GBDTTrainer(parameters: parameters).train(train: train, valid: train)
+            #expect(model.trees.allSatisfy { $0.nodes.allSatisfy { $0.value.isFinite } }, "seed \(seed)")
+            #expect(model.trees.contains { $0.nodes.count == 1 && $0.nodes[0].value == 0 }, "seed \(seed): no empty round")
+            _ = try model.modelDocument(context).jsonData()
+        }
+    }
+
     @Test func lambdaShrinksLeafWeights() throws {
         let train = SyntheticData.separable(rows: 1000, seed: 13)
         let valid = SyntheticData.separable(rows: 300, seed: 14)

@@ -102,7 +102,10 @@ struct TreeGrower {
     }
 
     private func leaf(gradient: Double, hessian: Double) -> TrainedTree.Node {
-        let weight = -gradient / (hessian + parameters.lambda) * parameters.learningRate
+        // A round whose sample kept no row has G = H = 0: with λ 0 that leaf was 0/0, NaN, and every margin after it
+        // NaN too. Such a leaf learns nothing, so it is 0, as XGBoost's weight for a node without hessian is.
+        let denominator = hessian + parameters.lambda
+        let weight = denominator > 0 ? -gradient / denominator * parameters.learningRate : 0
         return TrainedTree.Node(
             feature: -1, threshold: 0, defaultLeft: false, left: -1, right: -1,
             value: Float(weight), cover: hessian, gain: 0, splitBin: 0, missingBin: 0)
