@@ -115,6 +115,16 @@ import Testing
         }
     }
 
+    /// The message quotes what was typed: `1e-400` reads as 0.0, which the person never wrote (found by a probe).
+    @Test func anOutOfRangeFractionIsQuotedAsTyped() {
+        let base = ["train", "--train", "t.csv", "--valid", "v.csv", "--out", "m.json"]
+        for name in ["learning-rate", "subsample", "colsample"] {
+            let (status, output) = run(base + ["--\(name)", "1e-400"])
+            #expect(status == 64)
+            #expect(output.standardError.withLock { $0 }.contains("The value '1e-400' is invalid for '--\(name)': expected (0, 1]"), "\(name)")
+        }
+    }
+
     /// 0 is out of range as much as 1.5 is, so both are told the one range that holds.
     @Test func aThresholdTargetOutsideItsRangeNamesTheRangeThatHolds() {
         let base = ["train", "--train", "t.csv", "--valid", "v.csv", "--out", "m.json"]

@@ -57,18 +57,18 @@ enum TrainCommand {
         if let value = try arguments.int("trees", in: 1...100_000) { parameters.trees = value }
         if let value = try arguments.int("max-depth", in: 1...TrainingParameters.maximumDepth) { parameters.maxDepth = value }
         if let value = try arguments.double("learning-rate") {
-            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--learning-rate': expected (0, 1]") }
+            guard value > 0, value <= 1 else { throw .usage("The value '\(arguments.value("learning-rate") ?? "\(value)")' is invalid for '--learning-rate': expected (0, 1]") }
             parameters.learningRate = value
         }
         if let value = try arguments.double("min-child-weight", in: 0...1e12) { parameters.minChildWeight = value }
         if let value = try arguments.double("lambda", in: 0...1e12) { parameters.lambda = value }
         if let value = try arguments.double("min-split-gain", in: 0...1e12) { parameters.minSplitGain = value }
         if let value = try arguments.double("subsample") {
-            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--subsample': expected (0, 1]") }
+            guard value > 0, value <= 1 else { throw .usage("The value '\(arguments.value("subsample") ?? "\(value)")' is invalid for '--subsample': expected (0, 1]") }
             parameters.subsample = value
         }
         if let value = try arguments.double("colsample") {
-            guard value > 0, value <= 1 else { throw .usage("The value '\(value)' is invalid for '--colsample': expected (0, 1]") }
+            guard value > 0, value <= 1 else { throw .usage("The value '\(arguments.value("colsample") ?? "\(value)")' is invalid for '--colsample': expected (0, 1]") }
             parameters.columnSample = value
         }
         if let value = try arguments.int("early-stopping-rounds", in: 0...100_000) { parameters.earlyStoppingRounds = value }
