@@ -94,6 +94,19 @@ import Testing
         }
     }
 
+    /// A tab around a value is named as `train` names it, with the same words: they share the number parser, and
+    /// `models score` said only "is not a number" (found by a probe).
+    @Test func aTabInAFieldIsNamedAsTrainNamesIt() {
+        for field in ["\t1.5", "1.5\t", "\u{0B}2", "3\u{0C}"] {
+            #expect(throws: FeatureTable.ReadError.disallowedWhitespace(line: 2, column: "a"), "\(field.debugDescription)") {
+                try FeatureTable(csv: "a\n\(field)\n").matrix(for: ["a"])
+            }
+        }
+        #expect(FeatureTable.ReadError.disallowedWhitespace(line: 2, column: "a").description
+            == "line 2: column 'a' holds a tab or other whitespace: only spaces may surround a value")
+        #expect(throws: FeatureTable.ReadError.badField(line: 2, column: "a")) { try FeatureTable(csv: "a\nx\n").matrix(for: ["a"]) }
+    }
+
     /// `0.5` is a number, so "not a number" was the wrong thing to say: it is not a class.
     @Test func aLabelThatIsNotZeroOrOneIsAWrongLabel() {
         for label in ["0.5", "2", "-1", "3.0", "0.9999999999", "1e300", "inf", "nan", "NA", ""] {

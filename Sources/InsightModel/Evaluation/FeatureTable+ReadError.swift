@@ -7,6 +7,8 @@ extension FeatureTable {
         /// count from 1, as in the header.
         case repeatedColumnName(name: String, columns: [Int])
         case badField(line: Int, column: String)
+        /// A tab, vertical tab or form feed in a field, as `train` names it: only spaces may surround a value.
+        case disallowedWhitespace(line: Int, column: String)
         /// `inf` or `infinity` for a float32 (XGBoost) model: XGBoost refuses infinite input, and `train` refuses it,
         /// so no such model was fitted to one. (LightGBM takes infinities, and float64 models score them.)
         case infiniteValue(line: Int, column: String)
@@ -31,6 +33,8 @@ extension FeatureTable {
             case .repeatedColumnName(let name, let columns):
                 "the header names the column '\(name)' more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
             case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
+            case .disallowedWhitespace(let line, let column):
+                "line \(line): column '\(column)' holds a tab or other whitespace: only spaces may surround a value"
             case .infiniteValue(let line, let column): "line \(line): column '\(column)' is infinite"
             case .outsideFloat32Range(let line, let column):
                 "line \(line): column '\(column)' is outside float32's range (magnitude at most 3.4028235e38)"

@@ -88,7 +88,9 @@ public struct FeatureTable: Sendable {
                             }
                             unscorable = .infiniteValue(line: line, column: name)
                         case .invalid:
-                            unscorable = .badField(line: line, column: name)
+                            // The same words as `train` for the likeliest reason a field is no number.
+                            unscorable = field.utf8.contains { $0 == 0x09 || $0 == 0x0B || $0 == 0x0C }
+                                ? .disallowedWhitespace(line: line, column: name) : .badField(line: line, column: name)
                         }
                         let valueColumn = labelIndex.map { column > $0 ? column - 1 : column } ?? column
                         if firstUnscorableField[valueColumn] == nil { firstUnscorableField[valueColumn] = (line, unscorable) }
