@@ -55,10 +55,17 @@ import Testing
 
     /// The filter is reserved at start: a size the machine cannot give stops start-up, naming the setting, where a
     /// lazy reservation took the process down inside a client's opt-out, and then at every start.
+    /// It is reserved before the data folder is touched, so that a first start refused for it has printed and
+    /// stored no demo keys (an operator probe saw the keys printed first, under `ulimit -v`).
     @Test func aFilterSizeThatCannotBeReservedStopsStartUpNamingTheSetting() {
+        // An empty folder that is there already, which LiveService leaves in place when start-up fails.
+        let dataDir = NSTemporaryDirectory() + "trust-insights-filter-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
         #expect(throws: CommandLineError.configuration(
             key: "authorizationOptOutFilterBytes", message: "cannot reserve \(Int.max) bytes of memory for the opt-out filter")) {
-            _ = try LiveService { $0.authorizationOptOutFilterBytes = .max }
+            _ = try LiveService { $0.authorizationOptOutFilterBytes = .max; $0.dataDir = dataDir }
         }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: dataDir)) == [], "the data folder was not touched")
     }
 }

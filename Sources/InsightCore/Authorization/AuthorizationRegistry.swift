@@ -16,6 +16,17 @@ public final class AuthorizationRegistry: Sendable {
         public var bytes: Int
     }
 
+    /// The filter's memory, reserved apart from the registry: the service takes it with its other settings, before
+    /// it touches the data folder, so that a size it cannot have stops start-up before a first start prints keys.
+    public struct FilterReservation: Sendable {
+        fileprivate let filter: OptOutFilter
+
+        public init(bytes: Int) throws(FilterUnavailable) {
+            guard let filter = OptOutFilter(bytes: bytes) else { throw FilterUnavailable(bytes: bytes) }
+            self.filter = filter
+        }
+    }
+
     private struct Key: Hashable {
         var tenant: TenantID
         var subject: SubjectKey
@@ -54,14 +65,21 @@ public final class AuthorizationRegistry: Sendable {
     ///   - memoryCapacity: the most opt-outs held in memory; the rest are read from the store when evaluated.
     ///   - overflowFilterBytes: the size of the filter that marks the rest (rounded down to a power of two; about
     ///     10 bits an opt-out past the capacity keep the store reads of other subjects near 1%).
+    public convenience init(store: any AuthorizationStore, cooldownMilliseconds: Int64, memoryCapacity: Int = 200_000,
+                            overflowFilterBytes: Int = 8 << 20) throws {
+        try self.init(
+            store: store, cooldownMilliseconds: cooldownMilliseconds, memoryCapacity: memoryCapacity,
+            overflowFilter: FilterReservation(bytes: overflowFilterBytes))
+    }
+
+    /// The same, with the filter's memory already reserved (`FilterReservation`).
     public init(store: any AuthorizationStore, cooldownMilliseconds: Int64, memoryCapacity: Int = 200_000,
-                overflowFilterBytes: Int = 8 << 20) throws {
+                overflowFilter: FilterReservation) throws {
         self.store = store
         self.cooldownMilliseconds = cooldownMilliseconds
         let capacity = max(0, memoryCapacity)
         self.memoryCapacity = capacity
-        guard let filter = OptOutFilter(bytes: overflowFilterBytes) else { throw FilterUnavailable(bytes: overflowFilterBytes) }
-        var loaded = Held(overflow: filter)
+        var loaded = Held(overflow: overflowFilter.filter)
         // Each row read brings its own copy of the tenant's name; held keys share one per tenant instead (a 64-byte
         // name cost 116 bytes more an opt-out).
         var tenants: [TenantID: TenantID] = [:]

@@ -88,6 +88,16 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: manifestPath, message: "\(error)")
         }
+        // Memory the settings ask for is reserved before the data folder is touched: refused later, the start stopped
+        // after a first start had printed demo keys (found by an operator probe under `ulimit -v`).
+        let optOutFilter: AuthorizationRegistry.FilterReservation
+        do {
+            optOutFilter = try AuthorizationRegistry.FilterReservation(bytes: configuration.authorizationOptOutFilterBytes)
+        } catch {
+            throw CommandLineError.configuration(
+                key: settingSource("authorizationOptOutFilterBytes"),
+                message: "cannot reserve \(error.bytes) bytes of memory for the opt-out filter")
+        }
         dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
         let folderState = DataFolderState(dataDir: configuration.dataDir)
         try folderState.checkDatabaseBeforeOpening()
@@ -169,15 +179,9 @@ final class ServiceRuntime: Sendable {
         self.readiness = readiness
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {
-            do {
-                return try AuthorizationRegistry(
-                    store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
-                    memoryCapacity: configuration.authorizationOptOutsInMemory,
-                    overflowFilterBytes: configuration.authorizationOptOutFilterBytes)
-            } catch let error as AuthorizationRegistry.FilterUnavailable {
-                throw CommandLineError.configuration(
-                    key: "authorizationOptOutFilterBytes", message: "cannot reserve \(error.bytes) bytes of memory for the opt-out filter")
-            }
+            try AuthorizationRegistry(
+                store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
+                memoryCapacity: configuration.authorizationOptOutsInMemory, overflowFilter: optOutFilter)
         }
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
