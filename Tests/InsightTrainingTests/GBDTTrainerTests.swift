@@ -97,6 +97,15 @@ import Testing
         }
     }
 
+    /// No regularisation at all (λ 0, min-child-weight 0), every tree kept: where 0/0 and x/0 leaves can arise.
+    private static func unregularised() -> TrainingParameters {
+        var parameters = SyntheticData.smallParameters()
+        parameters.lambda = 0
+        parameters.minChildWeight = 0
+        parameters.earlyStoppingRounds = 0
+        return parameters
+    }
+
     /// Without regularisation (λ 0, min-child-weight 0) a cut that leaves one side empty but for the rounding of
     /// G and H must not become a child: its leaf, -G/H of two residues, was infinite or NaN, and a few rounds on the
     /// model failed validation or the trainer crashed (found by the data-shapes probe; XGBoost trains finite trees
@@ -104,11 +113,8 @@ import Testing
     @Test func noRegularisationAtAllStillGivesFiniteLeavesAndChildrenWithRows() throws {
         let train = SyntheticData.separable(rows: 2000, seed: 21, features: 5)
         let valid = SyntheticData.separable(rows: 1000, seed: 22, features: 5)
-        var parameters = SyntheticData.smallParameters()
-        parameters.lambda = 0
-        parameters.minChildWeight = 0
+        var parameters = Self.unregularised()
         parameters.learningRate = 1
-        parameters.earlyStoppingRounds = 0
         parameters.trees = 30
         parameters.maxDepth = 6
         for subsample in [1.0, 0.1] {
@@ -131,11 +137,8 @@ import Testing
     /// round now adds a lone leaf of 0, and the model stays finite.
     @Test func aRoundThatSamplesNoRowAddsNothing() throws {
         let train = SyntheticData.separable(rows: 10, seed: 31, features: 2)
-        var parameters = SyntheticData.smallParameters()
-        parameters.lambda = 0
-        parameters.minChildWeight = 0
+        var parameters = Self.unregularised()
         parameters.subsample = 0.2
-        parameters.earlyStoppingRounds = 0
         parameters.trees = 40
         for seed in UInt64(1)...3 {
             parameters.seed = seed
