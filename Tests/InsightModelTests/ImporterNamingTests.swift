@@ -54,9 +54,29 @@ import Testing
     }
 
     @Test func bothImportersRefuseAFeatureNamedLikeTheLabelColumn() throws {
-        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["label", "b"]) == .reservedFeatureName("label"))
-        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["a", "label"]) == .reservedFeatureName("label"))
-        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(featureNames: #""label","b""#)) == .reservedFeatureName("label"))
-        #expect(ModelImportError.reservedFeatureName("label").description.contains("read that column as the label"))
+        #expect(lightGBMRefusal(ImporterRefusalTests.lightGBM(), featureNames: ["label", "b"]) == .reservedFeatureName("label", inGivenNames: true))
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["a", "label"]) == .reservedFeatureName("label", inGivenNames: true))
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(featureNames: #""label","b""#)) == .reservedFeatureName("label", inGivenNames: false))
+        #expect(ModelImportError.reservedFeatureName("label", inGivenNames: false).description.contains("read that column as the label; rename it with --features"))
+        // A name the caller gave is not renamed with the option that gave it.
+        let given = ModelImportError.reservedFeatureName("label", inGivenNames: true).description
+        #expect(given.contains("give that column another name in --features") && !given.contains("rename it"), "\(given)")
+    }
+
+    /// XGBoost keeps `é` (U+00E9) and `e` with a combining acute (U+0065 U+0301) apart; Swift strings, and so requests
+    /// and the catalogue, take them for one name. The refusal says so instead of calling one name repeated.
+    @Test func canonicallyEquivalentNamesAreRefusedSayingWhyTheyClash() throws {
+        let document = try XGBoostImporter.importModel(
+            jsonBytes: ImporterRefusalTests.xgboost(), options: ImporterRefusalTests.options)
+        var twoSpellings = document
+        twoSpellings.featureNames = ["\u{E9}", "e\u{301}"]
+        let error = #expect(throws: ModelValidationError.self) { try CompiledModel(document: twoSpellings) }
+        #expect(error?.problem == .equivalentFeatureNames("\u{E9}", "e\u{301}"))
+        let message = error?.description ?? ""
+        #expect(message.contains("U+E9") && message.contains("U+65 U+301") && message.contains("canonically equivalent"), "\(message)")
+        var repeated = document
+        repeated.featureNames = ["a", "a"]
+        let sameBytes = #expect(throws: ModelValidationError.self) { try CompiledModel(document: repeated) }
+        #expect(sameBytes?.problem == .duplicateFeatureName("a"))
     }
 }

@@ -33,7 +33,7 @@ public enum ImportedFeatureNames {
         }
         // Feature CSVs (`models score`, `--evaluate`) read this column as the label: a feature so named could not
         // be scored from one.
-        if names.contains(FeatureTable.labelColumn) { throw .reservedFeatureName(FeatureTable.labelColumn) }
+        if names.contains(FeatureTable.labelColumn) { throw .reservedFeatureName(FeatureTable.labelColumn, inGivenNames: given != nil) }
         return names
     }
 

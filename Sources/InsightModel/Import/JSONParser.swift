@@ -9,11 +9,17 @@ struct JSONParser {
     enum InfinityWords {
         case refused
         case xgboost
+        /// `xgboost`, and `NaN` read as the number text `NaN`. Only for telling why a file holding NaN is refused:
+        /// XGBoost before 3.0 writes NaN in the split condition of a categorical split and in a vector leaf's node,
+        /// and "categorical splits are not supported" says more than "NaN is not a JSON number".
+        case xgboostAndNaN
     }
 
     struct SyntaxError: Error, Sendable {
         var offset: Int
         var message: String
+        /// The file holds a non-finite number where it is refused (`NaN`, `inf` in JSON; a NaN float in UBJSON).
+        var isNonFiniteNumber = false
     }
 
     /// Valid only during `parse`. A buffer rather than the array: reading an array held in a struct retains and
@@ -67,7 +73,8 @@ struct JSONParser {
                 index += word.utf8.count
                 return .number(word)
             }
-            throw error(nonFiniteWord(at: index).map(Self.nonFiniteMessage) ?? "unexpected character")
+            guard let word = nonFiniteWord(at: index) else { throw error("unexpected character") }
+            throw nonFiniteError(word)
         }
     }
 
@@ -80,14 +87,19 @@ struct JSONParser {
         return nil
     }
 
-    /// `Infinity` where XGBoost's words are accepted, else nil.
+    /// `Infinity` where XGBoost's words are accepted (and `NaN` where asked for), else nil.
     private func infinityWord(at position: Int) -> String? {
-        guard infinityWords == .xgboost, bytes[position...].starts(with: "Infinity".utf8) else { return nil }
-        return "Infinity"
+        guard infinityWords != .refused else { return nil }
+        if bytes[position...].starts(with: "Infinity".utf8) { return "Infinity" }
+        if infinityWords == .xgboostAndNaN, bytes[position...].starts(with: "NaN".utf8) { return "NaN" }
+        return nil
     }
 
-    private static func nonFiniteMessage(_ word: String) -> String {
-        "'\(word)' is not a JSON number (JSON has no NaN or infinity): the model holds a value that is not finite"
+    private func nonFiniteError(_ word: String) -> SyntaxError {
+        SyntaxError(
+            offset: index,
+            message: "'\(word)' is not a JSON number (JSON has no NaN or infinity): the model holds a value that is not finite",
+            isNonFiniteNumber: true)
     }
 
     private mutating func enter() throws(SyntaxError) {
@@ -184,7 +196,7 @@ struct JSONParser {
                     index += word.utf8.count
                     return "-" + word
                 }
-                if let word = nonFiniteWord(at: index) { throw error(Self.nonFiniteMessage("-" + word)) }
+                if let word = nonFiniteWord(at: index) { throw nonFiniteError("-" + word) }
             }
         }
         func digits(_ parser: inout JSONParser) -> Int {

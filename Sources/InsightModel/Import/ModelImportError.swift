@@ -19,8 +19,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case featureNamesMismatch(expected: Int, given: Int)
     /// `--features` gives one of the file's feature names to another column (positions counted from 0).
     case featureNameMoved(name: String, givenPosition: Int, sourcePosition: Int)
-    /// A feature named like a column the feature CSVs reserve (`label`).
-    case reservedFeatureName(String)
+    /// A feature named like a column the feature CSVs reserve (`label`), by the file or by the caller's list.
+    case reservedFeatureName(String, inGivenNames: Bool)
     /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
     case missingSigmoid(String)
     /// LightGBM's binary objective whose last `sigmoid:` is not a finite decimal number above zero.
@@ -56,8 +56,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "the model uses \(expected) features but \(given) feature names were given"
         case .featureNameMoved(let name, let givenPosition, let sourcePosition):
             "the given feature names put '\(name)' at column \(givenPosition), but the file names column \(sourcePosition) '\(name)': the model would read it from the wrong column; give the names in the file's column order (or leave them out to keep the file's own)"
-        case .reservedFeatureName(let name):
-            "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; rename it with --features"
+        case .reservedFeatureName(let name, let inGivenNames):
+            "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; \(inGivenNames ? "give that column another name in --features" : "rename it with --features")"
         case .missingSigmoid(let objective):
             "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (binary needs a sigmoid, such as sigmoid:1)"
         case .noObjective:

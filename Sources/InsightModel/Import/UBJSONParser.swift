@@ -9,15 +9,19 @@ struct UBJSONParser {
     typealias SyntaxError = JSONParser.SyntaxError
 
     private let bytes: [UInt8]
+    /// Reads a NaN as the number text `NaN`, as `JSONParser.InfinityWords.xgboostAndNaN` does: only to tell why
+    /// a file holding one is refused.
+    private let acceptsNaN: Bool
     private var index = 0
     private var depth = 0
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], acceptsNaN: Bool) {
         self.bytes = bytes
+        self.acceptsNaN = acceptsNaN
     }
 
-    static func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
-        var parser = UBJSONParser(bytes: bytes)
+    static func parse(_ bytes: [UInt8], acceptingNaN: Bool = false) throws(SyntaxError) -> JSONValue {
+        var parser = UBJSONParser(bytes: bytes, acceptsNaN: acceptingNaN)
         let value = try parser.value(marker: parser.marker())
         guard parser.index == bytes.count else { throw parser.error("trailing bytes after the UBJSON value") }
         return value
@@ -26,7 +30,10 @@ struct UBJSONParser {
     private func error(_ message: String) -> SyntaxError { SyntaxError(offset: index, message: message) }
 
     private func number<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws(SyntaxError) -> JSONValue {
-        if value.isNaN { throw error("a float that is NaN") }
+        if value.isNaN {
+            if acceptsNaN { return .number("NaN") }
+            throw SyntaxError(offset: index, message: "a float that is NaN", isNonFiniteNumber: true)
+        }
         if value.isInfinite { return .number(value < 0 ? "-Infinity" : "Infinity") }
         return .number(value.description)
     }
@@ -55,7 +62,6 @@ struct UBJSONParser {
             // double's shortest text, a value halfway between two float32s would be rounded twice and could land
             // on the other neighbour.
             let double = Double(bitPattern: try bigEndian(8))
-            if double.isNaN { throw error("a float that is NaN") }
             return try number(Float(double))
         case UInt8(ascii: "H"):
             let text = try string()

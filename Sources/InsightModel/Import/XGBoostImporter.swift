@@ -9,20 +9,35 @@ public enum XGBoostImporter {
         let jsonBytes = jsonBytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(jsonBytes.dropFirst(3)) : jsonBytes
         if looksLikeLegacyBinary(jsonBytes) { throw .legacyBinaryFormat }
         if let kind = ModelFileKind.of(jsonBytes), kind != .xgboostModel { throw .otherFormat(kind, source: "xgboost") }
+        let isUBJSON = looksLikeUBJSON(jsonBytes)
         let root: JSONValue
-        if looksLikeUBJSON(jsonBytes) {
-            do {
-                root = try UBJSONParser.parse(jsonBytes)
-            } catch {
-                throw .malformed("UBJSON syntax error at byte \(error.offset): \(error.message)")
-            }
-        } else {
-            do {
-                root = try JSONParser.parse(jsonBytes, infinityWords: .xgboost)
-            } catch {
-                throw .malformed("JSON syntax error at byte \(error.offset): \(error.message)")
-            }
+        do {
+            root = isUBJSON ? try UBJSONParser.parse(jsonBytes) : try JSONParser.parse(jsonBytes, infinityWords: .xgboost)
+        } catch {
+            let syntaxError = ModelImportError.malformed("\(isUBJSON ? "UBJSON" : "JSON") syntax error at byte \(error.offset): \(error.message)")
+            guard error.isNonFiniteNumber else { throw syntaxError }
+            throw unsupportedShape(ofFileHoldingNaN: jsonBytes, isUBJSON: isUBJSON, options: options) ?? syntaxError
         }
+        return try importModel(root: root, options: options)
+    }
+
+    /// What makes a file holding NaN unsupported beyond the NaN itself, if anything: XGBoost before 3.0 writes NaN
+    /// where a categorical split or a vector leaf has no number, so those models reach the importer as "NaN is not a
+    /// number" unless the file is read once more, with NaN allowed, to find the reason that matters to the operator.
+    /// Only a refusal other than a malformed file is returned; no model is ever made from such a reading.
+    static func unsupportedShape(ofFileHoldingNaN bytes: [UInt8], isUBJSON: Bool, options: ModelImportOptions) -> ModelImportError? {
+        guard let root = try? (isUBJSON ? UBJSONParser.parse(bytes, acceptingNaN: true) : JSONParser.parse(bytes, infinityWords: .xgboostAndNaN))
+        else { return nil }
+        do {
+            _ = try importModel(root: root, options: options)
+            return nil
+        } catch {
+            if case .malformed = error { return nil }
+            return error
+        }
+    }
+
+    static func importModel(root: JSONValue, options: ModelImportOptions) throws(ModelImportError) -> ModelDocument {
         guard let learner = root["learner"] else { throw .malformed("no 'learner' object") }
         guard let objective = learner["objective"]?["name"]?.stringValue else {
             throw .malformed("no objective: learner.objective.name must name it (binary:logistic, reg:logistic or binary:logitraw)")

@@ -4,6 +4,9 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         case unsupportedFormat(String, version: Int)
         case noFeatures
         case duplicateFeatureName(String)
+        /// Two names of different bytes that Swift (and so every lookup by name) takes for one: canonically
+        /// equivalent Unicode, such as a precomposed and a decomposed accent. The source library may keep them apart.
+        case equivalentFeatureNames(String, String)
         case emptyFeatureName
         case noTrees
         case badBaseMargin
@@ -47,6 +50,9 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
             return "unsupported model format '\(name)' version \(version) (expected '\(ModelDocument.formatName)' version \(ModelDocument.currentFormatVersion))"
         case .noFeatures: return "the model declares no features"
         case .duplicateFeatureName(let name): return "feature name '\(name)' appears more than once"
+        case .equivalentFeatureNames(let first, let second):
+            let scalars = { (name: String) in name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") }
+            return "feature names '\(first)' (\(scalars(first))) and '\(second)' (\(scalars(second))) are one name here: they are canonically equivalent Unicode, which requests and the catalogue cannot tell apart; rename one (models import --features)"
         case .emptyFeatureName: return "a feature name is empty"
         case .noTrees: return "the model has no trees"
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"

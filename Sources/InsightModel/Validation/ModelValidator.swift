@@ -18,7 +18,11 @@ public enum ModelValidator {
         var seen = Set<String>()
         for name in document.featureNames {
             guard !name.isEmpty else { throw fail(.emptyFeatureName) }
-            guard seen.insert(name).inserted else { throw fail(.duplicateFeatureName(name)) }
+            let (inserted, existing) = seen.insert(name)
+            guard inserted else {
+                if existing.unicodeScalars.elementsEqual(name.unicodeScalars) { throw fail(.duplicateFeatureName(name)) }
+                throw fail(.equivalentFeatureNames(existing, name))
+            }
         }
         guard !document.trees.isEmpty else { throw fail(.noTrees) }
         guard RFC3339UTC.isValid(document.metadata.createdAt) else { throw fail(.badCreatedAt(document.metadata.createdAt)) }
