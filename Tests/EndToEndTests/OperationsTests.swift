@@ -147,6 +147,17 @@ import Testing
         #expect(justUnder.logs.lines.contains { $0.contains("\"authorization cooldown is short\"") && $0.contains("\"authorizationCooldownMilliseconds\":3599500") })
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("authorization cooldown") })
+        #expect(!usual.logs.lines.contains { $0.contains("consumption deadline") })
+    }
+
+    /// A deadline of 0 makes every report late, so every app is cut and then suspended: allowed, but named.
+    @Test func aShortConsumptionDeadlineIsNamedAtStartUp() throws {
+        let zero = try LiveService { $0.consumptionDeadlineSeconds = 0 }
+        let warnings = zero.logs.lines.filter { $0.contains("\"consumption deadline is short\"") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"level\":\"warning\"") == true && warnings.first?.contains("\"consumptionDeadlineMilliseconds\":0") == true)
+        let minute = try LiveService { $0.consumptionDeadlineSeconds = 60 }
+        #expect(!minute.logs.lines.contains { $0.contains("consumption deadline") })
     }
 
     /// A mistyped config or models folder is a setting to correct (exit 2, named), found before anything is opened.

@@ -199,6 +199,38 @@ struct RateLimitAPITests {
         #expect(try evaluate(service, key: key).status == 200)
     }
 
+    /// A key that stops evaluating and only sends (late) reports is still suspended when its time comes: the report
+    /// that finds the suspension due stores it, as an evaluation or a read of the figures would.
+    @Test func aKeyThatOnlyReportsIsSuspendedByTheReportThatFindsItDue() throws {
+        let config = try LiveService.configFolder(rateLimits: """
+            {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
+             "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
+                            "suspendAfterSeconds": 2}}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let service = try LiveService { configuration in
+            configuration.configDir = config
+            configuration.consumptionDeadlineSeconds = 1
+        }
+        let key = try service.key()
+        let evaluated = try (0..<4).map { try service.evaluate(key: key, account: "acct-r\($0)") }
+        Thread.sleep(forTimeInterval: 3.2)
+        func report(_ index: Int) throws -> SocketClient.Response {
+            try service.post(
+                "/v1/evaluations/\(evaluated[index].evaluationID)/consumption", key: key,
+                body: #"{"status": "notUsedError", "insightIDsUsed": []}"#)
+        }
+        // Late, so still missing: the first report finds the key non-compliant and starts its clock.
+        #expect(try report(0).status == 201)
+        #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 0)
+        Thread.sleep(forTimeInterval: 2.1)
+        // Past the suspension time, the next report is still taken, and stores the suspension.
+        #expect(try report(1).status == 201)
+        #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 1)
+        #expect(service.logs.lines.contains { $0.contains("key suspended for not reporting consumption") })
+        #expect(try evaluate(service, key: key).status == 403)
+    }
+
     @Test func complianceTakesNoQueryParameters() throws {
         let service = try LiveService()
         let key = try service.key()

@@ -183,6 +183,23 @@ import Testing
         #expect(tracker.assess(keyID: "k", now: 200_500).nonCompliantSince == 200_500)
     }
 
+    /// After a restart (or from another replica) the key table holds a suspension this process did not store: its
+    /// clock stands still while the key is seen suspended, and a reinstatement starts it afresh at once, with no
+    /// grace, since no request of this process's could have passed authentication before a suspension of its own.
+    @Test func aSuspensionFoundInTheKeyTableStopsTheClockAndItsReinstatementRestartsItAtOnce() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
+        let seen = tracker.assess(keyID: "k", now: 30_000, seenSuspended: true)
+        #expect(seen.nonCompliantSince == nil)
+        #expect(seen.suspendsAt == nil)
+        #expect(tracker.assess(keyID: "k", now: 30_500, seenSuspended: true).nonCompliantSince == nil)
+        // Reinstated 0.8 s after the first sighting: the clock starts now, not at the sighting.
+        let reinstated = tracker.assess(keyID: "k", now: 30_800)
+        #expect(reinstated.standing == .rateReduced)
+        #expect(reinstated.nonCompliantSince == 30_800)
+        #expect(reinstated.suspendsAt == Int64(30_800 + 60_000))
+    }
+
     @Test func evaluationsLeaveTheWindowAndComplianceRecovers() {
         let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
         for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
@@ -247,6 +264,22 @@ import Testing
         let read = fresh.complianceFigures(for: suspended, now: 30_000)
         #expect(read.figures.standing == .suspended)
         #expect(read.limit == RateLimit(ratePerSecond: 10, burst: 10))
+    }
+
+    /// RATE-LIMITS.md: whichever request first finds the key due stores the suspension, a consumption report too.
+    @Test func aReportFindingTheSuspensionDueStoresIt() {
+        let stored = LockedBox<[Int64]>([])
+        let admission = AdmissionControl(policy: suspending, deadlineMilliseconds: 1000) { _, now in
+            stored.mutate { $0.append(now) }
+            return true
+        }
+        for index in 0..<10 { admission.compliance.noteEvaluation(keyID: "k1", at: Int64(index)) }
+        admission.noteRequest(by: principal, now: 10_000)
+        #expect(stored.value.isEmpty)
+        admission.noteRequest(by: principal, now: 21_500)
+        #expect(stored.value == [21_500])
+        admission.noteRequest(by: principal, now: 22_000)
+        #expect(stored.value == [21_500])
     }
 
     @Test func aSuspensionTheStoreRefusedIsTriedAgainNotTakenForAReinstatement() {

@@ -13,9 +13,14 @@ public final class ComplianceTracker: Sendable {
     private struct KeyState {
         var buckets: [Int64: Bucket] = [:]
         var nonCompliantSince: Int64?
-        /// When this service suspended the key, or last saw it suspended in the key table; see `assess` for how a
+        /// When this service suspended the key, or first saw it suspended in the key table; see `assess` for how a
         /// reinstatement is noticed.
         var suspendedAt: Int64?
+        /// This process stored the suspension (`noteSuspended`), as opposed to finding it in the key table (after a
+        /// restart, or from another replica). Only its own suspension holds a reinstated key back for the grace, and
+        /// only then is the non-compliance clock its own: a clock started while the key table held the key
+        /// suspended would date from a sighting, not from the key's reporting.
+        var suspendedHere = false
     }
 
     public let policy: CompliancePolicy
@@ -62,13 +67,19 @@ public final class ComplianceTracker: Sendable {
                 // a reinstated key back for the grace after its last suspended request (an app polling its
                 // compliance figures while suspended).
                 if state.suspendedAt == nil { state.suspendedAt = now }
-            } else if let suspendedAt = state.suspendedAt, now - suspendedAt > Self.reinstatementGraceMilliseconds {
-                // An active key that this service suspended, or last saw suspended, a while ago (longer than the
-                // key table takes to refresh) has been reinstated by an operator: its non-compliance clock starts
-                // again.
+            } else if let suspendedAt = state.suspendedAt,
+                !state.suspendedHere || now - suspendedAt > Self.reinstatementGraceMilliseconds
+            {
+                // An active key that this service suspended a while ago (longer than the key table takes to
+                // refresh), or that it only saw suspended, has been reinstated by an operator: its non-compliance
+                // clock starts again.
                 state.suspendedAt = nil
+                state.suspendedHere = false
                 state.nonCompliantSince = nil
             }
+            // While the key table holds a suspension this process did not store, the clock stands still: its
+            // start would be this process's first sighting, which says nothing about the key.
+            let clockStopped = seenSuspended && !state.suspendedHere
             let newestJudged = (now - deadlineMilliseconds) / bucketMilliseconds - 1
             let oldestJudged = (now - deadlineMilliseconds - Int64(policy.windowSeconds) * 1000) / bucketMilliseconds
             var judged = 0, onTime = 0, late = 0
@@ -83,7 +94,7 @@ public final class ComplianceTracker: Sendable {
             }
             let missingShare = judged == 0 ? 0 : Double(judged - onTime) / Double(judged)
             let failing = judged >= policy.minimumJudged && missingShare > policy.threshold
-            if failing {
+            if failing && !clockStopped {
                 state.nonCompliantSince = state.nonCompliantSince ?? now
             } else {
                 state.nonCompliantSince = nil
@@ -116,6 +127,7 @@ public final class ComplianceTracker: Sendable {
         keys.withLock { keys in
             guard keys[keyID]?.suspendedAt == nil else { return false }
             keys[keyID, default: KeyState()].suspendedAt = now
+            keys[keyID]!.suspendedHere = true
             return true
         }
     }
@@ -123,7 +135,10 @@ public final class ComplianceTracker: Sendable {
     /// The suspension noted at `noteSuspended` could not be stored: the key is not suspended, and the next
     /// assessment that finds it due tries again.
     public func forgetSuspension(keyID: String) {
-        keys.withLock { keys in keys[keyID]?.suspendedAt = nil }
+        keys.withLock { keys in
+            keys[keyID]?.suspendedAt = nil
+            keys[keyID]?.suspendedHere = false
+        }
     }
 
     public var trackedKeys: Int { keys.withLock { $0.count } }

@@ -57,6 +57,12 @@ public final class AdmissionControl: Sendable {
         return (limit(for: principal, standing: figures.standing), figures)
     }
 
+    /// A request of the key's other than an evaluation or a read of its figures (a consumption report): moves its
+    /// non-compliance clock and stores a suspension that has come due, as those do.
+    public func noteRequest(by principal: Principal, now: Int64) {
+        _ = complianceFigures(for: principal, now: now)
+    }
+
     /// The key's own limit, cut while it is not compliant.
     private func limit(for principal: Principal, standing: ComplianceFigures.Standing) -> RateLimit {
         let limit = policy.limit(for: principal)

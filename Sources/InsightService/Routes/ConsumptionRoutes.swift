@@ -7,6 +7,7 @@ import InsightCore
 struct ConsumptionRoutes: Sendable {
     let access: RouteAccess
     let intake: ConsumptionIntake
+    let admission: AdmissionControl
     let readiness: Readiness
 
     func register(in router: inout Router) {
@@ -32,6 +33,9 @@ struct ConsumptionRoutes: Sendable {
         // very thing the suspension asks for, and its figures (which an operator weighs before reinstating it)
         // count them.
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
+        // Whichever of the key's requests first finds its suspension due stores it (RATE-LIMITS.md): a key that
+        // only sends reports must not stay active in the key table. The report is taken all the same.
+        admission.noteRequest(by: principal, now: now)
         try NoQueryParameters.check(request)
         let report = try ConsumptionRequestDecoder.decode(request.body)
         let answer = intake.submit(

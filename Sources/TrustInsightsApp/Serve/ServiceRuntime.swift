@@ -194,6 +194,14 @@ final class ServiceRuntime: Sendable {
         }
         let authenticator = try Self.reading(databasePath) { try Authenticator(store: store) }
         let deadline = Int64(configuration.consumptionDeadlineSeconds * 1000)
+        if configuration.consumptionDeadlineSeconds < Self.shortDeadlineSeconds {
+            // Allowed (tests want it), but an app on a mobile network cannot report in time: its reports are flagged
+            // late, count as missing, and compliance cuts and then suspends its key.
+            log.warning("consumption deadline is short", [
+                ("consumptionDeadlineMilliseconds", .number(Int(deadline))),
+                ("effect", "reports later than this count as missing for compliance; below a minute, apps that report promptly are cut and then suspended (default 600)"),
+            ])
+        }
         let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
             // Sustained non-compliance: the key answers 403 access-revoked until `keys reinstate`.
             do {
@@ -289,6 +297,8 @@ final class ServiceRuntime: Sendable {
 
     /// Below this an opt-out protects too little to go unremarked at start-up.
     static let shortCooldownSeconds = 3600.0
+    /// Under a minute, a report sent promptly over a slow network, or after a retry, can be late.
+    static let shortDeadlineSeconds = 60.0
 
     /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
     private static func reading<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
