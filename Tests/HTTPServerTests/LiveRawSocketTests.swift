@@ -409,6 +409,49 @@ struct LiveRawSocketTests {
         #expect(silent.unreadBytes.isEmpty)
     }
 
+    /// A connection accepted in the same batch as the client that finds the cap full has its whole request in the
+    /// kernel, unread: it is not silent, and closing it would reset it and lose that request. Both are served.
+    @Test func aConnectionWhoseRequestIsWaitingUnreadIsNotReclaimedAtTheCap() throws {
+        let server = try Self.serverOneLoop(maxConnections: 2)
+        defer { server.stop() }
+        // The loop is held in a slow handler while the next two clients connect and send, so that it finds both in
+        // its backlog at once; the slow one's next request, half sent, keeps it busy and not reclaimable.
+        let busy = try RawClient(port: server.port, receiveTimeoutMilliseconds: 3000)
+        busy.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n")
+        usleep(100_000)
+        let first = try RawClient(port: server.port, receiveTimeoutMilliseconds: 3000)
+        first.send("GET /items/1 HTTP/1.1\r\nHost: a\r\n\r\n")
+        let second = try RawClient(port: server.port, receiveTimeoutMilliseconds: 3000)
+        second.send("GET /items/2 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(busy.readResponse()?.bodyText == "slow")
+        #expect(first.readResponse()?.bodyText == "1")
+        #expect(!first.wasReset)
+        #expect(second.readResponse()?.bodyText == "2")
+    }
+
+    /// After an error's answer the server reads out what the client still sends (the linger, here 10 s). A client
+    /// that sends nothing more and ignores the FIN gives up its slot at the cap once it has been quiet for a second,
+    /// rather than holding it for the whole linger while a new client waits.
+    @Test func aQuietLingeringConnectionGivesUpItsSlotAtTheCap() throws {
+        var configuration = TestServer.configuration()
+        configuration.maxConnections = 1
+        configuration.eventLoops = 1
+        configuration.lingerTimeout = .seconds(10)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let refused = try RawClient(port: server.port)
+        refused.send("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n")
+        #expect(refused.readResponse()?.status == 400)
+        let started = ContinuousClock.now
+        let next = try RawClient(port: server.port, receiveTimeoutMilliseconds: 4000)
+        next.send("GET /items/7 HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(next.readResponse()?.bodyText == "7")
+        let waited = ContinuousClock.now - started
+        #expect(waited < .seconds(4), "served after \(waited)")
+        #expect(refused.waitForClose())
+        #expect(server.reclaimedIdleConnections == 1)
+    }
+
     @Test func closesTheIdleConnectionNearestItsDeadlineToAdmitANewOneAtTheCap() throws {
         let server = try Self.serverOneLoop(maxConnections: 2)
         defer { server.stop() }

@@ -140,12 +140,20 @@ final class EventLoop {
         for _ in 0..<limit {
             var makingRoom: SocketConnection?
             if shared.openConnections.load(ordering: .relaxed) >= configuration.maxConnections {
-                if reclaimable == nil { reclaimable = idleConnectionsNearestTheirDeadlines(atMost: limit) }
-                guard let idle = reclaimable?.popFirst() else {
+                if reclaimable == nil { reclaimable = reclaimableConnections(atMost: limit) }
+                // A candidate whose input already waits in the kernel is not silent: the loop has not read its
+                // request yet (it may have been accepted in this very batch). Closing it would reset the
+                // connection and lose a request the client sent in full.
+                while let candidate = reclaimable?.popFirst() {
+                    if connections[candidate.fd] === candidate && !Self.hasUnreadInput(candidate.fd) {
+                        makingRoom = candidate
+                        break
+                    }
+                }
+                guard makingRoom != nil else {
                     pauseAccepting()
                     return
                 }
-                makingRoom = idle
             }
             var address = SocketAddress()
             let fd = address.withMutableSockAddr {
@@ -181,20 +189,43 @@ final class EventLoop {
         }
     }
 
-    /// At the connection cap, the connections to close for new clients, first to close first: idle ones (between
-    /// requests, or opened and silent) by their idle deadline, so the ones that would be closed soonest anyway.
-    /// This is how nginx reuses keep-alive connections when it runs out: otherwise clients that open connections
-    /// and leave them idle could hold every slot for the idle timeout while new clients wait in the backlog. A
-    /// server may close an idle connection at any time (RFC 9112 §9.8), and one about to time out is the least
-    /// likely to be in use. A connection with a request or an answer in progress is never taken. Only this loop's
+    /// At the connection cap, the connections to close for new clients, first to close first. First those lingering
+    /// after an error's answer whose peer has sent nothing for `lingerQuietBeforeReclaim`: their answer is out and
+    /// they will carry no other request, but a client that ignores our FIN would otherwise hold the slot for the
+    /// whole linger timeout. Then idle ones (between requests, or opened and silent) by their idle deadline, so the
+    /// ones that would be closed soonest anyway. This is how nginx reuses keep-alive connections when it runs out:
+    /// otherwise clients that open connections and leave them idle could hold every slot for the idle timeout
+    /// while new clients wait in the backlog. A server may close an idle connection at any time (RFC 9112 §9.8), and
+    /// one about to time out is the least likely to be in use. A connection with a request or an answer in progress
+    /// is never taken, nor one with input waiting (`hasUnreadInput`, checked as each is taken). Only this loop's
     /// connections: its listener is where the waiting clients are.
-    private func idleConnectionsNearestTheirDeadlines(atMost count: Int) -> ArraySlice<SocketConnection> {
+    private func reclaimableConnections(atMost count: Int) -> ArraySlice<SocketConnection> {
+        var lingering: [(deadline: UInt64, connection: SocketConnection)] = []
         var idle: [(deadline: UInt64, connection: SocketConnection)] = []
-        for connection in connections.values where !connection.isLingering && connection.session.isIdle {
-            if let deadline = connection.session.deadlines.idle { idle.append((deadline, connection)) }
+        for connection in connections.values {
+            if connection.isLingering {
+                if now &- connection.lingerQuietSince >= Self.lingerQuietBeforeReclaim,
+                   let deadline = connection.session.deadlines.linger
+                {
+                    lingering.append((deadline, connection))
+                }
+            } else if connection.session.isIdle, let deadline = connection.session.deadlines.idle {
+                idle.append((deadline, connection))
+            }
         }
+        lingering.sort { $0.deadline < $1.deadline }
         idle.sort { $0.deadline < $1.deadline }
-        return ArraySlice(idle.prefix(count).map(\.connection))
+        return ArraySlice((lingering + idle).prefix(count).map(\.connection))
+    }
+
+    /// Long enough that a client still sending the body of a refused request has sent more by then (a pause that
+    /// long mid-upload is rare), so closing does not turn its next segment into a reset that destroys the answer.
+    private static let lingerQuietBeforeReclaim: UInt64 = 1_000_000_000
+
+    /// Bytes the kernel holds that the loop has not read (or the peer's FIN: 0 bytes, which is not input).
+    private static func hasUnreadInput(_ fd: Int32) -> Bool {
+        var byte: UInt8 = 0
+        return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
     /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.
@@ -317,6 +348,7 @@ final class EventLoop {
     private func startLingering(_ connection: SocketConnection) {
         shutdown(connection.fd, Int32(SHUT_WR))
         connection.isLingering = true
+        connection.lingerQuietSince = now
         connection.session.deadlines.lingerStarted(at: now)
         drainLingering(connection)
     }
@@ -325,6 +357,7 @@ final class EventLoop {
         while true {
             let count = read(connection.fd, readBuffer.baseAddress, Self.readChunk)
             if count > 0 {
+                connection.lingerQuietSince = now
                 connection.lingerBytesDrained += count
                 if connection.lingerBytesDrained > shared.configuration.lingerMaxBytes {
                     closeConnection(connection)

@@ -7,6 +7,9 @@ final class SocketConnection {
     /// After an error response: our side is shut down and we read and discard until the peer closes.
     var isLingering = false
     var lingerBytesDrained = 0
+    /// When the lingering read last took bytes (or began): at the connection cap, a connection whose peer has sent
+    /// nothing for a while after its answer is reclaimed before idle keep-alive ones.
+    var lingerQuietSince: UInt64 = 0
     /// The peer closed its sending side; close once our output is written.
     var peerClosed = false
 
