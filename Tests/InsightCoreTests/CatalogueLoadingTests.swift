@@ -125,6 +125,39 @@ struct CatalogueLoadingTests {
         #expect(topLevel?.0 == "/a~1b")
     }
 
+    /// A catalogue whose requests never carry an accountRef would give its models every computed (per-account)
+    /// feature missing, silently; one naming a ref twice, or declaring more client features than a request may send,
+    /// is a mistake too. Each stops start-up, named.
+    @Test func rejectsSubjectsAndFeatureListsNoRequestCouldSatisfy() throws {
+        func problem(subject: String, features: String) -> (String, CatalogueProblem)? {
+            let text = #"{"schemaVersion": 1, "category": "payment", "version": "t", "subject": \#(subject), "features": [\#(features)]}"#
+            do {
+                _ = try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json")
+                return nil
+            } catch {
+                guard case .invalid(_, let pointer, let problem) = error else { return ("other", .noFeatures) }
+                return (pointer, problem)
+            }
+        }
+        let flag = #"{"name": "activeCall", "type": "flag", "unit": "boolean", "required": true, "description": "d"}"#
+        let computed = #"{"name": "evaluationsPerAccount10m", "type": "count", "unit": "count", "min": 0, "max": 1000000, "required": true, "source": "computed", "description": "d"}"#
+        let noAccount = problem(subject: #"{"required": ["deviceRef"]}"#, features: flag + ", " + computed)
+        #expect(noAccount?.0 == "/features/1")
+        #expect(noAccount?.1 == .computedFeatureWithoutAccount("evaluationsPerAccount10m"))
+        // An optional accountRef is enough: a request that carries one gets its counts.
+        #expect(problem(subject: #"{"required": ["deviceRef"], "optional": ["accountRef"]}"#, features: flag + ", " + computed) == nil)
+        // Without computed features, no accountRef is needed.
+        #expect(problem(subject: #"{"required": ["deviceRef"]}"#, features: flag) == nil)
+        let twice = problem(subject: #"{"required": ["accountRef", "accountRef"]}"#, features: flag)
+        #expect(twice?.0 == "/subject/required/1")
+        #expect(twice?.1 == .duplicateSubjectRef("accountRef"))
+        let many = (0..<257).map { #"{"name": "f\#($0)", "type": "flag", "unit": "boolean", "required": false, "description": "d"}"# }
+        let tooMany = problem(subject: #"{"required": ["accountRef"]}"#, features: many.joined(separator: ", "))
+        #expect(tooMany?.0 == "/features")
+        #expect(tooMany?.1 == .tooManyClientFeatures(257, limit: 256))
+        #expect(problem(subject: #"{"required": ["accountRef"]}"#, features: many.dropLast().joined(separator: ", ")) == nil)
+    }
+
     @Test func rejectsNonCamelCaseNamesAndWrongCategory() throws {
         let badName = try problem(in: #"{"name": "Caller-Id", "type": "flag", "unit": "b", "required": false, "description": "d"}"#)
         #expect(badName?.1 == .invalidName("Caller-Id"))

@@ -23,6 +23,12 @@ public enum CatalogueProblem: Sendable, Hashable, CustomStringConvertible {
     case bandsOnNonBandFeature
     case computedFeatureMustBeNumeric
     case subjectRefBothRequiredAndOptional(String)
+    case duplicateSubjectRef(String)
+    /// Computed (velocity) features are counted per account: a category whose requests never carry an accountRef
+    /// would always give its models these features missing.
+    case computedFeatureWithoutAccount(String)
+    /// More client features than a request may send: some could never be given, and all required ones never at once.
+    case tooManyClientFeatures(Int, limit: Int)
     case noFeatures
 
     public var description: String {
@@ -47,6 +53,11 @@ public enum CatalogueProblem: Sendable, Hashable, CustomStringConvertible {
         case .bandsOnNonBandFeature: "only band features may declare bands"
         case .computedFeatureMustBeNumeric: "a computed feature must be a number or a count"
         case .subjectRefBothRequiredAndOptional(let name): "subject ref '\(name)' is both required and optional"
+        case .duplicateSubjectRef(let name): "subject ref '\(name)' is listed more than once"
+        case .computedFeatureWithoutAccount(let name):
+            "computed feature '\(name)' needs accountRef (velocity is counted per account), which this category's requests never carry: add accountRef to subject.required or subject.optional, or remove the feature"
+        case .tooManyClientFeatures(let count, let limit):
+            "\(count) client features, more than the \(limit) a request may send"
         case .noFeatures: "a catalogue needs at least one feature"
         }
     }

@@ -22,6 +22,20 @@ public struct CategoryCatalogue: Sendable {
         for ref in requiredSubjectRefs where optionalSubjectRefs.contains(ref) {
             throw .invalid(file: file, pointer: "/subject", problem: .subjectRefBothRequiredAndOptional(ref.rawValue))
         }
+        for (list, refs) in [("required", requiredSubjectRefs), ("optional", optionalSubjectRefs)] {
+            for (index, ref) in refs.enumerated() where refs[..<index].contains(ref) {
+                throw .invalid(file: file, pointer: "/subject/\(list)/\(index)", problem: .duplicateSubjectRef(ref.rawValue))
+            }
+        }
+        if !requiredSubjectRefs.contains(.accountRef) && !optionalSubjectRefs.contains(.accountRef),
+           let index = features.firstIndex(where: { $0.source == .computed })
+        {
+            throw .invalid(file: file, pointer: "/features/\(index)", problem: .computedFeatureWithoutAccount(features[index].name))
+        }
+        let clientCount = features.count { $0.source == .client }
+        if clientCount > Self.maximumClientFeatures {
+            throw .invalid(file: file, pointer: "/features", problem: .tooManyClientFeatures(clientCount, limit: Self.maximumClientFeatures))
+        }
         self.category = category
         self.version = version
         self.requiredSubjectRefs = requiredSubjectRefs
@@ -40,6 +54,9 @@ public struct CategoryCatalogue: Sendable {
 
     /// Service-computed (velocity) features, in catalogue order.
     public var computedFeatures: [FeatureDefinition] { features.filter { $0.source == .computed } }
+
+    /// Most features one evaluation request may send (its `features` object); a catalogue may not declare more.
+    public static let maximumClientFeatures = 256
 
     /// Whether a request of this category may carry the ref (required or optional).
     public func allows(_ kind: SubjectRefKind) -> Bool {

@@ -6,7 +6,7 @@ import JSONStream
 /// values pass through as `FeatureInput` for the catalogue to check; string, array and object values keep only
 /// their kind, so no value can reach an error message.
 enum EvaluationRequestDecoder {
-    static let maximumFeatures = 256
+    static let maximumFeatures = CategoryCatalogue.maximumClientFeatures
     static let maximumRefLength = 256
     static let maximumRequestIDLength = 128
     /// Levels of nesting a body may have in all; a request needs 4 (`/requestedInsights/0/modelVersion/specific`).
