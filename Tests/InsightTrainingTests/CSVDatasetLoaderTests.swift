@@ -6,6 +6,16 @@ import Testing
 @Suite struct CSVDatasetLoaderTests {
     let loader = CSVDatasetLoader()
 
+    /// A file too large to hold, or a device that never ends, is refused by name before memory runs out (the
+    /// trainer crashed on /dev/zero, allocating gigabytes for a line that never ended).
+    @Test func aFileBeyondTheLimitIsRefusedNamingIt() {
+        #expect(throws: DatasetError.tooLarge(path: "/dev/zero", limit: 1 << 20)) {
+            try CSVDatasetLoader.readFile("/dev/zero", maximumBytes: 1 << 20)
+        }
+        #expect(DatasetError.tooLarge(path: "big.csv", limit: CSVDatasetLoader.maximumBytes).description
+            == "big.csv is larger than 1 GiB, the most a data file may hold: it is read whole into memory (sample or split the data)")
+    }
+
     @Test func readsValuesMissingFieldsAndCRLF() throws {
         let data = try loader.parse(text: "label,a,b\r\n1,0.100000001,\r\n0,,-2.5e3\r\n")
         #expect(data.featureNames == ["a", "b"])

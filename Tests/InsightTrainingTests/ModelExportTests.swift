@@ -64,7 +64,10 @@ import Testing
         #expect(metrics.auc == model.validationMetrics.auc)
         #expect(metrics.atHigh.precision == model.thresholds.precisionAtHigh)
         let parameters = document.metadata.training.parameters
-        #expect(parameters["best-iteration"] == "\(model.bestIteration)")
+        // The small parameters keep every round (no early stopping): the round of lowest loss is recorded instead.
+        #expect(model.keepsEveryRound)
+        #expect(parameters["best-iteration"] == nil)
+        #expect(parameters["lowest-validation-loss-iteration"] == "\(model.lowestValidationLossIteration)")
         #expect(parameters["seed"] == "0")
         #expect(parameters["train-rows"] == "1500")
         #expect(document.metadata.training.dataDescription.contains("train.csv"))

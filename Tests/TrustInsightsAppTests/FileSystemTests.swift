@@ -12,6 +12,14 @@ import Testing
         return path
     }
 
+    /// A device that never ends is refused at the limit rather than read until memory runs out; `models score` and
+    /// `models import` say so naming the file.
+    @Test func aReadStopsAtItsLimit() throws {
+        let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: "/dev/zero", maximumBytes: 1 << 20) }
+        #expect(error?.code == EFBIG)
+        #expect(try FileSystem.readFile(atPath: "/dev/null", maximumBytes: 0) == [])
+    }
+
     /// SIGTERM blocked and pending in this thread, as `serve` has it while it reads its configuration.
     @Test func aPipeNobodyWritesToGivesWayToAPendingSIGTERM() throws {
         let path = fifo()

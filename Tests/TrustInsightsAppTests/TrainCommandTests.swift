@@ -289,6 +289,71 @@ import Testing
         // The round counter counts from 1; the best iteration, in the progress line as in the summary and the model
         // file (XGBoost's best_iteration), from 0. With early stopping off, the best of 5 rounds is iteration 4.
         #expect(progress.contains("best iteration 4 "))
-        #expect(progress.contains("trained 5 trees (best iteration 4 of 5 rounds, counted from 0)"))
+        #expect(progress.contains("trained 5 trees (every round kept, early stopping off; validation log loss lowest at iteration 4, counted from 0)"))
+    }
+
+    /// Without early stopping XGBoost records no best iteration, and neither does the model: every round is kept,
+    /// and the round where the validation loss was lowest is what is worth knowing (here the first, with a
+    /// learning rate so large that the loss only rises after it).
+    @Test func withoutEarlyStoppingTheModelRecordsTheLowestLossRoundNotABestIteration() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("model.json")
+        let (status, output) = run([
+            "train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "30",
+            "--learning-rate", "1", "--max-depth", "6", "--min-child-weight", "0", "--lambda", "0", "--early-stopping-rounds", "0",
+        ])
+        let summary = output.standardError.withLock { $0 }
+        #expect(status == 0, "\(summary)")
+        let text = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(!text.contains("\"best-iteration\""))
+        let recorded = try #require(text.firstMatch(of: #/"lowest-validation-loss-iteration" : "(\d+)"/#)?.output.1)
+        #expect(summary.contains("trained 30 trees (every round kept, early stopping off; validation log loss lowest at iteration \(recorded), counted from 0)"), "\(summary)")
+        // With early stopping, the best iteration is recorded as before, and the lowest-loss round is not repeated.
+        let stopped = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "30", "--early-stopping-rounds", "5"])
+        #expect(stopped.status == 0)
+        let stoppedText = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(stoppedText.contains("\"best-iteration\"") && !stoppedText.contains("lowest-validation-loss-iteration"))
+    }
+
+    /// The models folder's manifest is no place for a model, a data set or scores: written over, it would take every
+    /// model it lists out of service. `train`, `simulate` and `models score` refuse it, whatever its name, and
+    /// `simulate` refuses a model the manifest pins, as `train` does.
+    @Test func theManifestAndThePinnedModelsAreNoOutput() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let models = directory.path + "/models"
+        try FileManager.default.copyItem(atPath: root + "/models", toPath: models)
+        let manifest = models + "/manifest.json"
+        let renamed = directory.path + "/registry.json"
+        try FileManager.default.copyItem(atPath: manifest, toPath: renamed)
+        let before = try Data(contentsOf: URL(fileURLWithPath: manifest))
+        for target in [manifest, renamed] {
+            let trained = run(["train", "--train", train.path, "--valid", valid.path, "--out", target, "--trees", "3"])
+            #expect(trained.status == 1)
+            #expect(trained.output.standardError.withLock { $0 }.contains("is a models manifest"), "\(trained.output.standardError.withLock { $0 })")
+            let simulated = CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", target, "--config-dir", root + "/config"])
+            #expect(simulated.status == 1 && simulated.errors.contains("is a models manifest"), "\(simulated.errors)")
+            let scored = CommandRun(["models", "score", "--model", models + "/payment-2026.11.1.json", "--input", train.path, "--output", target])
+            #expect(scored.status == 1 && scored.errors.contains("is a models manifest"), "\(scored.errors)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: manifest)) == before)
+        let pinned = models + "/payment-2026.09.1.json"
+        let pinnedBefore = try Data(contentsOf: URL(fileURLWithPath: pinned))
+        let simulated = CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", pinned, "--config-dir", root + "/config"])
+        #expect(simulated.status == 1 && simulated.errors.contains("which pins its SHA-256"), "\(simulated.errors)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pinned)) == pinnedBefore)
+    }
+
+    /// A model that could not reach standard output is not reported written.
+    @Test func aStandardOutputThatCannotBeWrittenIsSaidBeforeAnySummary() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let closed = CommandRun(["train", "--train", train.path, "--valid", valid.path, "--out", "-", "--trees", "3"],
+                                outputFault: "No space left on device")
+        #expect(closed.status == 1)
+        #expect(closed.errors.contains("cannot write standard output: No space left on device"))
+        #expect(!closed.errors.contains("wrote the model"))
     }
 }

@@ -51,7 +51,7 @@ public struct CSVDatasetLoader: Sendable {
         }
     }
 
-    static func readFile(_ path: String) throws(DatasetError) -> [UInt8] {
+    static func readFile(_ path: String, maximumBytes: Int = maximumBytes) throws(DatasetError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .cannotRead(path: path, errno: errno) }
         defer { close(descriptor) }
@@ -64,8 +64,13 @@ public struct CSVDatasetLoader: Sendable {
                 throw .cannotRead(path: path, errno: errno)
             }
             if count == 0 { break }
+            guard bytes.count + count <= maximumBytes else { throw .tooLarge(path: path, limit: maximumBytes) }
             bytes.append(contentsOf: chunk[0..<count])
         }
         return bytes
     }
+
+    /// The largest data file read: it is held whole in memory (with its parsed values beside it), and 1 GiB of CSV
+    /// is about ten million rows of ten features, beyond what this trainer is for.
+    public static let maximumBytes = 1 << 30
 }

@@ -6,6 +6,9 @@ import Glibc
 /// Header positions are columns counted from 1, the label being column 1, as a spreadsheet or `cut -f` counts them.
 public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRead(path: String, errno: Int32)
+    /// Larger than `CSVDatasetLoader.maximumBytes`: read whole into memory, such a file (or a device that never
+    /// ends, such as /dev/zero) would exhaust it and crash the process rather than say why.
+    case tooLarge(path: String, limit: Int)
     case empty(path: String)
     case missingLabelColumn(path: String)
     case noFeatures(path: String)
@@ -35,6 +38,8 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotRead(let path, let errno): "cannot read \(path): \(String(cString: strerror(errno)))"
+        case .tooLarge(let path, let limit):
+            "\(path) is larger than \(limit >> 30) GiB, the most a data file may hold: it is read whole into memory (sample or split the data)"
         case .empty(let path): "\(path) is empty"
         case .missingLabelColumn(let path): "\(path): the first column of the header must be 'label'"
         case .noFeatures(let path): "\(path): the header has no feature columns after 'label'"

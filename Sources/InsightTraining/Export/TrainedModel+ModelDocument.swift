@@ -50,6 +50,17 @@ extension TrainedModel {
     /// Parameter names as the CLI spells them, plus what the run decided (best iteration, threshold rules).
     /// Threads are left out: they never change the model, and the same model should give the same bytes.
     func provenanceParameters(_ context: ModelExportContext) -> [String: String] {
+        var parameters = allParameters(context)
+        // XGBoost records `best_iteration` only when early stopping chose it; without, every round is kept and the
+        // last one says nothing about the validation loss, so the round where it was lowest is recorded instead.
+        if keepsEveryRound {
+            parameters["best-iteration"] = nil
+            parameters["lowest-validation-loss-iteration"] = "\(lowestValidationLossIteration)"
+        }
+        return parameters
+    }
+
+    private func allParameters(_ context: ModelExportContext) -> [String: String] {
         [
             "trees": "\(parameters.trees)",
             "max-depth": "\(parameters.maxDepth)",

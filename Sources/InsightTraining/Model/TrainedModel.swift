@@ -13,6 +13,13 @@ public struct TrainedModel: Sendable {
     public var roundsTrained: Int
     /// Validation log loss after each trained round.
     public var validationLogLossHistory: [Double]
+    /// Whether `bestIteration` is early stopping's choice; without it every round is kept, and the last tree is no
+    /// judgement of the validation loss.
+    public var keepsEveryRound: Bool { parameters.earlyStoppingRounds == 0 }
+    /// 0-based round after which the validation log loss was lowest (the first such round on a tie).
+    public var lowestValidationLossIteration: Int {
+        validationLogLossHistory.indices.min { validationLogLossHistory[$0] < validationLogLossHistory[$1] } ?? 0
+    }
     public var trainingRows: Int
     public var trainingPositives: Int
     public var validationRows: Int

@@ -23,8 +23,8 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyData(let set): "the \(set) data has no rows"
         case .noSplits(let rows):
             "no feature separates the labels: every tree is a single leaf, so every row would get the same score "
-                + "(or the parameters allow no split on these \(rows) training rows: a small subsample, few bins or a "
-                + "large minimum child weight)"
+                + "(or the parameters allow no split on these \(rows) training rows: a small subsample, few bins, a "
+                + "large minimum child weight, or a minimum split gain or lambda so large that no split gains enough)"
         case .constantScores(let rows):
             "every one of the \(rows) validation rows gets the same score, so `high` would flag every row: the trees' "
                 + "leaves are too small to change it (a learning rate too small?) or no validation row is told apart by "

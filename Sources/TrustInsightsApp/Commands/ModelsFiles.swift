@@ -12,8 +12,11 @@ enum ModelsFiles {
         guard !FileSystem.isDirectory(atPath: path) else { throw .failure("cannot read \(path): it is a directory, not a file") }
         let bytes: [UInt8]?
         do {
-            bytes = try FileSystem.readFile(atPath: path)
+            bytes = try FileSystem.readFile(atPath: path, maximumBytes: maximumInputBytes)
         } catch {
+            if error.code == EFBIG {
+                throw .failure("cannot read \(path): larger than \(maximumInputBytes >> 30) GiB, the most a model or feature file may hold (it is read whole into memory)")
+            }
             let reason = String(cString: strerror(error.code))
             throw .failure("cannot read \(path): \(reason.prefix(1).lowercased() + reason.dropFirst())")
         }
@@ -21,12 +24,32 @@ enum ModelsFiles {
         return Data(bytes)
     }
 
+    /// As `CSVDatasetLoader.maximumBytes`: a LightGBM file of 10,000 trees is 36 MB, a feature CSV of ten million
+    /// rows about 1 GiB.
+    static let maximumInputBytes = 1 << 30
+
     /// Refuses a model output that the `manifest.json` beside it lists: written over, the file no longer has the
     /// SHA-256 the manifest pins, and the service leaves that model out at its next start or reload.
+    /// A models manifest itself is refused too (by its content: a regular file that parses as one), whatever its
+    /// name: written over, it takes every model it lists out of service at the next start or reload.
     static func refuseOverwritingListedModel(_ path: String, option: String) throws(CommandLineError) {
+        if isModelsManifest(path) {
+            throw .failure(
+                "--\(option) \(path) is a models manifest: writing over it would take every model it lists out of service at the next start or reload; write to a file of its own")
+        }
         guard let (listed, manifest) = ModelManifest.listedEntry(besideModelAt: path) else { return }
         throw .failure(
             "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), which pins its SHA-256: writing over it would take that model out of service at the next start or reload; write the new model to a file of its own")
+    }
+
+    /// Only a regular file of manifest size is read: a FIFO or a device named as the output must not be read (it
+    /// could block, or take what a reader meant for itself).
+    private static func isModelsManifest(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 16 << 20,
+              let bytes = try? FileSystem.readFile(atPath: path)
+        else { return false }
+        return (try? ModelManifest(jsonData: Data(bytes))) != nil
     }
 
     static func write(_ data: Data, to path: String) throws(CommandLineError) {

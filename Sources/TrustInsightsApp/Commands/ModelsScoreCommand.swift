@@ -19,6 +19,7 @@ enum ModelsScoreCommand {
             let outputPath = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
             if let output = outputPath {
                 try OutputFile.refuseOverwriting(inputs: [inputPath, modelPath], option: "output", path: output, with: "the scores")
+                try ModelsFiles.refuseOverwritingListedModel(output, option: "output")
             }
             let model = try ModelsFiles.loadModel(modelPath)
             let (rows, labels) = try ModelsFiles.loadRows(inputPath, for: model)

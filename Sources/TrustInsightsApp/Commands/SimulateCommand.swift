@@ -64,6 +64,8 @@ enum SimulateCommand {
                 try OutputFile.refuseOverwriting(
                     inputs: OutputFile.files(in: [configDirectory + "/features"]), option: "out", path: output,
                     with: "the simulated sessions")
+                // Nor are the models folder's manifest and the models it pins.
+                try ModelsFiles.refuseOverwritingListedModel(output, option: "out")
                 positives = try OutputFile.stream(to: output) { sink in try simulator.writeCSV(rows: rows, to: sink) }
             }
             if output != "-" {

@@ -162,13 +162,19 @@ enum TrainCommand {
         data.append(UInt8(ascii: "\n"))
         if toStandardOutput {
             environment.standardOutput(String(decoding: data, as: UTF8.self))
+            // Said now, before a summary that would report the model written.
+            if let fault = environment.standardOutputFault() {
+                throw .failure("cannot write standard output: \(fault)")
+            }
         } else {
             try OutputFile.write(Array(data), to: outPath)
         }
         let metrics = model.validationMetrics
+        let kept = model.keepsEveryRound
+            ? "every round kept, early stopping off; validation log loss lowest at iteration \(model.lowestValidationLossIteration)"
+            : "best iteration \(model.bestIteration) of \(model.roundsTrained) rounds"
         environment.printError(
-            "trained \(model.trees.count) trees (best iteration \(model.bestIteration) of \(model.roundsTrained) rounds, "
-                + "counted from 0) in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
+            "trained \(model.trees.count) trees (\(kept), counted from 0) in \(formatted(seconds: elapsed)) s (cpu \(formatted(cpuSeconds)) s)")
         environment.printError(
             "validation: AUC \(formatted(metrics.auc)), PR-AUC \(formatted(metrics.averagePrecision)), "
                 + "log loss \(formatted(metrics.logLoss)) on \(metrics.rows) rows")

@@ -10,7 +10,8 @@ enum FileSystem {
     /// its writer, but not beyond SIGTERM or SIGINT: `serve` blocks those for its signal thread before it reads its
     /// configuration, and a pipe nobody writes to held `open` past them, so only SIGKILL ended the process. The pipe is
     /// opened without blocking and its writer waited for in `poll`, checking for those signals between waits.
-    static func readFile(atPath path: String) throws(FileSystemError) -> [UInt8]? {
+    /// More than `maximumBytes` throws `EFBIG` (a device that never ends, /dev/zero, included) before memory runs out.
+    static func readFile(atPath path: String, maximumBytes: Int = Int.max) throws(FileSystemError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -32,6 +33,7 @@ enum FileSystem {
                 throw FileSystemError(path: path, code: errno)
             }
             if count == 0 { break }
+            guard result.count + count <= maximumBytes else { throw FileSystemError(path: path, code: EFBIG) }
             result.append(contentsOf: chunk[0..<count])
         }
         return result
