@@ -11,6 +11,21 @@ struct RateLimitAPITests {
         ], body: Requests.payment(account: account, device: device))
     }
 
+    /// Judges a key from 3 evaluations whose reports are due within 1 s, and suspends it after 2 s of non-compliance.
+    private func suspendingService() throws -> LiveService {
+        let config = try LiveService.configFolder(rateLimits: """
+            {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
+             "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
+                            "suspendAfterSeconds": 2}}
+            """)
+        // Read at start only.
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        return try LiveService { configuration in
+            configuration.configDir = config
+            configuration.consumptionDeadlineSeconds = 1
+        }
+    }
+
     @Test func aKeysOwnLimitAnswers429WithRetryAfterAndRateLimitFields() throws {
         let service = try LiveService()
         let key = try KeyIssuer(store: service.runtime.store).issue(
@@ -118,16 +133,7 @@ struct RateLimitAPITests {
     }
 
     @Test func nonReportingKeysAreCutThenSuspendedUntilReinstated() throws {
-        let config = try LiveService.configFolder(rateLimits: """
-            {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
-             "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
-                            "suspendAfterSeconds": 2}}
-            """)
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let service = try LiveService { configuration in
-            configuration.configDir = config
-            configuration.consumptionDeadlineSeconds = 1
-        }
+        let service = try suspendingService()
         let key = try service.key()
         // The report follows its evaluation at once, so that it is on time (1 s) however slow the build.
         var evaluated: [LiveService.Evaluated] = [try service.evaluate(key: key, account: "acct-c0")]
@@ -202,16 +208,7 @@ struct RateLimitAPITests {
     /// A key that stops evaluating and only sends (late) reports is still suspended when its time comes: the report
     /// that finds the suspension due stores it, as an evaluation or a read of the figures would.
     @Test func aKeyThatOnlyReportsIsSuspendedByTheReportThatFindsItDue() throws {
-        let config = try LiveService.configFolder(rateLimits: """
-            {"formatVersion": 1, "key": {"ratePerSecond": 100, "burst": 200},
-             "compliance": {"windowSeconds": 60, "minimumJudged": 3, "threshold": 0.2, "reducedRateFactor": 0.5,
-                            "suspendAfterSeconds": 2}}
-            """)
-        defer { try? FileManager.default.removeItem(atPath: config) }
-        let service = try LiveService { configuration in
-            configuration.configDir = config
-            configuration.consumptionDeadlineSeconds = 1
-        }
+        let service = try suspendingService()
         let key = try service.key()
         let evaluated = try (0..<4).map { try service.evaluate(key: key, account: "acct-r\($0)") }
         Thread.sleep(forTimeInterval: 3.2)
