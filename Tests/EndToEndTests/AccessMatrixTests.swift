@@ -236,6 +236,13 @@ import Testing
             #expect(response.header("Content-Type") == "application/problem+json", "\(cell): a problem document")
             #expect(problemType(response) == "https://trust-insights.dev/problems/" + slug, "\(cell): expected type \(slug)")
             if code == 401 { #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(cell): WWW-Authenticate") }
+            // RFC 6750 §3.1: a key of another role is a credential without the scope; a suspended key's 403 is no
+            // matter of scope and carries no challenge.
+            if slug == "forbidden" {
+                #expect(response.header("WWW-Authenticate") == #"Bearer realm="trust-insights", error="insufficient_scope""#, "\(cell): challenge")
+            } else if slug == "access-revoked" {
+                #expect(response.header("WWW-Authenticate") == nil, "\(cell): no challenge")
+            }
         }
     }
 

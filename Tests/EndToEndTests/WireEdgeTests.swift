@@ -657,6 +657,11 @@ import Testing
         }
         let otherScheme = try client.request("GET", "/v1/models", headers: [("Authorization", "Basic dTpw")])
         #expect(otherScheme.header("WWW-Authenticate") == #"Bearer realm="trust-insights""#, "another scheme is no token")
+        // Two credentials: RFC 6750 §3.1's invalid_request, with its challenge (§3: every answer to credentials that
+        // give no access carries one).
+        let twice = try client.request("GET", "/v1/models", headers: [("Authorization", "Bearer a"), ("Authorization", "Bearer b")])
+        #expect(twice.status == 400)
+        #expect(twice.header("WWW-Authenticate") == #"Bearer realm="trust-insights", error="invalid_request""#)
     }
 
     @Test func hostValuesThatAreNoAuthorityAreRefusedAndConnectIsNotImplemented() throws {

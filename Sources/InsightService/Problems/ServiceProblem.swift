@@ -141,6 +141,13 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             fields.set(
                 "WWW-Authenticate",
                 presentedBearer ? "Bearer realm=\"trust-insights\", error=\"invalid_token\"" : "Bearer realm=\"trust-insights\"")
+        // RFC 6750 §3: a request whose credentials do not give access gets a challenge whatever the status, with
+        // the error codes of §3.1: two credentials are `invalid_request` (400), a key of another role is
+        // `insufficient_scope` (403).
+        case .invalidHeader(name: "Authorization", _):
+            fields.set("WWW-Authenticate", "Bearer realm=\"trust-insights\", error=\"invalid_request\"")
+        case .forbiddenRole:
+            fields.set("WWW-Authenticate", "Bearer realm=\"trust-insights\", error=\"insufficient_scope\"")
         case .evaluation(.rateLimitExceeded(let rejection)):
             fields.set("Retry-After", String(rejection.retryAfterSeconds))
             fields.set("RateLimit-Policy", RateLimitFields.policy(rejection.scope, rejection.limit))
