@@ -58,5 +58,6 @@ for entry in "${entries[@]}"; do
   echo "$path: $line"
   printf '%s\t%s\t%s\t777\n' "$path" "$status" "$(echo "$line" | sed -E 's/rows ([0-9]+), positives ([0-9]+), AUC ([0-9.e-]+), log loss ([0-9.e-]+)/\1\t\2\t\3\t\4/')" >> "$work/held-out.tsv"
 done
-python3 scripts/models_manifest.py "$work/held-out.tsv"
+ROWS_TRAIN=$rows_train ROWS_VALID=$rows_valid ROWS_HELDOUT=$rows_heldout POSITIVE_RATE=$positive_rate \
+  python3 scripts/models_manifest.py "$work/held-out.tsv"
 "$bin" models verify --manifest models/manifest.json

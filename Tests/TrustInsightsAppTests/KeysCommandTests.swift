@@ -75,9 +75,12 @@ import InsightStore
     @Test func listShowsTheBurstAKeyWithItsOwnRateHas() {
         #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production", "--rate", "5"]).status == 0)
         #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production"]).status == 0)
+        #expect(run(["create", "--tenant", "acme", "--role", "client", "--env", "production", "--rate", "2.5"]).status == 0)
         let listed = run(["list"]).output
         #expect(listed.contains("10 (2 x rate)"))
         #expect(listed.contains("default"))
+        // Twice the rate rounded up (RATE-LIMITS.md), said so: 6, where "2 x rate" would read as 5.
+        #expect(listed.contains("6 (2 x rate rounded up)"))
     }
 
     @Test(arguments: [["list"], ["revoke", "k0123456789abcdef"], ["reinstate", "k0123456789abcdef"]])

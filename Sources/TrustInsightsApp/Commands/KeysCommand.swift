@@ -105,7 +105,10 @@ enum KeysCommand {
     static func burstColumn(rate: Double?, burst: Int?) -> String {
         if let burst { return "\(burst)" }
         guard let rate else { return "default" }
-        return "\(RateLimitPolicy.burst(forOwnRate: rate)) (2 x rate)"
+        // Said as computed: 2.5 requests a second give a burst of 6, not the 5 that "2 x rate" would suggest.
+        return rate == rate.rounded(.up)
+            ? "\(RateLimitPolicy.burst(forOwnRate: rate)) (2 x rate)"
+            : "\(RateLimitPolicy.burst(forOwnRate: rate)) (2 x rate rounded up)"
     }
 
     static var list: CommandSpec {

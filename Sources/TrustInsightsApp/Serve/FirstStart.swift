@@ -22,15 +22,18 @@ enum FirstStart {
             environment.print("\(role.rawValue) key \(secret.keyID):")
             environment.print(secret.revealed)
         }
-        // One transaction: a storage failure part-way left the tenant with some of the keys, and the next start,
-        // no longer a first start, provisioned nothing.
-        try issuer.record(secrets, tenant: tenant, environment: .sandbox, now: now)
+        // Secrets that reached nobody are not stored, as `keys create` revokes a key whose secret it could not
+        // print: the folder stays empty, and the next start with a standard output someone reads is a first start.
         if let fault = environment.standardOutputFault() {
             log.warning("demo key secrets not shown", [
                 ("fault", .text("could not be written to standard output (\(fault))")),
-                ("action", "revoke the demo keys ('keys list', 'keys revoke') and create keys with 'keys create'"),
+                ("action", "the demo keys were not stored: start again with a readable standard output to get them, or create keys with 'keys create'"),
             ])
+            return nil
         }
+        // One transaction: a storage failure part-way left the tenant with some of the keys, and the next start,
+        // no longer a first start, provisioned nothing.
+        try issuer.record(secrets, tenant: tenant, environment: .sandbox, now: now)
         return secrets.first { $0.0 == .client }!.1
     }
 
