@@ -3,6 +3,7 @@ import Glibc
 #endif
 import FoundationEssentials
 import InsightModel
+import InsightTraining
 
 /// File access shared by the `models` subcommands, turning I/O and format errors into command failures.
 enum ModelsFiles {
@@ -24,9 +25,8 @@ enum ModelsFiles {
         return Data(bytes)
     }
 
-    /// As `CSVDatasetLoader.maximumBytes`: a LightGBM file of 10,000 trees is 36 MB, a feature CSV of ten million
-    /// rows about 1 GiB.
-    static let maximumInputBytes = 1 << 30
+    /// The trainer's limit for its data files, which feature CSVs also are; a LightGBM file of 10,000 trees is 36 MB.
+    static let maximumInputBytes = CSVDatasetLoader.maximumBytes
 
     /// Refuses a model output that the `manifest.json` beside it lists: written over, the file no longer has the
     /// SHA-256 the manifest pins, and the service leaves that model out at its next start or reload.
