@@ -414,7 +414,7 @@ struct ConnectionSession {
         services.record(
             route: route, method: method, status: response.status.code, durationNanoseconds: duration,
             simulated: response.isSimulated)
-        if services.accessLog {
+        if services.accessLog && services.admitsAccessLogLine(status: response.status.code) {
             var line = AccessLogLine(
                 requestID: requestID, method: method, route: route, status: response.status.code,
                 durationNanoseconds: duration, bytes: isHead ? 0 : response.body.count, simulated: response.isSimulated)

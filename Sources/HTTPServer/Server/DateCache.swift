@@ -1,6 +1,6 @@
 /// The `Date` header line, rebuilt at most once per second per event loop.
 struct DateCache {
-    private var second = -1
+    private(set) var second = -1
     private(set) var line: [UInt8] = []
 
     mutating func update(wallClockSeconds: Int) {

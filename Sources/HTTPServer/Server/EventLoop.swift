@@ -65,6 +65,7 @@ final class EventLoop {
             let count = clinux_epoll_wait(epoll, &events, &tokens, Int32(capacity), timeout)
             now = MonotonicClock.now()
             services.date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
+            services.flushSuppressedAccessLogLines()
             if count < 0 && errno != EINTR { break }
             for index in 0..<max(0, Int(count)) {
                 let token = tokens[index]
@@ -101,6 +102,7 @@ final class EventLoop {
         }
         // Nothing a handler left is dropped, even when the loop stops after the pass that queued it.
         services.tasks.runAll()
+        services.flushSuppressedAccessLogLines(final: true)
         if listenFD >= 0 {
             close(listenFD)
             listenFD = -1

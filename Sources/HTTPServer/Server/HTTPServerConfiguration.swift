@@ -39,6 +39,9 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// stall every socket's. 256 KiB holds any answer but a large export whole.
     public var sendBufferBytes: Int? = 256 * 1024
     public var accessLog = true
+    /// Access-log lines of 4xx answers per second, across the event loops (each takes its share, rounded up);
+    /// 0 logs every one. See `AccessLogThrottle`.
+    public var accessLogRefusedPerSecond = 100
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
     /// the caller sets `no-store`: RFC 9111 §4.2.2 lets a cache store a 200, 404 or 405 without being told to.
     public var defaultCacheControl: String?

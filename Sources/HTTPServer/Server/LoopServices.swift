@@ -23,6 +23,7 @@ final class LoopServices {
     let tasks = LoopTasks()
     var requestIDs = RequestIDGenerator()
     var date = DateCache()
+    private var accessLogThrottle: AccessLogThrottle
     private var routes: [String: RouteSeries] = [:]
 
     init(shared: ServerShared) {
@@ -30,10 +31,33 @@ final class LoopServices {
         self.router = shared.router
         self.defaultBodyLimit = shared.configuration.defaultBodyLimit
         self.accessLog = shared.configuration.accessLog
+        let refused = shared.configuration.accessLogRefusedPerSecond
+        let loops = max(1, shared.configuration.eventLoops)
+        accessLogThrottle = AccessLogThrottle(linesPerSecond: refused <= 0 ? 0 : (refused + loops - 1) / loops)
         // A value that could split the head is dropped, as a handler's would be (ResponseSerializer.isSafe).
         self.defaultCacheControlLine = shared.configuration.defaultCacheControl
             .flatMap { $0.allUTF8(ByteClass.isFieldValue) ? Array("Cache-Control: \($0)\r\n".utf8) : nil }
         date.update(wallClockSeconds: UTCTimestamp.now().tv_sec)
+    }
+
+    /// Whether the access-log line of an answer with `status` is written (`AccessLogThrottle`).
+    func admitsAccessLogLine(status: Int) -> Bool {
+        if accessLogThrottle.admits(status: status, wallClockSeconds: date.second) { return true }
+        shared.suppressedAccessLogLines.increment()
+        return false
+    }
+
+    /// Writes the summary of the lines a second's bound left out once that second is over; `final` writes what is
+    /// held whatever the second, for a loop that stops.
+    func flushSuppressedAccessLogLines(final: Bool = false) {
+        guard accessLogThrottle.suppressedCount > 0,
+              let summary = final
+                ? accessLogThrottle.finalSummary() : accessLogThrottle.summary(endingBefore: date.second)
+        else { return }
+        shared.logSink.write(
+            line: SuppressedAccessLogLine(
+                second: summary.second, statuses: summary.statuses, linesPerSecond: accessLogThrottle.linesPerSecond
+            ).render())
     }
 
     var isDraining: Bool { shared.draining.load(ordering: .relaxed) }

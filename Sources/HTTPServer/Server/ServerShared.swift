@@ -16,6 +16,8 @@ final class ServerShared: Sendable {
     /// Idle connections closed to admit a new one at the connection cap: a cap too low for the clients' pools, or
     /// a client holding idle connections open.
     let reclaimedIdleConnections: Counter
+    /// Access-log lines of 4xx answers left out by `accessLogRefusedPerSecond`.
+    let suppressedAccessLogLines: Counter
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
@@ -49,6 +51,9 @@ final class ServerShared: Sendable {
         reclaimedIdleConnections = metrics.counter(
             "http_idle_connections_reclaimed_total",
             help: "Idle connections closed to admit a new connection at the connection cap.")
+        suppressedAccessLogLines = metrics.counter(
+            "http_access_log_lines_suppressed_total",
+            help: "Access-log lines of 4xx answers left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")
     }
 
     var deadlineTimeouts: ConnectionDeadlines.Timeouts {

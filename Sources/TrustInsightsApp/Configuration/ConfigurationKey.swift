@@ -52,6 +52,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "sendBufferBytes", value: .integer(\.sendBufferBytes, 0...67_108_864), help: "Kernel send buffer of each connection (SO_SNDBUF; 0 = the kernel's autotuning): bounds what clients that stop reading pin in kernel memory."),
         .init(name: "shutdownGraceSeconds", value: .seconds(\.shutdownGraceSeconds, 0...3600), help: "How long SIGTERM waits for in-flight requests."),
         .init(name: "accessLog", value: .boolean(\.accessLog), help: "One JSON line per request on standard error."),
+        .init(name: "accessLogRefusedPerSecond", value: .integer(\.accessLogRefusedPerSecond, 0...1_000_000), help: "Most access-log lines of 4xx answers a second (0 = all); the rest are counted in one summary line a second."),
         .init(name: "authorizationCooldownSeconds", value: .seconds(\.authorizationCooldownSeconds, 0...31_536_000), help: "Delay before a person's opt-out takes effect."),
         .init(name: "authorizationOptOutsInMemory", value: .integer(\.authorizationOptOutsInMemory, 0...100_000_000), help: "Most opt-outs held in memory (about 230 bytes each); evaluations of the others read the store."),
         .init(name: "authorizationOptOutFilterBytes", value: .integer(\.authorizationOptOutFilterBytes, 8...268_435_456), help: "Size of the filter marking the opt-outs past authorizationOptOutsInMemory (rounded down to a power of two; 10 bits per opt-out keep needless store reads near 1%)."),

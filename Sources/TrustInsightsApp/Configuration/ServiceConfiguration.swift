@@ -22,6 +22,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var sendBufferBytes = 256 * 1024
     public var shutdownGraceSeconds = 10.0
     public var accessLog = true
+    public var accessLogRefusedPerSecond = 100
     public var authorizationCooldownSeconds = 86400.0
     /// About 230 bytes each: 46 MB at most by default.
     public var authorizationOptOutsInMemory = 200_000

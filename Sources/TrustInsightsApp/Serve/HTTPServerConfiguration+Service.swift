@@ -17,6 +17,7 @@ extension HTTPServerConfiguration {
         sendBufferBytes = service.sendBufferBytes == 0 ? nil : service.sendBufferBytes
         shutdownGracePeriod = .milliseconds(Int64(service.shutdownGraceSeconds * 1000))
         accessLog = service.accessLog
+        accessLogRefusedPerSecond = service.accessLogRefusedPerSecond
         // Every answer is per caller, per tenant, and may change at the next request (an opt-out, a label): none is
         // for a cache to keep. The public routes that may be cached say so themselves.
         defaultCacheControl = "no-store"
