@@ -51,7 +51,8 @@ public struct ServiceRoutes: Sendable {
         AuthorizationRoutes(access: access, registry: dependencies.authorizations, hasher: dependencies.hasher).register(in: &router)
         CatalogueRoutes(access: access, models: dependencies.models, signer: dependencies.signer).register(in: &router)
         ConsumptionRoutes(access: access, intake: dependencies.consumption, admission: dependencies.admission, readiness: dependencies.readiness).register(in: &router)
-        LabelRoutes(access: access, intake: dependencies.labels, readiness: dependencies.readiness).register(in: &router)
+        LabelRoutes(
+            access: access, intake: dependencies.labels, hasher: dependencies.hasher, readiness: dependencies.readiness).register(in: &router)
         ContractRoutes().register(in: &router)
         if let metrics = dependencies.metrics { MetricsRoutes(access: access, metrics: metrics).register(in: &router) }
     }

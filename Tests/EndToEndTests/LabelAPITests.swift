@@ -181,10 +181,14 @@ import InsightCore
     @Test func aRetryWithTheSameIdempotencyKeyGetsTheSameAnswerAndWritesNothing() throws {
         let evaluation = try service.evaluate(key: clientKey)
         let items = [item(evaluation.insightIDs[0]), item(evaluation.insightIDs[1], label: "confirmedLegitimate", fraudType: "other")]
-        let key = ("Idempotency-Key", "batch-\(UUID().uuidString)")
+        // A key is text the partner chose (here a case number and a name): it is kept only as a keyed hash.
+        let key = ("Idempotency-Key", "case-4711-JaneCanaryDoe-\(UUID().uuidString)")
         let first = try send(items, headers: [key])
         #expect(first.status == 200)
         #expect(first.header("Idempotent-Replayed") == nil)
+        #expect(try service.count("SELECT count(*) FROM idempotency") == 1)
+        #expect(try service.count("SELECT count(*) FROM idempotency WHERE idempotency_key GLOB 'hmac [0-9a-f]*' AND length(idempotency_key) = 69") == 1)
+        #expect(!(try service.storedBytes()).contains("JaneCanaryDoe"), "the key is stored as sent")
         let retry = try send(items, headers: [key])
         #expect(retry.status == 200)
         #expect(retry.body == first.body)
@@ -224,7 +228,7 @@ import InsightCore
         #expect(failed.status == 503)
         #expect(failed.header("Retry-After") != nil)
         #expect(try labelRows(ids) == 0)
-        #expect(try service.count("SELECT count(*) FROM idempotency WHERE idempotency_key = 'atomic-1'") == 0)
+        #expect(try service.count("SELECT count(*) FROM idempotency") == 0)
         try service.executeInDatabase("DROP TRIGGER refuse_one")
         let retried = try send(ids.map { item($0) }, headers: [("Idempotency-Key", "atomic-1")])
         #expect(retried.status == 200)

@@ -109,12 +109,12 @@ final class MemoryLabelStore: LabelStore {
             state.versions += versions
         }
 
-        func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord? {
-            state.idempotency[[tenant.rawValue, environment.rawValue, key.rawValue].joined(separator: "\n")]
+        func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, request: IdempotentRequest) throws -> IdempotencyRecord? {
+            state.idempotency[[tenant.rawValue, environment.rawValue, request.keyDigest].joined(separator: "\n")]
         }
 
         func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
-            state.idempotency[[record.tenant.rawValue, record.environment.rawValue, record.key.rawValue].joined(separator: "\n")] = record
+            state.idempotency[[record.tenant.rawValue, record.environment.rawValue, record.keyDigest].joined(separator: "\n")] = record
         }
 
         func deleteIdempotencyRecords(createdBefore time: Int64) throws {

@@ -83,10 +83,10 @@ struct LabelIntakeTests {
         let key = try #require(IdempotencyKey("same-key-both-environments"))
         let body: [UInt8] = Array("the body".utf8)
         // A production partner key cannot label the tenant's sandbox evaluations, nor the other way round.
-        #expect(outcomes(try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, body: body)))
+        #expect(outcomes(try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body)))
                 == [.notFound, .accepted])
         // The same key and body in the sandbox is a batch of its own, not a replay of the production answer.
-        let sandbox = try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, body: body),
+        let sandbox = try submit([item(0, sandboxInsight), item(1, insights[0])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body),
                                  environment: .sandbox)
         #expect(outcomes(sandbox) == [.accepted, .notFound])
         #expect(store.versions.map(\.insightID).sorted() == [insights[0], sandboxInsight].sorted())
@@ -139,32 +139,32 @@ struct LabelIntakeTests {
     @Test func aRetryWithTheSameKeyAndBodyGetsTheSameAnswerWithoutWritingAgain() throws {
         let key = try #require(IdempotencyKey("batch-2026-11-21-001"))
         let body: [UInt8] = Array("the body".utf8)
-        let first = try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, body: body))
-        let retry = try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, body: body))
+        let first = try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body))
+        let retry = try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body))
         #expect(retry == .replayed(response: first.response))
         #expect(String(decoding: retry.response, as: UTF8.self).contains("accepted"))
         #expect(store.versions.count == 2)
         #expect(throws: LabelError.idempotencyKeyReused) {
-            try submit([item(0, insights[2])], idempotency: IdempotentRequest(key: key, body: Array("another body".utf8)))
+            try submit([item(0, insights[2])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: Array("another body".utf8)))
         }
         #expect(store.versions.count == 2)
         // Keys are per tenant.
-        #expect(outcomes(try submit([item(0, foreignInsight)], idempotency: IdempotentRequest(key: key, body: Array("x".utf8)), tenant: other)) == [.accepted])
+        #expect(outcomes(try submit([item(0, foreignInsight)], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: Array("x".utf8)), tenant: other)) == [.accepted])
     }
 
     @Test func anIdempotencyKeyIsRememberedForADayThenForgotten() throws {
         let key = try #require(IdempotencyKey("nightly-upload"))
         let body: [UInt8] = Array("the body".utf8)
         let day = LabelIntake.idempotencyRetentionMilliseconds
-        let first = try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, body: body), at: now)
+        let first = try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body), at: now)
         // Within the day: the first answer again, and another body under the key is refused.
-        #expect(try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, body: body), at: now + day)
+        #expect(try submit([item(0, insights[0])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body), at: now + day)
             == .replayed(response: first.response))
         #expect(throws: LabelError.idempotencyKeyReused) {
-            try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, body: Array("other".utf8)), at: now + day)
+            try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: Array("other".utf8)), at: now + day)
         }
         // A day later the key is free: the new batch is processed.
-        let later = try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, body: Array("other".utf8)), at: now + day + 1)
+        let later = try submit([item(0, insights[1])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: Array("other".utf8)), at: now + day + 1)
         #expect(outcomes(later) == [.accepted])
         #expect(store.idempotencyRecords == 1)
         // Any batch prunes what has expired, with or without a key.
@@ -176,7 +176,7 @@ struct LabelIntakeTests {
         store.failAppends.store(true, ordering: .relaxed)
         let key = IdempotencyKey("k1")!
         #expect(throws: LabelError.storageFailed) {
-            try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, body: [1]))
+            try submit([item(0, insights[0]), item(1, insights[1])], idempotency: IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: [1]))
         }
         #expect(store.versions.isEmpty)
         #expect(store.idempotencyRecords == 0)
@@ -192,7 +192,7 @@ struct LabelIntakeTests {
 
     @Test func sameBodyHashesAlikeAndDifferentBodiesDiffer() {
         let key = IdempotencyKey("k")!
-        #expect(IdempotentRequest(key: key, body: [1, 2, 3]) == IdempotentRequest(key: key, body: [1, 2, 3]))
-        #expect(IdempotentRequest(key: key, body: [1, 2, 3]) != IdempotentRequest(key: key, body: [1, 2, 4]))
+        #expect(IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: [1, 2, 3]) == IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: [1, 2, 3]))
+        #expect(IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: [1, 2, 3]) != IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: [1, 2, 4]))
     }
 }

@@ -58,4 +58,25 @@ import InsightCrypto
             try hasher.key(for: ref, kind: .accountRef, tenant: TenantID("other")!, environment: .production)
         }
     }
+
+    /// An Idempotency-Key is text the client chose; the store keeps `hmac ` and the whole MAC of environment,
+    /// `idempotencyKey` and the key, in hex, which no key as sent can equal (a key has no space).
+    @Test func anIdempotencyKeyIsKeptAsTheWholeMACOfEnvironmentAndKey() throws {
+        let key = HMACKey(bytes: (0..<32).map { UInt8($0 * 5 & 0xFF) })
+        let hasher = SubjectHasher(source: OneKey(key: key))
+        let tenant = TenantID("acme")!
+        let sent = IdempotencyKey("case-4711")!
+        let mac = HMACSHA256(key: key).authenticationCode(
+            for: Array("sandbox".utf8) + [0] + Array("idempotencyKey".utf8) + [0] + Array("case-4711".utf8))
+        let hex = mac.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digest = try hasher.digest(of: sent, tenant: tenant, environment: .sandbox)
+        #expect(digest == "hmac " + hex)
+        #expect(digest.utf8.count == 69)
+        #expect(try hasher.digest(of: sent, tenant: tenant, environment: .production) != digest)
+        #expect(try hasher.digest(of: IdempotencyKey("case-4712")!, tenant: tenant, environment: .sandbox) != digest)
+        #expect(IdempotencyKey(digest) == nil, "a digest is no key a client could send")
+        #expect(throws: SubjectHasherError.unknownTenant) {
+            try hasher.digest(of: sent, tenant: TenantID("other")!, environment: .sandbox)
+        }
+    }
 }

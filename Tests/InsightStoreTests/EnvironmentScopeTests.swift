@@ -34,15 +34,15 @@ import InsightCore
     @Test func oneIdempotencyKeyHoldsOneRecordPerEnvironment() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(directory: directory.path)
-        let key = IdempotencyKey("nightly")!
+        let key = IdempotentRequest(key: IdempotencyKey("nightly")!, keyDigest: "hmac 6e6967", body: [])
         let found = try store.inLabelTransactionAndWait { transaction -> [[UInt8]?] in
             for environment in DeploymentEnvironment.allCases {
                 try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                    tenant: acme, environment: environment, key: key, bodyHash: [1], response: Array(environment.rawValue.utf8),
+                    tenant: acme, environment: environment, keyDigest: key.keyDigest, bodyHash: [1], response: Array(environment.rawValue.utf8),
                     createdAt: 5))
             }
             return try DeploymentEnvironment.allCases.map {
-                try transaction.idempotencyRecord(tenant: acme, environment: $0, key: key)?.response
+                try transaction.idempotencyRecord(tenant: acme, environment: $0, request: key)?.response
             }
         }
         #expect(found == [Array("sandbox".utf8), Array("production".utf8)])
@@ -55,14 +55,16 @@ import InsightCore
                 VALUES ('acme', 'before-upgrade', x'0102', x'616e73776572', 1000);
             """)
         let store = try SQLiteStore(directory: directory.path)
+        // Stored as sent, before keys were kept hashed: found by the key itself.
+        let beforeUpgrade = IdempotentRequest(key: IdempotencyKey("before-upgrade")!, keyDigest: "hmac 00", body: [])
         let records = try store.inLabelTransactionAndWait { transaction in
             try DeploymentEnvironment.allCases.map {
-                try transaction.idempotencyRecord(tenant: acme, environment: $0, key: IdempotencyKey("before-upgrade")!)
+                try transaction.idempotencyRecord(tenant: acme, environment: $0, request: beforeUpgrade)
             }
         }
         for (record, environment) in zip(records, DeploymentEnvironment.allCases) {
             #expect(record == IdempotencyRecord(
-                tenant: acme, environment: environment, key: IdempotencyKey("before-upgrade")!, bodyHash: [1, 2],
+                tenant: acme, environment: environment, keyDigest: "hmac 00", bodyHash: [1, 2],
                 response: Array("answer".utf8), createdAt: 1000))
         }
         // Expiry still seeks by time after the table was rebuilt.

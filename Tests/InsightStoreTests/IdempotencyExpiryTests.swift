@@ -6,7 +6,11 @@ import InsightCore
     let acme = TenantID("acme")!
 
     func record(_ key: String, at time: Int64) -> IdempotencyRecord {
-        IdempotencyRecord(tenant: acme, environment: .production, key: IdempotencyKey(key)!, bodyHash: [1, 2], response: Array("answer".utf8), createdAt: time)
+        IdempotencyRecord(tenant: acme, environment: .production, keyDigest: "hmac " + key, bodyHash: [1, 2], response: Array("answer".utf8), createdAt: time)
+    }
+
+    func request(_ key: String) -> IdempotentRequest {
+        IdempotentRequest(key: IdempotencyKey(key)!, keyDigest: "hmac " + key, body: [])
     }
 
     @Test func recordsBeforeTheCutOffAreDeletedAndTheRestKept() throws {
@@ -18,7 +22,7 @@ import InsightCore
         }
         let remaining = try store.inLabelTransactionAndWait { transaction -> [String] in
             try transaction.deleteIdempotencyRecords(createdBefore: 2_000)
-            return try ["old", "new"].filter { try transaction.idempotencyRecord(tenant: acme, environment: .production, key: IdempotencyKey($0)!) != nil }
+            return try ["old", "new"].filter { try transaction.idempotencyRecord(tenant: acme, environment: .production, request: request($0)) != nil }
         }
         #expect(remaining == ["new"])
     }

@@ -29,7 +29,7 @@ public struct LabelIntake: Sendable {
             // Pruned here, in the batch's own transaction, so expiry needs no timer and costs one index seek.
             try transaction.deleteIdempotencyRecords(createdBefore: now - Self.idempotencyRetentionMilliseconds)
             if let idempotency,
-               let earlier = try transaction.idempotencyRecord(tenant: tenant, environment: environment, key: idempotency.key) {
+               let earlier = try transaction.idempotencyRecord(tenant: tenant, environment: environment, request: idempotency) {
                 guard earlier.bodyHash == idempotency.bodyHash else { throw LabelError.idempotencyKeyReused }
                 return .replayed(response: earlier.response)
             }
@@ -55,7 +55,7 @@ public struct LabelIntake: Sendable {
             let response = encode(results)
             if let idempotency {
                 try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                    tenant: tenant, environment: environment, key: idempotency.key, bodyHash: idempotency.bodyHash,
+                    tenant: tenant, environment: environment, keyDigest: idempotency.keyDigest, bodyHash: idempotency.bodyHash,
                     response: response, createdAt: now))
             }
             return .processed(results: results, response: response)

@@ -6,8 +6,9 @@ public protocol LabelTransaction {
     /// The latest label of each of `insightIDs` that has one (the tenant's only).
     func latestLabels(ofInsights insightIDs: [String], tenant: TenantID) throws -> [String: LabelContent]
     func appendLabels(_ versions: [LabelVersion]) throws
-    /// Keys are the tenant's per environment: a sandbox batch never answers a production retry.
-    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord?
+    /// Keys are the tenant's per environment: a sandbox batch never answers a production retry. The record is found
+    /// by `request.keyDigest`, or by the key itself for a record stored before keys were kept hashed.
+    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, request: IdempotentRequest) throws -> IdempotencyRecord?
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
     /// Forgets the records made before `time` (every tenant's): a key is remembered for a bounded time only.
     func deleteIdempotencyRecords(createdBefore time: Int64) throws

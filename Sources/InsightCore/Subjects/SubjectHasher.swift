@@ -34,6 +34,20 @@ public final class SubjectHasher: Sendable {
         }
     }
 
+    /// What the store keeps in place of an `Idempotency-Key`: `hmac ` and the whole HMAC-SHA-256, in hex, under the
+    /// tenant's key, over the environment, `idempotencyKey` and the key. The space keeps a digest apart from any
+    /// key as sent, which is visible ASCII only.
+    public func digest(of key: IdempotencyKey, tenant: TenantID, environment: DeploymentEnvironment) throws -> String {
+        let mac = try mac(for: tenant)
+        let message = Array(environment.rawValue.utf8) + [0] + Array("idempotencyKey".utf8) + [0] + Array(key.rawValue.utf8)
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("hmac ".utf8)
+        for byte in mac.authenticationCode(for: message) {
+            text += [digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]]
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     private func mac(for tenant: TenantID) throws -> HMACSHA256 {
         if let cached = macs.withLock({ $0[tenant] }) { return cached }
         guard let key = try source.subjectKey(for: tenant) else { throw SubjectHasherError.unknownTenant }

@@ -9,6 +9,8 @@ struct LabelRoutes: Sendable {
 
     let access: RouteAccess
     let intake: LabelIntake
+    /// Keys the stored form of an `Idempotency-Key` with the tenant's secret (`IdempotentRequest.keyDigest`).
+    let hasher: SubjectHasher
     let readiness: Readiness
 
     func register(in router: inout Router) {
@@ -52,7 +54,16 @@ struct LabelRoutes: Sendable {
         let now = Clock.nowMilliseconds()
         let principal = try access.principal(request, role: .partner, now: now)
         try NoQueryParameters.check(request)
-        let idempotency = try Self.idempotencyKey(request.headers).map { IdempotentRequest(key: $0, body: request.body) }
+        var idempotency: IdempotentRequest?
+        if let key = try Self.idempotencyKey(request.headers) {
+            let digest: String
+            do {
+                digest = try hasher.digest(of: key, tenant: principal.tenant, environment: principal.environment)
+            } catch {
+                throw ServiceProblem.storageUnavailable
+            }
+            idempotency = IdempotentRequest(key: key, keyDigest: digest, body: request.body)
+        }
         let drafts = try LabelBatchDecoder.decode(request.body)
         let answer = intake.submit(
             drafts, tenant: principal.tenant, environment: principal.environment, idempotency: idempotency, now: now,

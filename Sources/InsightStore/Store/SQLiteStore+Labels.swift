@@ -75,17 +75,19 @@ struct SQLiteLabelTransaction: LabelTransaction {
         try countLabels(after: previousNewest)
     }
 
-    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, key: IdempotencyKey) throws -> IdempotencyRecord? {
+    func idempotencyRecord(tenant: TenantID, environment: DeploymentEnvironment, request: IdempotentRequest) throws -> IdempotencyRecord? {
+        // The key itself is looked for too: records stored before keys were kept hashed (schema 10 and earlier)
+        // hold it as sent, and live out their day. A digest never equals a key: it has a space, which no key has.
         let statement = try connection.statement("""
             SELECT body_sha256, response, created_at FROM idempotency
-            WHERE tenant_id = ? AND environment = ? AND idempotency_key = ?
+            WHERE tenant_id = ? AND environment = ? AND idempotency_key IN (?, ?)
             """)
-            .bind(1, tenant.rawValue).bind(2, environment.rawValue).bind(3, key.rawValue)
+            .bind(1, tenant.rawValue).bind(2, environment.rawValue).bind(3, request.keyDigest).bind(4, request.key.rawValue)
         defer { statement.reset() }
         guard try statement.step() else { return nil }
         return IdempotencyRecord(
-            tenant: tenant, environment: environment, key: key, bodyHash: statement.blob(0), response: statement.blob(1),
-            createdAt: statement.int64(2))
+            tenant: tenant, environment: environment, keyDigest: request.keyDigest, bodyHash: statement.blob(0),
+            response: statement.blob(1), createdAt: statement.int64(2))
     }
 
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws {
@@ -93,7 +95,7 @@ struct SQLiteLabelTransaction: LabelTransaction {
             INSERT INTO idempotency (tenant_id, environment, idempotency_key, body_sha256, response, created_at)
             VALUES (?, ?, ?, ?, ?, ?)
             """)
-            .bind(1, record.tenant.rawValue).bind(2, record.environment.rawValue).bind(3, record.key.rawValue)
+            .bind(1, record.tenant.rawValue).bind(2, record.environment.rawValue).bind(3, record.keyDigest)
             .bind(4, blob: record.bodyHash).bind(5, blob: record.response).bind(6, record.createdAt)
             .run()
     }
