@@ -320,6 +320,24 @@ import Testing
         #expect(throws: CryptoError.keyFileMismatch(path: directory + "/" + forged)) { try files.loadOrCreate() }
     }
 
+    /// A rotation beside a key file that start-up and reloads refuse would print a new key no server can switch
+    /// to (signing-keys probe, 5 December: it exited 0 beside a key file of mode 0644, another owner's, a symbolic
+    /// link, a damaged one, one whose name names another key).
+    @Test func rotationRefusesAFolderThatLoadingRefusesAndCreatesNothing() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (directory, files, path) = try folderWithOneKey(in: root)
+        let before = try keyFiles(in: directory)
+        #expect(chmod(path, 0o644) == 0)
+        #expect(throws: CryptoError.self) { try files.rotate() }
+        #expect(throws: CryptoError.self) { try files.rotate(at: Date().addingTimeInterval(3600)) }
+        #expect(try keyFiles(in: directory) == before, "nothing created")
+        #expect(chmod(path, 0o600) == 0)
+        #expect(truncate(path, 10) == 0)
+        #expect(throws: CryptoError.self) { try files.rotate() }
+        #expect(try keyFiles(in: directory) == before, "nothing created")
+    }
+
     @Test func ignoresFilesThatAreNotKeyFiles() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

@@ -108,6 +108,7 @@ public struct SigningKeyFiles: Sendable {
         case staged(kid: String, signsFrom: Date)
     }
 
+    /// Refuses, creating nothing, when a key already there would be refused at load (`loadOrCreate`).
     /// Without `at`: makes a key active now, the staged one if there is one (verifiers may already hold it), else a
     /// new one. With `at`, a time after `now`: stages a new key that signs from then, while the active key signs on;
     /// one staged key at a time, and only beside a key that signs until then. Older keys remain for verification.
@@ -121,8 +122,10 @@ public struct SigningKeyFiles: Sendable {
     }
 
     private func rotate(_ storage: KeyDirectory, now: Date, at signsFrom: Date?) throws -> Rotation {
-        let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
-            .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
+        // Every key is read and checked as start-up and a reload check it: a rotation beside a file they refuse (its
+        // mode, owner, content or name) would report a new key that no running server can switch to, and the next
+        // start would fail; the operator hears of the file now instead.
+        let names = try loadKeys(storage).map(\.name)
         let nowMilliseconds = now.millisecondsSince1970
         let staged = names.last.flatMap { $0.createdAtMilliseconds > nowMilliseconds ? $0 : nil }
         if let signsFrom {
