@@ -67,6 +67,30 @@ import Testing
         #expect(!usual.logs.lines.contains { $0.contains("readable by other users") })
     }
 
+    /// Loading ignores them, so nothing else would tell the operator of a private key's copy left readable, or of a
+    /// key restored under a name no key file has (signing-keys probe, 5 December).
+    @Test func filesInTheSigningKeysFolderThatAreNotKeysAreNamedAtStart() throws {
+        let dataDir = Self.temporaryFolder("stray-keys")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.storeOneEvaluation(in: dataDir)
+        let keys = dataDir + "/signing-keys"
+        let keyFile = try #require(try FileManager.default.contentsOfDirectory(atPath: keys).first { $0.hasSuffix(".pem") })
+        let copy = keys + "/" + keyFile + ".bak"
+        #expect(FileManager.default.createFile(atPath: copy, contents: FileManager.default.contents(atPath: keys + "/" + keyFile)))
+        #expect(chmod(copy, 0o644) == 0)
+        #expect(FileManager.default.createFile(atPath: keys + "/notes.txt", contents: Data("rotated 5 Dec".utf8)))
+        #expect(chmod(keys + "/notes.txt", 0o600) == 0)
+        let service = try LiveService { $0.dataDir = dataDir }
+        let warnings = service.logs.lines.filter { $0.contains("\"signing-keys folder holds files that are not keys\"") }
+        #expect(warnings.count == 1)
+        let warning = warnings.first ?? ""
+        #expect(warning.contains("\"files\":\"\(keyFile).bak, notes.txt\""), "\(warning)")
+        #expect(warning.contains("\"readableByOthers\":\"\(keyFile).bak\""), "\(warning)")
+        #expect(try service.client().request("GET", "/readyz").status == 200, "a warning, not a refusal")
+        let usual = try LiveService()
+        #expect(!usual.logs.lines.contains { $0.contains("not keys") })
+    }
+
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

@@ -346,7 +346,14 @@ import Testing
         let kid = try files.loadOrCreate().active.kid
         try "notes".write(toFile: directory + "/README", atomically: false, encoding: .utf8)
         try "junk".write(toFile: directory + "/.tmp-deadbeef", atomically: false, encoding: .utf8)
+        #expect(chmod(directory + "/README", 0o644) == 0)
+        #expect(chmod(directory + "/.tmp-deadbeef", 0o600) == 0)
         #expect(try files.loadOrCreate().active.kid == kid)
+        // Listed for the start-up warning, with whether others may read them.
+        let others = try files.otherEntries()
+        #expect(others.map(\.name) == [".tmp-deadbeef", "README"])
+        #expect(others.map(\.readableByOthers) == [false, true])
+        #expect(try SigningKeyFiles(directory: directory + "/none").otherEntries().isEmpty)
     }
 
     @Test func fileNamesRoundTripAndRejectLookalikes() {

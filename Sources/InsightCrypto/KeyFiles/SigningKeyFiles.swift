@@ -76,6 +76,24 @@ public struct SigningKeyFiles: Sendable {
         return names.contains { SigningKeyFileName(fileName: $0) != nil }
     }
 
+    /// What the directory holds besides key files, by name, each with whether group or others may read it: ignored
+    /// by loading, but worth an operator's look (a backup copy of a private key left readable, a key restored under
+    /// a name that is not a key file's, so that what it signed no longer verifies). Empty when there is no directory.
+    public func otherEntries() throws -> [(name: String, readableByOthers: Bool)] {
+        let names: [String]
+        do {
+            names = try KeyDirectory(path: directory).fileNames()
+        } catch CryptoError.keyStorage(_, _, let code) where code == ENOENT {
+            return []
+        }
+        return names.filter { SigningKeyFileName(fileName: $0) == nil }.sorted().map { name in
+            var status = stat()
+            let readable = lstat(directory + "/" + name, &status) == 0 && status.st_mode & 0o044 != 0
+                && (status.st_mode & S_IFMT) != S_IFLNK
+            return (name, readable)
+        }
+    }
+
     /// Every key's public half, oldest first (`activeIndex` tells the active one), without creating anything: empty
     /// when the directory or its keys do not exist yet. The same checks as `loadOrCreate` apply to what is there.
     public func existing() throws -> [(kid: String, publicKey: ES256PublicKey, createdAt: Date)] {

@@ -1,5 +1,6 @@
 import HTTPServer
 import InsightCore
+import InsightCrypto
 import InsightModel
 import InsightService
 import InsightStore
@@ -127,6 +128,7 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.failure("signing keys in \(configuration.dataDir)/signing-keys: \(error)")
         }
+        Self.warnOfOtherEntries(in: configuration.dataDir + "/signing-keys", log: log)
         let store = store
         let databasePath = store.path
         demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment, log: log) }
@@ -299,6 +301,22 @@ final class ServiceRuntime: Sendable {
     static let shortCooldownSeconds = 3600.0
     /// Under a minute, a report sent promptly over a slow network, or after a retry, can be late.
     static let shortDeadlineSeconds = 60.0
+
+    /// Not refused: loading ignores them, and a note or a stale temporary file harms nothing. A copy of a private key
+    /// is another matter, and a key renamed by hand is one the service no longer publishes.
+    private static func warnOfOtherEntries(in directory: String, log: EventLog) {
+        guard let others = try? SigningKeyFiles(directory: directory).otherEntries(), !others.isEmpty else { return }
+        let shown = 10
+        var fields: [(String, EventLog.Value)] = [
+            ("folder", .text(directory)),
+            ("files", .text(others.prefix(shown).map { $0.name }.joined(separator: ", ")
+                + (others.count > shown ? " and \(others.count - shown) more" : ""))),
+        ]
+        let open = others.filter { $0.readableByOthers }.map { $0.name }
+        if !open.isEmpty { fields.append(("readableByOthers", .text(open.prefix(shown).joined(separator: ", ")))) }
+        fields.append(("action", "only files named es256-<milliseconds>-<kid>.pem are keys, and the rest are ignored: move anything else out of the folder (above all a copy of a private key), and give a key restored under another name its own name back, or what it signed fails to verify"))
+        log.warning("signing-keys folder holds files that are not keys", fields)
+    }
 
     /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
     private static func reading<Result>(_ path: String, _ body: () throws -> Result) throws -> Result {
