@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Synchronization
 import Testing
+import Glibc
 
 @testable import TrustInsightsApp
 
@@ -127,6 +128,41 @@ import Testing
                           "--category", "payment", "--version", "2027.01.1", "--out", "/nonexistent/out.json", "/nonexistent/model.txt"])
         #expect(result.status == 64)
         #expect(result.errors.contains("--best-iteration is for --from xgboost"), "\(result.errors)")
+    }
+
+    /// One run names every model to mend, as start-up would refuse each (before, it stopped at the first and printed
+    /// nothing else); a named pipe is "not a regular file", not "permission denied"; and with `--manifest` given,
+    /// the service's models folder is not asked for (models probe, 5 December).
+    @Test func verifyNamesEveryRefusedModelAndNeedsNoModelsFolderBesideAManifest() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-verify-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: Self.root.appendingPathComponent("models"), to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["other-2026.11.1.json", "account-2026.11.1.json"] {
+            let file = directory.appendingPathComponent(name)
+            try (Data(contentsOf: file) + Data(" ".utf8)).write(to: file)
+        }
+        #expect(mkfifo(directory.appendingPathComponent("pipe.json").path, 0o600) == 0)
+        let manifestFile = directory.appendingPathComponent("manifest.json")
+        let manifest = String(decoding: try Data(contentsOf: manifestFile), as: UTF8.self)
+        let entry = #"{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "2027.01.9", "status": "candidate", "path": "pipe.json"}, "#
+        let edited = try #require(manifest.range(of: "\"models\": [")).upperBound
+        try Data((manifest[..<edited] + entry + manifest[edited...]).utf8).write(to: manifestFile)
+
+        let (status, errors) = run(
+            ["models", "verify", "--manifest", manifestFile.path, "--catalogue", Self.catalogue],
+            ["TRUST_INSIGHTS_MODELS_DIR": "/nonexistent/models"])
+        #expect(status == 1, "\(errors)")
+        #expect(errors.contains("refused  account-2026.11.1.json: its SHA-256"), "\(errors)")
+        #expect(errors.contains("refused  other-2026.11.1.json: its SHA-256"), "\(errors)")
+        #expect(errors.contains("refused  pipe.json: cannot read the model: not a regular file (a named pipe)"), "\(errors)")
+        #expect(errors.contains("3 of 7 models refused"), "\(errors)")
+        #expect(!errors.contains("modelsDir") && !errors.contains("MODELS_DIR"), "\(errors)")
+
+        // `models list` read the edited files as models and exited 0; the service refuses them.
+        let listed = CommandRun(["models", "list", "--manifest", manifestFile.path], variables: [:])
+        #expect(listed.status == 1)
+        #expect(listed.output.contains("account-2026.11.1.json  (changed since registered)"), "\(listed.output)")
+        #expect(listed.errors.contains("2 of 7 model files are not the bytes the manifest pins"), "\(listed.errors)")
     }
 
     @Test func aModelTheCatalogueAcceptsIsWrittenAndRegisteredAsCandidate() throws {

@@ -2,7 +2,7 @@ import FoundationEssentials
 import InsightCrypto
 
 /// The SHA-256 a manifest entry may pin its model file to (`ModelManifest.Entry.sha256`).
-enum ModelFileDigest {
+public enum ModelFileDigest {
     static func of(_ data: Data) -> String {
         SHA256.hex(data)
     }
@@ -13,7 +13,7 @@ enum ModelFileDigest {
     }
 
     /// Nil when `data` is what `expected` pins, else the reason for the log.
-    static func mismatch(_ data: Data, expected: String) -> String? {
+    public static func mismatch(_ data: Data, expected: String) -> String? {
         let actual = of(data)
         guard actual != expected.lowercased() else { return nil }
         return "its SHA-256 is \(actual), the manifest pins \(expected.lowercased()): the file changed after it was "

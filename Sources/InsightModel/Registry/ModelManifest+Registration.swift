@@ -89,7 +89,7 @@ extension ModelManifest {
             manifestData: data, manifestFile: manifestPath, generation: 0, schemaCheck: schemaCheck,
             readModel: { path in
                 // As the service reads it: the folder joined with the entry's path, resolved by the system.
-                path == entryPath ? modelData : try Data(contentsOf: directory.appendingPathComponent(path))
+                path == entryPath ? modelData : try ModelFile.read(directory.appendingPathComponent(path))
             })
         // Checking every model takes a while; an edit made meanwhile by other means than this command is kept.
         guard try manifestBytes(manifestURL, manifestPath) == originalBytes else {
@@ -148,7 +148,7 @@ extension ModelManifest {
     private static func manifestBytes(_ url: URL, _ path: String) throws(ModelRegistryError) -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try Data(contentsOf: url)
+            return try ModelFile.read(url)
         } catch {
             throw ModelRegistryError(file: path, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
         }

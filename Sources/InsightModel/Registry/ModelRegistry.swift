@@ -49,13 +49,13 @@ public final class ModelRegistry: Sendable {
         let manifestURL = URL(fileURLWithPath: manifestPath)
         let data: Data
         do {
-            data = try Data(contentsOf: manifestURL)
+            data = try ModelFile.read(manifestURL)
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
         }
         let directory = manifestURL.deletingLastPathComponent()
         return try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: generation, schemaCheck: schemaCheck,
-            skippingInvalidModels: skippingInvalidModels, readModel: { path in try Data(contentsOf: directory.appendingPathComponent(path)) })
+            skippingInvalidModels: skippingInvalidModels, readModel: { path in try ModelFile.read(directory.appendingPathComponent(path)) })
     }
 }

@@ -23,29 +23,39 @@ enum ModelsCatalogue {
     /// run from: the configuration file (`--config`, as `serve` takes it), then the `TRUST_INSIGHTS_*` variables. A configuration that does not load
     /// is refused as `serve` refuses it (exit 2): the built-in folders in its place would check another manifest
     /// than the service's and report it valid.
-    static func serviceFolders(
-        _ arguments: ParsedArguments, _ environment: CommandEnvironment
-    ) throws(CommandLineError) -> (models: String, config: String) {
+    /// Only the folder a command reads is checked: with `--manifest` given, the models folder is none of its
+    /// business, and refusing a command run elsewhere for it blamed the wrong thing (models probe, 5 December).
+    /// The configuration folder at its built-in default (`./config`) may be missing: that is a command run outside
+    /// a deployment, which `schemaCheck` warns of; one the configuration names must be there.
+    static func serviceFolder(
+        _ key: ServiceFolder, _ arguments: ParsedArguments, _ environment: CommandEnvironment
+    ) throws(CommandLineError) -> String {
         // Only the file: the command's own options (`--manifest`...) are no settings of the service.
         let file = ParsedArguments(
             commandPath: [], values: arguments.value("config").map { ["config": [$0]] } ?? [:], flags: [], positionals: [])
         let configuration = try ConfigurationLoader.load(arguments: file, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
+        let folder = key == .models ? configuration.modelsDir : configuration.configDir
+        let unset = key == .config && folder == ServiceConfiguration().configDir
         // As `serve` names a mistyped folder: a setting to correct (exit 2), not a manifest it cannot read (exit 1).
-        for (key, folder) in [("modelsDir", configuration.modelsDir), ("configDir", configuration.configDir)]
-        where !FileSystem.isDirectory(atPath: folder) {
+        if !FileSystem.isDirectory(atPath: folder) && !(unset && FileSystem.fileSize(atPath: folder) == nil) {
             throw .configuration(
-                key: ConfigurationLoader.source(of: key, arguments: file, variables: environment.variables),
+                key: ConfigurationLoader.source(of: key.rawValue, arguments: file, variables: environment.variables),
                 message: "\(folder) is not a folder")
         }
-        return (configuration.modelsDir, configuration.configDir)
+        return folder
+    }
+
+    enum ServiceFolder: String {
+        case models = "modelsDir"
+        case config = "configDir"
     }
 
     /// `--manifest`, or the manifest of the service's models folder.
     static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws(CommandLineError) -> String {
         if let explicit = arguments.value("manifest") { return explicit }
-        return try serviceFolders(arguments, environment).models + "/manifest.json"
+        return try serviceFolder(.models, arguments, environment) + "/manifest.json"
     }
 
     static func schemaCheck(
@@ -56,7 +66,7 @@ enum ModelsCatalogue {
         if let explicit {
             directory = explicit
         } else {
-            directory = try serviceFolders(arguments, environment).config + "/features"
+            directory = try serviceFolder(.config, arguments, environment) + "/features"
         }
         if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")

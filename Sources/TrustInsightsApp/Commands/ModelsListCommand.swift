@@ -21,6 +21,8 @@ enum ModelsListCommand {
             let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
             environment.print("INSIGHT                CATEGORY       VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH   PATH")
             var unreadable: [String] = []
+            // A file whose bytes are not the ones its entry pins reads as a model here, but the service refuses it.
+            var changed: [String] = []
             for entry in manifest.models {
                 let path = directory.appendingPathComponent(entry.path).path
                 // Padded like the columns it stands for, so the path stays in its column.
@@ -30,12 +32,21 @@ enum ModelsListCommand {
                 {
                     summary = "\(pad(String(document.trees.count), 7))\(pad(String(document.featureNames.count), 10))"
                         + "\(pad(short(document.thresholds.medium), 8))\(pad(short(document.thresholds.high), 7))"
+                    if let pinned = entry.sha256, ModelFileDigest.mismatch(data, expected: pinned) != nil {
+                        changed.append(entry.path)
+                    }
                 } else {
                     unreadable.append(entry.path)
                 }
                 environment.print(
                     pad(entry.insightType, 23) + pad(entry.category, 15) + pad(entry.version, 13)
-                        + pad(entry.status.rawValue, 11) + summary + entry.path)
+                        + pad(entry.status.rawValue, 11) + summary + entry.path
+                        + (changed.last == entry.path ? "  (changed since registered)" : ""))
+            }
+            if !changed.isEmpty {
+                environment.printError(
+                    "\(changed.count) of \(manifest.models.count) model files are not the bytes the manifest pins, and the "
+                        + "service refuses them: \(changed.joined(separator: ", ")) (`models verify` says more)")
             }
             // The listing is complete either way; the status tells a script that the manifest names files the
             // service could not load, as `ls` does for names it cannot read.
@@ -45,7 +56,7 @@ enum ModelsListCommand {
                         + "\(unreadable.joined(separator: ", ")) (`models verify` says why)")
                 return 1
             }
-            return 0
+            return changed.isEmpty ? 0 : 1
         }
     }
 

@@ -20,9 +20,11 @@ enum ModelsVerifyCommand {
     static func run(
         manifestPath: String, _ environment: CommandEnvironment, schemaCheck: any ModelSchemaCheck
     ) throws(CommandLineError) -> Int32 {
+        // Every model is checked, as start-up checks them, so that one run names every file to mend rather than
+        // the first; the manifest itself must be valid for any of it to mean something.
         let registry: ModelRegistry
         do {
-            registry = try ModelRegistry(manifestPath: manifestPath, schemaCheck: schemaCheck)
+            registry = try ModelRegistry(manifestPath: manifestPath, schemaCheck: schemaCheck, skippingInvalidModels: true)
         } catch {
             throw .failure(error.description)
         }
@@ -31,6 +33,12 @@ enum ModelsVerifyCommand {
             let entry = model.entry
             environment.print(
                 "ok  \(entry.insightType)/\(entry.category) \(entry.version) (\(entry.status.rawValue)): \(model.scorer.layoutDescription)")
+        }
+        let refused = registry.snapshot.refused
+        guard refused.isEmpty else {
+            for error in refused { environment.printError("refused  \(error.description)") }
+            throw .failure(
+                "\(manifestPath): \(refused.count) of \(models.count + refused.count) models refused (listed above); the service would leave them out at start and refuse the manifest on reload")
         }
         environment.print("\(manifestPath): \(models.count) models valid")
         return 0

@@ -1,0 +1,26 @@
+import FoundationEssentials
+import Glibc
+
+/// Reads a manifest or a model as the service does: only a regular file (or a link to one). A named pipe or a
+/// device would block a reload until something writes to it, and Foundation refuses one as "permission denied",
+/// which sent an operator looking at modes that were fine (models probe, 5 December).
+enum ModelFile {
+    struct NotARegularFile: Error, CustomStringConvertible {
+        var kind: String
+        var description: String { "not a regular file (\(kind))" }
+    }
+
+    static func read(_ url: URL) throws -> Data {
+        var status = stat()
+        if stat(url.path, &status) == 0 {
+            switch status.st_mode & S_IFMT {
+            case S_IFREG, S_IFDIR: break  // a folder gets the system's own "is a directory"
+            case S_IFIFO: throw NotARegularFile(kind: "a named pipe")
+            case S_IFSOCK: throw NotARegularFile(kind: "a socket")
+            case S_IFCHR, S_IFBLK: throw NotARegularFile(kind: "a device")
+            default: throw NotARegularFile(kind: "of an unknown kind")
+            }
+        }
+        return try Data(contentsOf: url)
+    }
+}
