@@ -91,6 +91,40 @@ import Testing
         #expect(!usual.logs.lines.contains { $0.contains("not keys") })
     }
 
+    /// The `-shm` file deleted under a running server (deploy/README.md once said it "need not be kept", which a
+    /// cleanup job may read as leave to delete): a `keys revoke` then made a new index the server did not see, said the
+    /// key was revoked while it stayed active, and writes of both were lost (storage probe, 5 December). The
+    /// commands refuse to open the database, and the server stops acknowledging writes until it is restarted.
+    @Test func theWALIndexDeletedUnderARunningServerStopsWritesAndTheCommandsRefuseToOpenTheDatabase() throws {
+        let dataDir = Self.temporaryFolder("deleted-shm")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let service = try LiveService { $0.dataDir = dataDir }
+        let clientKey = try service.key()
+        #expect(try service.evaluate(key: clientKey).insightIDs.count == 2)
+        let index = dataDir + "/" + SQLiteStore.fileName + "-shm"
+        #expect(unlink(index) == 0)
+
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } },
+            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        for arguments in [["keys", "revoke", "k0123456789abcdef"], ["keys", "list"], ["export", "metrics", "--tenant", "acme"]] {
+            printed.withLock { $0 = "" }
+            let status = CommandLineTool(root: RootCommand.spec).run(arguments + ["--data-dir", dataDir], environment: environment)
+            let text = printed.withLock { $0 }
+            #expect(status == 1, "\(arguments)")
+            #expect(text.contains("the database's WAL index, is missing while trust-insights serve") && text.contains("restart the service"), "\(text)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: index), "no command made a new index")
+
+        let refused = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment(account: "acct-after", device: "dev-2"))
+        #expect(refused.status == 503)
+        let error = service.logs.lines.first { $0.contains("\"storage not writable\"") } ?? ""
+        #expect(error.contains("\"replacedFile\":\"\(index)\"") && error.contains("restart the service"), "\(error)")
+    }
+
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

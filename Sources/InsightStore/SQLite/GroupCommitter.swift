@@ -30,13 +30,17 @@ public final class GroupCommitter: Sendable {
         /// Runs after a transaction is rolled back: what the `written` closures added since the last
         /// `beforeCommit` belongs to writes that are gone.
         public var afterRollback: @Sendable () -> Void
+        /// Told of each error a write, a commit or a checkpoint met (not of the precondition's refusals).
+        public var failed: @Sendable (any Error) -> Void
 
         public init(
             beforeCommit: @escaping @Sendable (SQLiteConnection) throws -> Void = { _ in },
-            afterRollback: @escaping @Sendable () -> Void = {}
+            afterRollback: @escaping @Sendable () -> Void = {},
+            failed: @escaping @Sendable (any Error) -> Void = { _ in }
         ) {
             self.beforeCommit = beforeCommit
             self.afterRollback = afterRollback
+            self.failed = failed
         }
     }
 
@@ -361,6 +365,7 @@ private final class Engine: @unchecked Sendable {
             outcomes = Array(repeating: .failure(refusal), count: batch.count)
         } else {
             outcomes = commit(batch)
+            for case .failure(let error) in outcomes { hooks.failed(error) }
         }
         batches.add(1, ordering: .relaxed)
         writes.add(outcomes.count { if case .success = $0 { true } else { false } }, ordering: .relaxed)
@@ -440,6 +445,7 @@ private final class Engine: @unchecked Sendable {
             // refusing the copy (made read-only or immutable under us). Commits still go to the WAL, durable, but it
             // then grows without bound until the disk reserve stops writes: say so, rather than fail silently.
             checkpointErrors.add(1, ordering: .relaxed)
+            hooks.failed(error)
             let description = "\(error)"
             let started = checkpointError.withLock { last -> Bool in
                 defer { last = description }

@@ -23,11 +23,17 @@ struct DatabaseFileIdentity: Sendable, Equatable {
     /// The WAL exists once the database has been opened in WAL mode, and SQLite keeps it (truncated, not deleted)
     /// while connections are open.
     let wal: FileID?
+    /// The WAL index, which every process using the database maps: deleted under a running service, the next
+    /// process to open the database (a `keys` command) makes a new one the service does not see, and the two write
+    /// the WAL each by its own index: acknowledged writes lost and the database corrupted (storage probe,
+    /// 5 December).
+    let sharedMemory: FileID?
 
     init(databasePath: String) {
         self.databasePath = databasePath
         database = FileID(path: databasePath)
         wal = FileID(path: databasePath + "-wal")
+        sharedMemory = FileID(path: databasePath + "-shm")
     }
 
     /// What is no longer the file the store opened, or nil when both still are.
@@ -37,6 +43,9 @@ struct DatabaseFileIdentity: Sendable, Equatable {
         }
         if let wal, FileID(path: databasePath + "-wal") != wal {
             return .databaseReplaced(path: databasePath + "-wal")
+        }
+        if let sharedMemory, FileID(path: databasePath + "-shm") != sharedMemory {
+            return .databaseReplaced(path: databasePath + "-shm")
         }
         return nil
     }

@@ -36,6 +36,12 @@ extension SQLiteStore {
         return path
     }
 
+    /// What SQLite said when it first found the database file damaged while the store had it open
+    /// (`StoreError.databaseCorrupted`), or nil.
+    public func corruptionFound() -> String? {
+        corruption.detail
+    }
+
     static func availableBytes(at path: String) -> UInt64? {
         var status = statvfs()
         guard statvfs(path, &status) == 0 else { return nil }

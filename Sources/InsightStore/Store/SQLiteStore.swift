@@ -16,6 +16,7 @@ public final class SQLiteStore: Sendable {
     private let checkpointer: Checkpointer
     /// The database and WAL this store opened: a batch is refused once either path names another file (or none).
     let identity: DatabaseFileIdentity
+    let corruption: DatabaseCorruption
     /// Evaluation records wait for `commitHeldWrites()` before they are committed.
     let holdsEvaluations: Bool
 
@@ -58,8 +59,11 @@ public final class SQLiteStore: Sendable {
         let databasePath = path
         let evaluationCounts = EvaluationCountTally()
         self.evaluationCounts = evaluationCounts
+        let corruption = DatabaseCorruption()
+        self.corruption = corruption
         let hooks = GroupCommitter.BatchHooks(
-            beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() })
+            beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() },
+            failed: { corruption.note($0) })
         let checkpointer = try Checkpointer(path: path)
         self.checkpointer = checkpointer
         let identity = DatabaseFileIdentity(databasePath: path)
@@ -70,6 +74,7 @@ public final class SQLiteStore: Sendable {
             walGrowing: { checkpointer.nudge() }, checkpointFailing: checkpointFailing
         ) {
             if let replaced = identity.problem() { return replaced }
+            if let detail = corruption.detail { return StoreError.databaseCorrupted(detail: detail) }
             guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return nil }
             return StoreError.diskFull(availableBytes: available)
         }
@@ -87,7 +92,12 @@ public final class SQLiteStore: Sendable {
     }
 
     public func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try readers.withReader(body)
+        do {
+            return try readers.withReader(body)
+        } catch {
+            corruption.note(error)
+            throw error
+        }
     }
 
     /// True when the disk has room (`minimumFreeBytes`) and a trivial write commits: what readiness reports.
@@ -140,6 +150,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// The database or its WAL was deleted, moved or replaced while the store had it open: what it writes now would be
     /// lost. It ends when that same file is back at its path (renamed back), or at a restart with the database restored.
     case databaseReplaced(path: String)
+    /// SQLite found the database file damaged while the store had it open (`DatabaseCorruption`): writes are refused
+    /// until a restart, which checks the file.
+    case databaseCorrupted(detail: String)
 
     public var description: String {
         switch self {
@@ -147,6 +160,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .notFound: "not found"
         case .diskFull(let available): "the data folder's disk has \(available) bytes free, below the \(SQLiteStore.minimumFreeBytes)-byte reserve"
         case .databaseReplaced(let path): "\(path) was deleted, moved or replaced while the service had it open"
+        case .databaseCorrupted(let detail): "the database file was found damaged while the service had it open (\(detail))"
         }
     }
 }

@@ -31,6 +31,7 @@ enum KeysCommand {
         }
         // A folder that lost its database is not one to create a new database in.
         if !exists { try folder.checkDatabaseBeforeOpening() }
+        try folder.checkIndexBeforeOpening()
         do {
             let store = try SQLiteStore(directory: configuration.dataDir)
             if !exists { environment.printError("Created a new database at \(folder.databasePath).") }
@@ -50,6 +51,7 @@ enum KeysCommand {
         let folder = DataFolderState(dataDir: configuration.dataDir)
         // A folder without a database is refused as the other commands refuse it (a mistyped --data-dir).
         guard folder.holdsDatabase else { return try openStore(arguments, environment) }
+        try folder.checkIndexBeforeOpening()
         try folder.checkSchemaForReading()
         do {
             return try SQLiteReadOnlyStore(directory: configuration.dataDir)

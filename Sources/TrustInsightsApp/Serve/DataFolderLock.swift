@@ -75,6 +75,21 @@ final class DataFolderLock: Sendable {
                 + "in it): stop the other first")
     }
 
+    /// Whether a server holds the folder, and its process ID when the lock file names it (0 when not): a shared lock
+    /// on `serve.lock` that the server's exclusive one refuses. Taken and dropped at once; for the rare checks that
+    /// need it, since a server starting in that instant would find the file locked.
+    static func holder(dataDir: String) -> Int? {
+        let path = dataDir + "/" + fileName
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        return errno == EWOULDBLOCK ? owner(path) ?? 0 : nil
+    }
+
     /// The process ID the lock file names, if it can be read.
     private static func owner(_ path: String) -> Int? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)

@@ -24,6 +24,23 @@ struct DataFolderState {
         !holdsDatabase && (FileSystem.fileSize(atPath: databasePath + "-wal") ?? 0) > 0
     }
 
+    /// Before a command opens the database beside a running server: its `-shm` file (the WAL index every process
+    /// maps) gone while the server runs means it was deleted under the server, which still uses its own, unlinked
+    /// copy. Opening would make a new index the server does not see, and the two would write the WAL each by its
+    /// own: a key revoked here never revoked there, acknowledged writes lost, the database corrupted (storage probe,
+    /// 5 December). A database no server has open may well have no `-shm`; nothing is checked then.
+    func checkIndexBeforeOpening() throws(CommandLineError) {
+        guard holdsDatabase, FileSystem.fileSize(atPath: databasePath + "-shm") == nil,
+              let server = DataFolderLock.holder(dataDir: dataDir)
+        else { return }
+        throw .failure(
+            "\(databasePath)-shm, the database's WAL index, is missing while trust-insights serve"
+                + (server > 0 ? " (process \(server))" : "") + " runs on \(dataDir): it was deleted under the running "
+                + "server, and a program opening the database now would make an index the server does not see, so that "
+                + "what either writes is lost and the database corrupted; restart the service first (stop it and start "
+                + "it again: nothing committed is lost), then run this again")
+    }
+
     /// Before the database is opened (opening creates it): a WAL or signing keys without a database mean the
     /// database went.
     func checkDatabaseBeforeOpening() throws(CommandLineError) {

@@ -161,10 +161,18 @@ final class ServiceRuntime: Sendable {
         let readiness = Readiness(storageCheck: { store.isWritable() }, recoveryCheckMilliseconds: 1000, storageChanged: { writable in
             if writable {
                 storageLog.info("storage writable again", [("dataDir", .text(dataDir))])
-            } else if let replaced = store.replacedFile() {
+            } else if let damage = store.corruptionFound() {
                 storageLog.error("storage not writable", [
-                    ("dataDir", .text(dataDir)), ("replacedFile", .text(replaced)),
-                    ("action", "\(replaced) was deleted, moved or replaced while the service had it open; writes answer 503 and /readyz is 503 until that same file is back where it was, or the service is restarted with the database restored: stop it, put the database back (or restore it from a backup), and start it again"),
+                    ("dataDir", .text(dataDir)), ("databaseDamaged", .text(damage)),
+                    ("action", "SQLite found the database file damaged while the service had it open: most often a backup copied over the live file (cp onto it) or a disk fault. Writes answer 503 and /readyz is 503 until a restart, so that nothing more is acknowledged into a file the next start may refuse. Stop the service, check the file (sqlite3 trust-insights.sqlite 'PRAGMA integrity_check'), restore it from a backup into the stopped folder if it is damaged, and start again; never write into the database file of a running service"),
+                ])
+            } else if let replaced = store.replacedFile() {
+                let action = replaced.hasSuffix("-shm")
+                    // Nothing is lost yet: the service's own index still maps the WAL, and a restart rebuilds one.
+                    ? "\(replaced), the WAL's index, was deleted, moved or replaced while the service had it mapped; writes answer 503 and /readyz is 503 so that nothing more is acknowledged that could be lost: restart the service (stop it and start it again; SQLite rebuilds the index from the WAL, and nothing committed is lost), and run no other program on the database until then (the trust-insights commands refuse to). Never delete the -shm file of a database in use"
+                    : "\(replaced) was deleted, moved or replaced while the service had it open; writes answer 503 and /readyz is 503 until that same file is back where it was, or the service is restarted with the database restored: stop it, put the database back (or restore it from a backup), and start it again"
+                storageLog.error("storage not writable", [
+                    ("dataDir", .text(dataDir)), ("replacedFile", .text(replaced)), ("action", .text(action)),
                 ])
             } else {
                 var fields: [(String, EventLog.Value)] = [
