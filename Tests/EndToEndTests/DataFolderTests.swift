@@ -125,6 +125,31 @@ import Testing
         #expect(error.contains("\"replacedFile\":\"\(index)\"") && error.contains("restart the service"), "\(error)")
     }
 
+    /// A mistyped --data-dir started an empty service with new demo keys wherever it pointed, making every folder on
+    /// the way (storage probe, 5 December). The data folder is made; the folders above it must be there. A first
+    /// start says so in the JSON log too, not only on standard output.
+    @Test func aDataFolderWhoseParentIsMissingIsRefusedAndAFirstStartIsLogged() throws {
+        let root = Self.temporaryFolder("missing-parent")
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let dataDir = root + "/no/such/data"
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("the data folder \(dataDir) does not exist, nor does \(root)/no/such")
+        }
+        #expect(!FileManager.default.fileExists(atPath: root + "/no"), "nothing was made")
+
+        let service = try LiveService { $0.dataDir = root + "/data/" }
+        service.removesDataFolder = false
+        let firstStart = service.logs.lines.filter { $0.contains("\"event\":\"first start\"") }
+        #expect(firstStart.count == 1)
+        #expect(firstStart.first?.contains("\"sandboxKeys\":\"k") == true, "\(firstStart)")
+        #expect(DataFolderLock.parent(of: "data") == "." && DataFolderLock.parent(of: "/data") == "/")
+        #expect(DataFolderLock.parent(of: "/a/b/c/") == "/a/b" && DataFolderLock.parent(of: "./x/y") == "./x")
+    }
+
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

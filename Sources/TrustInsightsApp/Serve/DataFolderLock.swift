@@ -19,6 +19,17 @@ final class DataFolderLock: Sendable {
     private let descriptors: Mutex<[Int32]>
 
     init(dataDir: String) throws(CommandLineError) {
+        // The service makes its data folder, but not the folders above it: a mistyped --data-dir would otherwise
+        // start an empty service, with new demo keys, wherever the typo pointed (storage probe, 5 December).
+        if FileSystem.fileSize(atPath: dataDir) == nil {
+            let parent = Self.parent(of: dataDir)
+            guard FileSystem.isDirectory(atPath: parent) else {
+                throw .failure(
+                    "the data folder \(dataDir) does not exist, nor does \(parent), the folder that would hold it: check "
+                        + "--data-dir (or dataDir in the configuration); the service makes its data folder on its first start, "
+                        + "but not the folders above it")
+            }
+        }
         do {
             try SQLiteStore.createPrivateDirectory(dataDir)
         } catch {
@@ -54,6 +65,14 @@ final class DataFolderLock: Sendable {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
         descriptors = Mutex([fd, folder])
+    }
+
+    /// `/a/b` for `/a/b/c/`, `.` for `data`, `/` for `/data`.
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     /// Lets another server take the folder; the runtime calls it once it has stopped.

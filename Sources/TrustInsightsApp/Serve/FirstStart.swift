@@ -34,6 +34,11 @@ enum FirstStart {
         // One transaction: a storage failure part-way left the tenant with some of the keys, and the next start,
         // no longer a first start, provisioned nothing.
         try issuer.record(secrets, tenant: tenant, environment: .sandbox, now: now)
+        // Said in the JSON log too, which an operator keeps and searches: standard output may go nowhere.
+        log.info("first start", [
+            ("tenant", "demo"), ("sandboxKeys", .text(secrets.map { $0.1.keyID }.joined(separator: ", "))),
+            ("action", "an empty data folder: the demo tenant's sandbox keys were made and their secrets printed on standard output; revoke them ('keys revoke <keyID>') where that output is not private"),
+        ])
         return secrets.first { $0.0 == .client }!.1
     }
 
