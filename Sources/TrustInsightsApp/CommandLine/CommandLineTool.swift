@@ -4,6 +4,9 @@ public struct CommandLineTool: Sendable {
 
     public init(root: CommandSpec) { self.root = root }
 
+    /// The value names of options that take a file or folder.
+    static let pathValueNames: Set<String> = ["file", "csv", "model.json", "directory", "dir"]
+
     /// Runs `arguments` (without the program name) and returns the process exit status. A command that succeeded
     /// but could not write its standard output exits 1: what it printed (a key's secret, an export) is lost.
     public func run(_ arguments: [String], environment: CommandEnvironment) -> Int32 {
@@ -116,6 +119,10 @@ enum ArgumentParser {
                     guard index < arguments.count else { throw .usage("Missing value for '--\(name) <\(option.valueName)>'") }
                     value = arguments[index]
                     index += 1
+                }
+                // An empty path names no file: said as the usage error it is, rather than a system error about ''.
+                if value.isEmpty && CommandLineTool.pathValueNames.contains(option.valueName) {
+                    throw .usage("The option '--\(name) <\(option.valueName)>' needs a path, and was given an empty one")
                 }
                 if option.kind == .value, parsed.values[name] != nil {
                     throw .usage("The option '--\(name)' was given more than once")

@@ -11,7 +11,7 @@ enum ModelsScoreCommand {
             options: [
                 .value("model", "file", help: "A model in the trust-insights format.", required: true),
                 .value("input", "csv", help: "Rows to score.", required: true),
-                .value("output", "csv", help: "Where to write margin,prob; - or none for standard output."),
+                .value("output", "csv", help: "Where to write margin,prob: a file, or - for standard output.", default: "standard output"),
             ]
         ) { arguments, environment in
             let modelPath = try arguments.required("model"), inputPath = try arguments.required("input")
