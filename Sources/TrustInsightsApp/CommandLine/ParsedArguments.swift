@@ -20,7 +20,11 @@ public struct ParsedArguments: Sendable {
 
     public func int(_ name: String, in range: ClosedRange<Int>? = nil) throws(CommandLineError) -> Int? {
         guard let text = value(name) else { return nil }
-        guard let number = Int(text) else { throw .usage("The value '\(text)' is invalid for '--\(name)': expected an integer") }
+        // Written as the configuration writes numbers (`Int` alone would also take `+5`), so that one number is not
+        // valid for one option and refused by the next.
+        guard ConfigurationKey.isDecimal(text, fraction: false), let number = Int(text) else {
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected an integer")
+        }
         if let range, !range.contains(number) {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")
         }
@@ -29,10 +33,12 @@ public struct ParsedArguments: Sendable {
 
     public func double(_ name: String, in range: ClosedRange<Double>? = nil) throws(CommandLineError) -> Double? {
         guard let text = value(name) else { return nil }
-        // Decimal only, by the rule CSV values follow (`Double` would also take `0x1p-1`).
-        guard case .number(let number) = CSVNumberField.read(text), number.isFinite else {
+        // Decimal only, as the configuration file writes numbers (JSON's grammar): `Double` would also take
+        // `0x1p-1`, `+5` or `5.`, which the configuration refuses. -0 is 0.
+        guard ConfigurationKey.isDecimal(text, fraction: true), let parsed = Double(text), parsed.isFinite else {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected a decimal number")
         }
+        let number = parsed == 0 ? 0 : parsed
         if let range, !range.contains(number) {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")
         }
