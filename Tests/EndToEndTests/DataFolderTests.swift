@@ -271,6 +271,22 @@ import Testing
         }
     }
 
+    /// Only `<category>.json` is read from config/features: a misspelt copy or an edit saved under another name changed
+    /// nothing without a word (carried from a catalogue probe). They are named at start.
+    @Test func filesInTheFeatureCatalogueFolderThatAreNotCataloguesAreNamedAtStart() throws {
+        let config = try LiveService.configFolder(rateLimits: String(
+            contentsOfFile: LiveService.repositoryRoot + "/config/rate-limits.json", encoding: .utf8))
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try FileManager.default.copyItem(atPath: config + "/features/payment.json", toPath: config + "/features/paymnet.json")
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: config + "/features/payment.json.new"))
+        let service = try LiveService { $0.configDir = config }
+        let warnings = service.logs.lines.filter { $0.contains("\"feature catalogue folder holds files that are not catalogues\"") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("\"files\":\"payment.json.new, paymnet.json\"") == true, "\(warnings)")
+        let usual = try LiveService()
+        #expect(!usual.logs.lines.contains { $0.contains("not catalogues") })
+    }
+
     @Test func anInvalidVelocityOrRateLimitFileIsInvalidConfigurationNamingFileAndValue() throws {
         // Valid alone, but without a counter the catalogue's models read as a computed feature.
         let withoutACounter = try String(contentsOfFile: LiveService.repositoryRoot + "/config/velocity.json", encoding: .utf8)

@@ -16,6 +16,15 @@ extension FeatureCatalogue {
         return try FeatureCatalogue(catalogues)
     }
 
+    /// The names in `directory` that are no category's document (`<category>.json`): ignored by `load(from:)`, so a
+    /// misspelt copy (`paymnet.json`) or an edit saved under another name (`payment.json.new`) would change nothing
+    /// without a word. Sorted; empty when the folder cannot be listed.
+    public static func otherFiles(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let documents = Set(OperationCategory.allCases.map { $0.rawValue + ".json" })
+        return names.filter { !documents.contains($0) }.sorted()
+    }
+
     /// Loads and checks one category's document.
     public static func loadCategory(_ category: OperationCategory, file: String) throws(CatalogueError) -> CategoryCatalogue {
         guard FileManager.default.fileExists(atPath: file) else { throw .missingFile(file: file) }

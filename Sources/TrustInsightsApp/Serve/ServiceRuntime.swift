@@ -49,6 +49,14 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: "feature catalogue", message: error.description)
         }
+        let others = FeatureCatalogue.otherFiles(in: configuration.configDir + "/features")
+        if !others.isEmpty {
+            log.warning("feature catalogue folder holds files that are not catalogues", [
+                ("folder", .text(configuration.configDir + "/features")),
+                ("files", .text(others.prefix(10).joined(separator: ", ") + (others.count > 10 ? " and \(others.count - 10) more" : ""))),
+                ("action", "only <category>.json for the five operation categories is read (\(OperationCategory.allCases.map { $0.rawValue + ".json" }.joined(separator: ", "))); the other files change nothing: rename an edit meant to count, move the rest out"),
+            ])
+        }
         let velocityPath = configuration.configDir + "/velocity.json"
         let velocityConfiguration = try Self.loadConfigurationFile(velocityPath) {
             try VelocityConfiguration.load(json: $0)
