@@ -10,6 +10,8 @@ struct AccessLogLine {
     var bytes: Int
     /// Answered as the client asked it to be simulated (`HTTPResponse.isSimulated`).
     var simulated = false
+    /// The connection closed before the answer could be sent (`ConnectionSession.noteAbandonedHeld`).
+    var clientGone = false
     /// From `AccessLogIdentity`, when the server has one and the request names an identity.
     var identity: (field: String, value: String)? = nil
 
@@ -19,6 +21,7 @@ struct AccessLogLine {
             + #""method":"\#(JSONText.escape(loggedMethod))","route":"\#(JSONText.escape(route))","#
             + identityMember
             + (simulated ? #""simulated":true,"# : "")
+            + (clientGone ? #""clientGone":true,"# : "")
             + #""status":\#(status),"durationMs":\#(millis),"bytes":\#(bytes)}"#
     }
 

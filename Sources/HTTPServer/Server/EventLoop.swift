@@ -290,8 +290,12 @@ final class EventLoop {
     private func releaseSettledResponses() -> Bool {
         var heldAgain = false
         for gate in mailbox.take() {
-            guard let connection = awaiting.removeValue(forKey: ObjectIdentifier(gate)),
-                  connections[connection.fd] === connection else { continue }
+            guard let connection = awaiting.removeValue(forKey: ObjectIdentifier(gate)) else { continue }
+            guard connections[connection.fd] === connection else {
+                // Closed while its answer was held: the answer is counted and logged, not sent.
+                connection.session.noteAbandonedHeld()
+                continue
+            }
             connection.session.releaseHeld(now: now)
             flush(connection)
             guard connections[connection.fd] === connection else { continue }
@@ -395,7 +399,9 @@ final class EventLoop {
 
     private func closeConnection(_ connection: SocketConnection, abortively: Bool = false) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        if let gate = connection.session.heldGate { awaiting.removeValue(forKey: ObjectIdentifier(gate)) }
+        // A held answer stays awaited: once its gate settles it is counted and logged (`noteAbandonedHeld`). One
+        // that has settled already is noted now.
+        if connection.session.heldGate != nil { connection.session.noteAbandonedHeld() }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, 0, 0)
         if abortively {
             // SO_LINGER on with a zero timeout: close sends RST and drops the unsent data (socket(7)).

@@ -26,7 +26,18 @@ final class RawClient {
         }
     }
 
-    deinit { close(fd) }
+    private var closed = false
+
+    deinit { if !closed { close(fd) } }
+
+    /// Closes with a reset (SO_LINGER 0), as a client that gives up does.
+    func reset() {
+        guard !closed else { return }
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(fd)
+        closed = true
+    }
 
     /// Sends everything; returns false if the peer reset the connection first.
     @discardableResult
