@@ -103,6 +103,24 @@ import Testing
         #expect(try service.evaluate(key: clientKey).insightIDs.count == 2)
         let index = dataDir + "/" + SQLiteStore.fileName + "-shm"
         #expect(unlink(index) == 0)
+        // Said by the idle server within a checkpointer tick (500 ms), with no write coming to find it.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !service.logs.lines.contains(where: { $0.contains("\"storage not writable\"") }) {
+            usleep(50_000)
+        }
+        let error = service.logs.lines.first { $0.contains("\"storage not writable\"") } ?? ""
+        #expect(error.contains("\"replacedFile\":\"\(index)\"") && error.contains("restart the service"), "\(error)")
+        // Another program (sqlite3 .backup, say) makes a new index: the commands still see that it is not the
+        // server's, from the files the server has open. (Another process: SQLite shares one index per database
+        // file among the connections of a process, so a connection of this one would reuse the deleted one.)
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        other.arguments = ["python3", "-c", "import sqlite3, sys; sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM tenant').fetchall()",
+                           dataDir + "/" + SQLiteStore.fileName]
+        try other.run()
+        other.waitUntilExit()
+        #expect(other.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: index), "the other process made a new index")
 
         let printed = Mutex("")
         let environment = CommandEnvironment(
@@ -113,16 +131,35 @@ import Testing
             let status = CommandLineTool(root: RootCommand.spec).run(arguments + ["--data-dir", dataDir], environment: environment)
             let text = printed.withLock { $0 }
             #expect(status == 1, "\(arguments)")
-            #expect(text.contains("the database's WAL index, is missing while trust-insights serve") && text.contains("restart the service"), "\(text)")
+            #expect(text.contains("-shm is not the file the running trust-insights serve") && text.contains("restart the service"), "\(text)")
         }
-        #expect(!FileManager.default.fileExists(atPath: index), "no command made a new index")
 
         let refused = try service.client().request("POST", "/v1/evaluations", headers: [
             ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
         ], body: Requests.payment(account: "acct-after", device: "dev-2"))
         #expect(refused.status == 503)
-        let error = service.logs.lines.first { $0.contains("\"storage not writable\"") } ?? ""
-        #expect(error.contains("\"replacedFile\":\"\(index)\"") && error.contains("restart the service"), "\(error)")
+        // A stop leaves the WAL whole rather than checkpoint by a stale index.
+        #expect(service.runtime.store.checkpoint()?.contains("not checkpointed") == true)
+    }
+
+    /// The WAL deleted under a running server: `keys revoke` wrote into a new WAL that the server never read, and
+    /// the running server went on taking the key (regression probe, 5 December). The commands refuse.
+    @Test func theCommandsRefuseADatabaseWhoseWALWasDeletedUnderARunningServer() throws {
+        let dataDir = Self.temporaryFolder("deleted-wal")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let service = try LiveService { $0.dataDir = dataDir }
+        #expect(try service.evaluate(key: try service.key()).insightIDs.count == 2)
+        let wal = dataDir + "/" + SQLiteStore.fileName + "-wal"
+        #expect(unlink(wal) == 0)
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } },
+            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(["keys", "list", "--data-dir", dataDir], environment: environment)
+        let text = printed.withLock { $0 }
+        #expect(status == 1)
+        #expect(text.contains("\(wal) is not the file the running trust-insights serve"), "\(text)")
+        #expect(!FileManager.default.fileExists(atPath: wal), "no command made a new WAL")
     }
 
     /// A mistyped --data-dir started an empty service with new demo keys wherever it pointed, making every folder on

@@ -23,10 +23,17 @@ final class Checkpointer: @unchecked Sendable {
     private let connection: SQLiteConnection
     private let intervalMilliseconds: Int
     private let spacingMicroseconds: Int
+    /// Asked before each checkpoint, and on every tick while idle: false skips the checkpoint (the store's files
+    /// were replaced under it, and what it would copy or reset may not be what is on disk).
+    private let filesIntact: @Sendable () -> Bool
 
     /// `spacingMicroseconds` is the least time between two checkpoints: back to back, each would pay its two fsyncs
     /// for a handful of frames.
-    init(path: String, intervalMilliseconds: Int = 500, spacingMicroseconds: Int = 5000) throws {
+    init(
+        path: String, intervalMilliseconds: Int = 500, spacingMicroseconds: Int = 5000,
+        filesIntact: @escaping @Sendable () -> Bool = { true }
+    ) throws {
+        self.filesIntact = filesIntact
         connection = try SQLiteConnection(path: path)
         // Possibly the last connection to close: it must leave the WAL files in place too (see SQLiteStore).
         connection.keepWALFilesOnClose()
@@ -68,6 +75,9 @@ final class Checkpointer: @unchecked Sendable {
                 return stopping
             }
             if stop { return }
+            // Checked on every tick, writes or not, so that files replaced under an idle service are noticed (and
+            // said) within a tick rather than at its next write.
+            guard filesIntact() else { continue }
             try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             let spaced = signal.locked { () -> Bool in
                 let deadline = Condition.deadline(microsecondsFromNow: spacingMicroseconds)

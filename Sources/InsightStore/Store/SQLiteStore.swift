@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import Synchronization
 #endif
 
 /// The embedded store: one SQLite database in WAL mode under the data folder. Writes go through one group committer
@@ -32,7 +33,8 @@ public final class SQLiteStore: Sendable {
     /// refusing writes: the WAL then grows until the disk reserve stops writes) and, with nil, when one works again.
     public init(
         directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
-        checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in }
+        checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in },
+        filesReplaced: @escaping @Sendable () -> Void = {}
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -64,10 +66,17 @@ public final class SQLiteStore: Sendable {
         let hooks = GroupCommitter.BatchHooks(
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() },
             failed: { corruption.note($0) })
-        let checkpointer = try Checkpointer(path: path)
-        self.checkpointer = checkpointer
         let identity = DatabaseFileIdentity(databasePath: path)
         self.identity = identity
+        let replacedSeen = Atomic<Bool>(false)
+        let checkpointer = try Checkpointer(path: path, filesIntact: {
+            let intact = identity.problem() == nil
+            // Told once each time the files go from intact to replaced: the service says so in its log, and stops
+            // acknowledging writes, even with no write coming to find out.
+            if replacedSeen.exchange(!intact, ordering: .relaxed) != !intact && !intact { filesReplaced() }
+            return intact
+        })
+        self.checkpointer = checkpointer
         writer = GroupCommitter(
             connection: connection, commitWindowMicroseconds: commitWindowMicroseconds,
             releasersCommit: holdsEvaluations, hooks: hooks,
@@ -120,6 +129,13 @@ public final class SQLiteStore: Sendable {
     @discardableResult
     public func checkpoint() -> String? {
         checkpointer.stop()
+        // With its WAL index replaced, this connection's index may not know frames another program appended by the
+        // new one, and a checkpoint that starts the WAL over would drop them. Left alone, the WAL keeps every frame,
+        // and the next start rebuilds the index from it. (A replaced database or WAL is still checkpointed: the
+        // open files hold the commits, and copying them into the database file is what saves them.)
+        if case .databaseReplaced(let path)? = identity.problem(), path.hasSuffix("-shm") {
+            return "not checkpointed: \(path) was replaced while the service had it mapped; the WAL is left whole for the next start to read"
+        }
         return writer.withConnection { connection -> String? in
             do {
                 return try connection.checkpoint() ? nil : "a reader held part of the WAL back"

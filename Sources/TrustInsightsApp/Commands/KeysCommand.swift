@@ -30,8 +30,11 @@ enum KeysCommand {
                 "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); the service creates it on its first start")
         }
         // A folder that lost its database is not one to create a new database in.
-        if !exists { try folder.checkDatabaseBeforeOpening() }
-        try folder.checkIndexBeforeOpening()
+        if !exists {
+            try folder.checkParentBeforeCreating()
+            try folder.checkDatabaseBeforeOpening()
+        }
+        try folder.checkServerFilesBeforeOpening()
         do {
             let store = try SQLiteStore(directory: configuration.dataDir)
             if !exists { environment.printError("Created a new database at \(folder.databasePath).") }
@@ -51,7 +54,7 @@ enum KeysCommand {
         let folder = DataFolderState(dataDir: configuration.dataDir)
         // A folder without a database is refused as the other commands refuse it (a mistyped --data-dir).
         guard folder.holdsDatabase else { return try openStore(arguments, environment) }
-        try folder.checkIndexBeforeOpening()
+        try folder.checkServerFilesBeforeOpening()
         try folder.checkSchemaForReading()
         do {
             return try SQLiteReadOnlyStore(directory: configuration.dataDir)

@@ -60,7 +60,7 @@ enum MetricsCommandSupport {
         guard folder.holdsDatabase else {
             throw CommandLineError.failure("no database at \(folder.databasePath): nothing to measure")
         }
-        try folder.checkIndexBeforeOpening()
+        try folder.checkServerFilesBeforeOpening()
         // Opening the store brings its schema up to date, which writes: these commands only read, and may be
         // pointed at a folder an older server still runs on, or at a backup.
         try folder.checkSchemaForReading()

@@ -37,8 +37,10 @@ enum ModelsVerifyCommand {
         let refused = registry.snapshot.refused
         guard refused.isEmpty else {
             for error in refused { environment.printError("refused  \(error.description)") }
+            let atStart = models.isEmpty
+                ? "the service would not start with it (no model left)" : "the service would leave them out at start"
             throw .failure(
-                "\(manifestPath): \(refused.count) of \(models.count + refused.count) models refused (listed above); the service would leave them out at start and refuse the manifest on reload")
+                "\(manifestPath): \(refused.count) of \(models.count + refused.count) models refused (listed above); \(atStart) and refuse the manifest on reload")
         }
         environment.print("\(manifestPath): \(models.count) models valid")
         return 0

@@ -19,17 +19,7 @@ final class DataFolderLock: Sendable {
     private let descriptors: Mutex<[Int32]>
 
     init(dataDir: String) throws(CommandLineError) {
-        // The service makes its data folder, but not the folders above it: a mistyped --data-dir would otherwise
-        // start an empty service, with new demo keys, wherever the typo pointed (storage probe, 5 December).
-        if FileSystem.fileSize(atPath: dataDir) == nil {
-            let parent = Self.parent(of: dataDir)
-            guard FileSystem.isDirectory(atPath: parent) else {
-                throw .failure(
-                    "the data folder \(dataDir) does not exist, nor does \(parent), the folder that would hold it: check "
-                        + "--data-dir (or dataDir in the configuration); the service makes its data folder on its first start, "
-                        + "but not the folders above it")
-            }
-        }
+        try DataFolderState(dataDir: dataDir).checkParentBeforeCreating()
         do {
             try SQLiteStore.createPrivateDirectory(dataDir)
         } catch {

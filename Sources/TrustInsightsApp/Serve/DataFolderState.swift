@@ -24,21 +24,42 @@ struct DataFolderState {
         !holdsDatabase && (FileSystem.fileSize(atPath: databasePath + "-wal") ?? 0) > 0
     }
 
-    /// Before a command opens the database beside a running server: its `-shm` file (the WAL index every process
-    /// maps) gone while the server runs means it was deleted under the server, which still uses its own, unlinked
-    /// copy. Opening would make a new index the server does not see, and the two would write the WAL each by its
-    /// own: a key revoked here never revoked there, acknowledged writes lost, the database corrupted (storage probe,
-    /// 5 December). A database no server has open may well have no `-shm`; nothing is checked then.
-    func checkIndexBeforeOpening() throws(CommandLineError) {
-        guard holdsDatabase, FileSystem.fileSize(atPath: databasePath + "-shm") == nil,
-              let server = DataFolderLock.holder(dataDir: dataDir)
-        else { return }
+    /// Before a command opens the database beside a running server: a database, WAL or WAL index (`-shm`) deleted or
+    /// replaced under the server is still open in it, and a command opening the files at their paths would work on
+    /// others: a key revoked here never revoked there, writes of each lost, the database corrupted (storage and
+    /// regression probes, 5 December: a `-shm` deleted, then made anew by `sqlite3 .backup`, let `keys revoke` say
+    /// the key was revoked while the server went on taking it, and the server's shutdown dropped the change).
+    /// The server's own open files say it (`ServerOpenFiles`); where they cannot be read, a `-shm` missing beside
+    /// a running server does. A database no server has open may well have no `-shm`; nothing is checked then.
+    func checkServerFilesBeforeOpening() throws(CommandLineError) {
+        guard holdsDatabase, let server = DataFolderLock.holder(dataDir: dataDir) else { return }
+        let process = server > 0 ? " (process \(server))" : ""
+        let files = [databasePath, databasePath + "-wal", databasePath + "-shm"]
+        let replaced = server > 0 ? ServerOpenFiles(pid: server).replaced(among: files) : nil
+        let missingIndex = FileSystem.fileSize(atPath: databasePath + "-shm") == nil
+        guard replaced != nil || missingIndex else { return }
+        let what = replaced.map { "\($0) is not the file the running trust-insights serve\(process) has open" }
+            ?? "\(databasePath)-shm, the database's WAL index, is missing while trust-insights serve\(process) runs on \(dataDir)"
         throw .failure(
-            "\(databasePath)-shm, the database's WAL index, is missing while trust-insights serve"
-                + (server > 0 ? " (process \(server))" : "") + " runs on \(dataDir): it was deleted under the running "
-                + "server, and a program opening the database now would make an index the server does not see, so that "
-                + "what either writes is lost and the database corrupted; restart the service first (stop it and start "
-                + "it again: nothing committed is lost), then run this again")
+            what + ": it was deleted or replaced under the running server, and a program opening the database now would "
+                + "work on other files than the server, so that what either writes is lost and the database corrupted; "
+                + "restart the service first (stop it and start it again), then run this again")
+    }
+
+    /// Before the data folder is made: its parent must be a folder already. The service (and `keys create`) make the
+    /// data folder, not the folders above it: a mistyped --data-dir would otherwise start an empty service, with
+    /// new demo keys, or file a new key in a database no server reads, wherever the typo pointed (storage and
+    /// regression probes, 5 December).
+    func checkParentBeforeCreating() throws(CommandLineError) {
+        guard FileSystem.fileSize(atPath: dataDir) == nil else { return }
+        let parent = DataFolderLock.parent(of: dataDir)
+        guard !FileSystem.isDirectory(atPath: parent) else { return }
+        let state = FileSystem.fileSize(atPath: parent) == nil
+            ? "nor does \(parent), the folder that would hold it" : "and \(parent), which would hold it, is not a folder"
+        throw .failure(
+            "the data folder \(dataDir) does not exist, \(state): check --data-dir (or "
+                + "dataDir in the configuration); the service makes its data folder on its first start, but not the "
+                + "folders above it")
     }
 
     /// Before the database is opened (opening creates it): a WAL or signing keys without a database mean the

@@ -99,6 +99,8 @@ final class ServiceRuntime: Sendable {
         }
         // Memory the settings ask for is reserved before the data folder is touched: refused later, the start stopped
         // after a first start had printed demo keys (found by an operator probe under `ulimit -v`).
+        // The store exists before the readiness it reports to; the checkpointer's notice goes through this.
+        let storageNotice = LateCallback()
         let optOutFilter: AuthorizationRegistry.FilterReservation
         do {
             optOutFilter = try AuthorizationRegistry.FilterReservation(bytes: configuration.authorizationOptOutFilterBytes)
@@ -124,6 +126,8 @@ final class ServiceRuntime: Sendable {
                 } else {
                     log.info("checkpoint working again", [("database", .text(databasePath))])
                 }
+            } filesReplaced: {
+                storageNotice()
             }
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
@@ -195,6 +199,8 @@ final class ServiceRuntime: Sendable {
             }
         })
         self.readiness = readiness
+        // Files replaced under an idle service: said now, through the same path as a write that found them.
+        storageNotice.set { readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds()) }
         let hasher = SubjectHasher(source: store)
         let authorizations = try Self.reading(databasePath) {
             try AuthorizationRegistry(
@@ -289,7 +295,7 @@ final class ServiceRuntime: Sendable {
             help: "Checkpoints of the writer that failed with an error: the database file refuses writes and the WAL grows.")
         let walFrames = metrics.gauge(
             "trust_insights_store_wal_frames",
-            help: "Pages in the WAL after the last commit, not yet copied back and started over (the limit is 1000).")
+            help: "Pages in the WAL as of the last commit, copied back or not: the WAL starts over at the first commit after a checkpoint copied it all, so at idle this keeps its last value; above 1000 for long, checkpoints are failing.")
         let storageWritable = metrics.gauge("trust_insights_storage_writable", help: "1 while the last write or check of the data folder succeeded, 0 while storage refuses writes (disk full, lock held).")
         let models = models
         metrics.onCollect {
@@ -530,3 +536,16 @@ protocol LocatedConfigurationError: Error {
 
 extension VelocityConfiguration.LoadError: LocatedConfigurationError {}
 extension RateLimitPolicy.LoadError: LocatedConfigurationError {}
+
+/// A callback whose target exists only later in start-up; called before then, it does nothing.
+private final class LateCallback: Sendable {
+    private let callback = Mutex<(@Sendable () -> Void)?>(nil)
+
+    func set(_ body: @escaping @Sendable () -> Void) {
+        callback.withLock { $0 = body }
+    }
+
+    func callAsFunction() {
+        callback.withLock { $0 }?()
+    }
+}
