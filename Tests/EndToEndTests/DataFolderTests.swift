@@ -12,6 +12,16 @@ import Testing
         NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
     }
 
+    /// Runs `trust-insights <arguments>` in process; its exit status and everything it printed, both streams.
+    private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } },
+            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
+        return (status, printed.withLock { $0 })
+    }
+
     /// Starts a service on `dataDir`, stores one signed evaluation, and stops it, keeping the folder.
     private static func storeOneEvaluation(in dataDir: String) throws {
         let service = try LiveService { $0.dataDir = dataDir }
@@ -122,14 +132,8 @@ import Testing
         #expect(other.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: index), "the other process made a new index")
 
-        let printed = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
         for arguments in [["keys", "revoke", "k0123456789abcdef"], ["keys", "list"], ["export", "metrics", "--tenant", "acme"]] {
-            printed.withLock { $0 = "" }
-            let status = CommandLineTool(root: RootCommand.spec).run(arguments + ["--data-dir", dataDir], environment: environment)
-            let text = printed.withLock { $0 }
+            let (status, text) = Self.run(arguments + ["--data-dir", dataDir])
             #expect(status == 1, "\(arguments)")
             #expect(text.contains("-shm is not the file the running trust-insights serve") && text.contains("restart the service"), "\(text)")
         }
@@ -151,12 +155,7 @@ import Testing
         #expect(try service.evaluate(key: try service.key()).insightIDs.count == 2)
         let wal = dataDir + "/" + SQLiteStore.fileName + "-wal"
         #expect(unlink(wal) == 0)
-        let printed = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(["keys", "list", "--data-dir", dataDir], environment: environment)
-        let text = printed.withLock { $0 }
+        let (status, text) = Self.run(["keys", "list", "--data-dir", dataDir])
         #expect(status == 1)
         #expect(text.contains("\(wal) is not the file the running trust-insights serve"), "\(text)")
         #expect(!FileManager.default.fileExists(atPath: wal), "no command made a new WAL")
@@ -271,12 +270,7 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/signing-keys"), "no new key was made")
         // `signing-keys list` says the same, rather than that the first key is still to come.
-        let printed = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(["signing-keys", "list", "--data-dir", dataDir], environment: environment)
-        let text = printed.withLock { $0 }
+        let (status, text) = Self.run(["signing-keys", "list", "--data-dir", dataDir])
         #expect(status == 1)
         #expect(text.contains("no signing key in \(dataDir)/signing-keys"), "\(text)")
         #expect(!text.contains("No signing keys yet"))
