@@ -165,6 +165,39 @@ struct ResponseGateTests {
         #expect(server.metrics.render().contains(#"http_requests_total{method="GET",route="/gated/{id}",status="200"} 1"#))
     }
 
+    /// Pipelined requests, then a reset: every request a handler ran is counted and logged exactly once, the ones
+    /// whose answer could not go out with `clientGone`. A pipelined request's answer held just as the write found
+    /// the reset was neither (guards probe, 5 December: 115 of 1,398).
+    @Test func liveServerCountsEveryHandledRequestOfPipeliningClientsThatReset() throws {
+        let box = GateBox()
+        let server = try TestServer.start(router: SampleRoutes.gatedRouter(box), afterEachPass: { box.openAll() })
+        defer { server.stop() }
+        let connections = 60
+        let pipelined = 4
+        DispatchQueue.concurrentPerform(iterations: connections) { index in
+            guard let client = try? RawClient(port: server.port) else { return }
+            _ = client.send((0..<pipelined).map { "GET /gated/\(index)-\($0) HTTP/1.1\r\nHost: a\r\n\r\n" }.joined())
+            usleep(UInt32(index % 5) * 300)
+            client.reset()
+        }
+        // Settled and noted once every gate is open and the loops have passed over the closes.
+        var handled = -1
+        var logged = 0
+        for _ in 0..<400 {
+            usleep(10_000)
+            box.openAll()
+            handled = box.count
+            logged = server.log.lines.filter { $0.contains(#""route":"/gated/{id}""#) }.count
+            if logged == handled && box.openedCount == handled { break }
+        }
+        #expect(handled > 0)
+        #expect(logged == handled, "\(handled) requests handled, \(logged) logged")
+        let counted = server.metrics.render().split(separator: "\n")
+            .first { $0.hasPrefix(#"http_requests_total{method="GET",route="/gated/{id}",status="200"}"#) }
+            .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        #expect(counted == handled, "\(handled) requests handled, \(counted) counted")
+    }
+
     @Test func liveServerKeepsAHeldResponseForAPeerThatStoppedSending() throws {
         let box = GateBox()
         let server = try TestServer.start(router: SampleRoutes.gatedRouter(box))

@@ -400,8 +400,24 @@ final class EventLoop {
     private func closeConnection(_ connection: SocketConnection, abortively: Bool = false) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
         // A held answer stays awaited: once its gate settles it is counted and logged (`noteAbandonedHeld`). One
-        // that has settled already is noted now.
-        if connection.session.heldGate != nil { connection.session.noteAbandonedHeld() }
+        // that has settled already is noted now. A pipelined request's answer held just before the close (the
+        // answer before it went out, and the write found the reset) is not awaited yet: it is made so here, or
+        // it was neither logged nor counted (guards probe, 5 December: 115 of 1,398 evaluations under pipelined
+        // requests and resets).
+        if let gate = connection.session.heldGate {
+            let key = ObjectIdentifier(gate)
+            if gate.settlement != nil {
+                awaiting.removeValue(forKey: key)
+                connection.session.noteAbandonedHeld()
+            } else if awaiting[key] == nil {
+                awaiting[key] = connection
+                let mailbox = self.mailbox
+                if !gate.notify({ mailbox.post($0) }) {
+                    awaiting.removeValue(forKey: key)
+                    connection.session.noteAbandonedHeld()
+                }
+            }
+        }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, 0, 0)
         if abortively {
             // SO_LINGER on with a zero timeout: close sends RST and drops the unsent data (socket(7)).
