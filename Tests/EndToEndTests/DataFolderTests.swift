@@ -146,19 +146,28 @@ import Testing
         #expect(service.runtime.store.checkpoint()?.contains("not checkpointed") == true)
     }
 
-    /// The WAL deleted under a running server: `keys revoke` wrote into a new WAL that the server never read, and
-    /// the running server went on taking the key (regression probe, 5 December). The commands refuse.
-    @Test func theCommandsRefuseADatabaseWhoseWALWasDeletedUnderARunningServer() throws {
-        let dataDir = Self.temporaryFolder("deleted-wal")
+    /// A file of the database deleted, or renamed away with a copy put in its place, under a running server: `keys
+    /// revoke` wrote into files the server never read, and the running server went on taking the key; a `keys
+    /// create` after a WAL was moved aside left the database malformed (regression and guards probes, 5 December).
+    /// The commands refuse, whatever name the server's open file now has; in a healthy folder they work.
+    @Test(arguments: [("-wal", false), ("-wal", true), ("-shm", true), ("", true)])
+    func theCommandsRefuseADatabaseWhoseFileWasReplacedUnderARunningServer(suffix: String, copied: Bool) throws {
+        let dataDir = Self.temporaryFolder("replaced-file")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }
         let service = try LiveService { $0.dataDir = dataDir }
         #expect(try service.evaluate(key: try service.key()).insightIDs.count == 2)
-        let wal = dataDir + "/" + SQLiteStore.fileName + "-wal"
-        #expect(unlink(wal) == 0)
+        #expect(Self.run(["keys", "list", "--data-dir", dataDir]).status == 0, "no false alarm in a healthy folder")
+        let file = dataDir + "/" + SQLiteStore.fileName + suffix
+        if copied {
+            #expect(rename(file, file + ".aside") == 0)
+            try FileManager.default.copyItem(atPath: file + ".aside", toPath: file)
+        } else {
+            #expect(unlink(file) == 0)
+        }
         let (status, text) = Self.run(["keys", "list", "--data-dir", dataDir])
         #expect(status == 1)
-        #expect(text.contains("\(wal) is not the file the running trust-insights serve"), "\(text)")
-        #expect(!FileManager.default.fileExists(atPath: wal), "no command made a new WAL")
+        #expect(text.contains("\(file) is not the file the running trust-insights serve"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: file) == copied, "no command made a new file")
     }
 
     /// A mistyped --data-dir started an empty service with new demo keys wherever it pointed, making every folder on

@@ -24,6 +24,7 @@ enum KeysCommand {
             try FileSystem.readFile(atPath: path)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
+        try folder.checkReachable()
         let exists = folder.holdsDatabase
         if !exists && !creating {
             throw CommandLineError.failure(
@@ -52,6 +53,7 @@ enum KeysCommand {
             try FileSystem.readFile(atPath: path)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
+        try folder.checkReachable()
         // A folder without a database is refused as the other commands refuse it (a mistyped --data-dir).
         guard folder.holdsDatabase else { return try openStore(arguments, environment) }
         try folder.checkServerFilesBeforeOpening()

@@ -57,6 +57,7 @@ enum MetricsCommandSupport {
                 reservedFolders: [configuration.dataDir + "/signing-keys"], option: "out", path: output, with: product)
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
+        try folder.checkReachable()
         guard folder.holdsDatabase else {
             throw CommandLineError.failure("no database at \(folder.databasePath): nothing to measure")
         }

@@ -1,5 +1,8 @@
 import InsightCrypto
 import InsightStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Start-up checks for a data folder that lost part of itself. A first start creates the database, the demo keys
 /// and a signing key, so a folder missing one of them would be "repaired" without a word: a lost database would
@@ -34,8 +37,10 @@ struct DataFolderState {
     func checkServerFilesBeforeOpening() throws(CommandLineError) {
         guard holdsDatabase, let server = DataFolderLock.holder(dataDir: dataDir) else { return }
         let process = server > 0 ? " (process \(server))" : ""
-        let files = [databasePath, databasePath + "-wal", databasePath + "-shm"]
-        let replaced = server > 0 ? ServerOpenFiles(pid: server).replaced(among: files) : nil
+        let replaced = server > 0
+            ? ServerOpenFiles(pid: server).replaced(
+                database: databasePath, folder: dataDir, lockFile: dataDir + "/" + DataFolderLock.fileName)
+            : nil
         let missingIndex = FileSystem.fileSize(atPath: databasePath + "-shm") == nil
         guard replaced != nil || missingIndex else { return }
         let what = replaced.map { "\($0) is not the file the running trust-insights serve\(process) has open" }
@@ -44,6 +49,16 @@ struct DataFolderState {
             what + ": it was deleted or replaced under the running server, and a program opening the database now would "
                 + "work on other files than the server, so that what either writes is lost and the database corrupted; "
                 + "restart the service first (stop it and start it again), then run this again")
+    }
+
+    /// A database this account cannot even look for (a data folder of mode 0700 owned by the service's user) read as
+    /// "no database", sending the operator to look for a lost file (guards probe, 5 December).
+    func checkReachable() throws(CommandLineError) {
+        var status = stat()
+        guard stat(databasePath, &status) != 0, errno == EACCES else { return }
+        throw .failure(
+            "cannot reach \(databasePath): permission denied: run the command as the user the service runs as "
+                + "(the data folder is theirs alone, mode 0700)")
     }
 
     /// Before the data folder is made: its parent must be a folder already. The service (and `keys create`) make the
