@@ -1,3 +1,5 @@
+import InsightStore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,18 +15,6 @@ import Glibc
 struct ServerOpenFiles {
     let pid: Int
 
-    private struct FileID: Hashable {
-        let device: UInt64
-        let inode: UInt64
-
-        init?(path: String) {
-            var status = stat()
-            guard stat(path, &status) == 0 else { return nil }
-            device = UInt64(status.st_dev)
-            inode = UInt64(status.st_ino)
-        }
-    }
-
     /// The first of `database`, its WAL and its index (`-wal`, `-shm`) that is not the file the server has open;
     /// nil when each is, when the server has not opened the database yet (nothing of the folder open but its lock
     /// and the folder itself), or when `/proc/<pid>/fd` cannot be read.
@@ -35,7 +25,7 @@ struct ServerOpenFiles {
         let fdFolder = "/proc/\(pid)/fd"
         guard let directory = opendir(fdFolder) else { return nil }
         defer { closedir(directory) }
-        var open = Set<FileID>()
+        var open = Set<FileIdentity>()
         var opensFolderFiles = false
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
@@ -44,14 +34,14 @@ struct ServerOpenFiles {
             guard name != ".", name != "..", let target = Self.link(fdFolder + "/" + name) else { continue }
             // A file deleted under the server is named so; whatever is at the path now is another file.
             for path in paths where target == Self.canonical(path) + " (deleted)" { return path }
-            if let id = FileID(path: fdFolder + "/" + name) { open.insert(id) }
+            if let id = FileIdentity(path: fdFolder + "/" + name) { open.insert(id) }
             let named = target.hasSuffix(" (deleted)") ? String(target.dropLast(10)) : target
             if named.hasPrefix(canonicalFolder + "/") && named != canonicalLock { opensFolderFiles = true }
         }
         guard opensFolderFiles else { return nil }
         // Once the server has its database open, all three files at the paths must be the ones it has open.
         for path in paths {
-            guard let id = FileID(path: path), open.contains(id) else { return path }
+            guard let id = FileIdentity(path: path), open.contains(id) else { return path }
         }
         return nil
     }
