@@ -1,10 +1,11 @@
 import Synchronization
 
 /// The first sign that the database file holds what SQLite did not write there (`SQLITE_CORRUPT`, `SQLITE_NOTADB`):
-/// a backup copied over the live file in place (`cp` onto it keeps the inode, so `DatabaseFileIdentity` still sees
-/// the file it opened), a disk or filesystem fault. From then on every write is refused until a restart: the writes
-/// that do not touch a damaged page still commit, and each would be acknowledged into a database the next start
-/// refuses (storage probe, 5 December: 17,976 evaluations answered 200 after a `cp` over the live file, all lost).
+/// a disk or filesystem fault, or a backup copied over the live file in place (`cp` onto it keeps the inode, so
+/// `DatabaseFileIdentity` still sees the file it opened). From then on every write is refused until a restart: the
+/// writes that do not touch a damaged page still commit, and each would be acknowledged into a database the next
+/// start may refuse. SQLite need not report such a copy at all (deploy/README.md, Backups); this acts only on what
+/// it does report.
 final class DatabaseCorruption: Sendable {
     private let seen = Atomic<Bool>(false)
     private let first = Mutex<String?>(nil)

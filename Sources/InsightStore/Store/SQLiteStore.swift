@@ -1,6 +1,6 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
-import Synchronization
 #endif
 
 /// The embedded store: one SQLite database in WAL mode under the data folder. Writes go through one group committer

@@ -53,7 +53,7 @@ final class ServiceRuntime: Sendable {
         if !others.isEmpty {
             log.warning("feature catalogue folder holds files that are not catalogues", [
                 ("folder", .text(configuration.configDir + "/features")),
-                ("files", .text(others.prefix(10).joined(separator: ", ") + (others.count > 10 ? " and \(others.count - 10) more" : ""))),
+                ("files", .text(Self.listed(others))),
                 ("action", "only <category>.json for the five operation categories is read (\(OperationCategory.allCases.map { $0.rawValue + ".json" }.joined(separator: ", "))); the other files change nothing: rename an edit meant to count, move the rest out"),
             ])
         }
@@ -97,10 +97,10 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: manifestPath, message: "\(error)")
         }
-        // Memory the settings ask for is reserved before the data folder is touched: refused later, the start stopped
-        // after a first start had printed demo keys (found by an operator probe under `ulimit -v`).
         // The store exists before the readiness it reports to; the checkpointer's notice goes through this.
         let storageNotice = LateCallback()
+        // Memory the settings ask for is reserved before the data folder is touched: refused later, the start stopped
+        // after a first start had printed demo keys (found by an operator probe under `ulimit -v`).
         let optOutFilter: AuthorizationRegistry.FilterReservation
         do {
             optOutFilter = try AuthorizationRegistry.FilterReservation(bytes: configuration.authorizationOptOutFilterBytes)
@@ -328,16 +328,19 @@ final class ServiceRuntime: Sendable {
     /// is another matter, and a key renamed by hand is one the service no longer publishes.
     private static func warnOfOtherEntries(in directory: String, log: EventLog) {
         guard let others = try? SigningKeyFiles(directory: directory).otherEntries(), !others.isEmpty else { return }
-        let shown = 10
         var fields: [(String, EventLog.Value)] = [
             ("folder", .text(directory)),
-            ("files", .text(others.prefix(shown).map { $0.name }.joined(separator: ", ")
-                + (others.count > shown ? " and \(others.count - shown) more" : ""))),
+            ("files", .text(listed(others.map { $0.name }))),
         ]
         let open = others.filter { $0.readableByOthers }.map { $0.name }
-        if !open.isEmpty { fields.append(("readableByOthers", .text(open.prefix(shown).joined(separator: ", ")))) }
+        if !open.isEmpty { fields.append(("readableByOthers", .text(listed(open)))) }
         fields.append(("action", "only files named es256-<milliseconds>-<kid>.pem are keys, and the rest are ignored: move anything else out of the folder (above all a copy of a private key), and give a key restored under another name its own name back, or what it signed fails to verify"))
         log.warning("signing-keys folder holds files that are not keys", fields)
+    }
+
+    /// Up to ten names for a log line, then how many more: a folder of stray files must not make a line of any length.
+    private static func listed(_ names: [String]) -> String {
+        names.prefix(10).joined(separator: ", ") + (names.count > 10 ? " and \(names.count - 10) more" : "")
     }
 
     /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
