@@ -17,6 +17,11 @@ import Testing
         #expect(ready.text.contains("\"storageWritable\":true"))
         let echoed = try client.request("GET", "/healthz", headers: [("X-Request-ID", "ops-check-1")])
         #expect(echoed.header("X-Request-ID") == "ops-check-1")
+        // The ID is echoed and logged: an API key pasted into it is neither (a fresh ID stands in).
+        let keyShaped = "ti_production_k0123456789abcdef_" + String(repeating: "A", count: 43)
+        let replaced = try client.request("GET", "/healthz", headers: [("X-Request-ID", keyShaped)])
+        #expect(replaced.status == 200)
+        #expect(replaced.header("X-Request-ID").map { !$0.contains("ti_production_") } == true)
 
         // A method the route does not serve, and OPTIONS answered by the server, count under their route.
         #expect(try client.request("DELETE", "/v1/models").status == 405)

@@ -110,6 +110,16 @@ struct MessageTypeTests {
         var generator = RequestIDGenerator(seed: 1)
         #expect(generator.generate() != generator.generate())
     }
+
+    /// An API key pasted into `X-Request-ID` was echoed and written to the access log (found by a tenancy probe).
+    @Test func replacesRequestIDsThatBeginWithARefusedPrefix() {
+        var generator = RequestIDGenerator(seed: 1, refusedPrefixes: ["ti_sandbox_"])
+        #expect(generator.requestID(incoming: "order-7") == "order-7")
+        #expect(generator.requestID(incoming: "xti_sandbox_k") == "xti_sandbox_k")
+        let replaced = generator.requestID(incoming: "ti_sandbox_k0123456789abcdef_secret")
+        #expect(!replaced.contains("ti_sandbox_"))
+        #expect(replaced.utf8.count == 32)
+    }
 }
 
 enum JSONValue: Decodable, Equatable {

@@ -108,6 +108,21 @@ final class InterleavingKeyStore: APIKeyStore, KeyIssuingStore {
         }
     }
 
+    /// Reinstating a suspended key cannot open a route its role never may use, so such a route answers `forbidden`,
+    /// not `access-revoked` (which tells the app an operator's reinstatement would help).
+    @Test func refusesOtherRolesBeforeSuspension() throws {
+        let store = InMemoryKeyStore()
+        let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)
+        let authenticator = try Authenticator(store: store, refreshIntervalMilliseconds: 1000)
+        store.setStatus(secret.keyID, .suspended)
+        #expect(throws: AccessError.forbiddenRole(required: [.partner])) {
+            try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.partner], now: 1000)
+        }
+        #expect(throws: AccessError.accessRevoked) {
+            try authenticator.authenticate(authorization: "Bearer \(secret.revealed)", roles: [.client, .partner], now: 1000)
+        }
+    }
+
     @Test func noticesRevocationAndSuspensionAfterRefresh() throws {
         let store = InMemoryKeyStore()
         let secret = try KeyIssuer(store: store).issue(tenant: tenant, role: .client, environment: .sandbox, now: 0)

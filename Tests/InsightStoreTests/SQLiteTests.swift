@@ -67,6 +67,29 @@ import Testing
     }
 }
 
+@Suite struct SQLiteErrorTests {
+    /// `keys revoke` beside an sqlite3 shell holding the write lock printed SQLite's bare "database is locked",
+    /// which does not say whether the change was made or what to do (found by a tenancy probe).
+    @Test func aLockHeldElsewhereSaysToTryAgain() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let holder = try SQLiteConnection(path: path)
+        try holder.execute("CREATE TABLE thing (id INTEGER PRIMARY KEY)")
+        try holder.execute("BEGIN IMMEDIATE")
+        let waiter = try SQLiteConnection(path: path, busyTimeoutMilliseconds: 20)
+        do {
+            try waiter.execute("INSERT INTO thing (id) VALUES (1)")
+            Issue.record("the insert ran under another connection's write lock")
+        } catch {
+            #expect(error.code == 5)
+            #expect(error.description.contains("database is locked"))
+            #expect(error.description.contains("try again"))
+        }
+        try holder.execute("COMMIT")
+        try waiter.execute("INSERT INTO thing (id) VALUES (1)")
+    }
+}
+
 @Suite struct GroupCommitterTests {
     private func makeCommitter(_ directory: TemporaryDirectory) throws -> GroupCommitter {
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))

@@ -21,7 +21,7 @@ final class LoopServices {
     let defaultCacheControlLine: [UInt8]?
     /// Handlers' work for the end of the pass (`LoopTasks`).
     let tasks = LoopTasks()
-    var requestIDs = RequestIDGenerator()
+    var requestIDs: RequestIDGenerator
     var date = DateCache()
     private var accessLogThrottle: AccessLogThrottle
     private var routes: [String: RouteSeries] = [:]
@@ -31,6 +31,7 @@ final class LoopServices {
         self.router = shared.router
         self.defaultBodyLimit = shared.configuration.defaultBodyLimit
         self.accessLog = shared.configuration.accessLog
+        self.requestIDs = RequestIDGenerator(refusedPrefixes: shared.configuration.requestIDRefusedPrefixes)
         let refused = shared.configuration.accessLogRefusedPerSecond
         let loops = max(1, shared.configuration.eventLoops)
         accessLogThrottle = AccessLogThrottle(linesPerSecond: refused <= 0 ? 0 : (refused + loops - 1) / loops)

@@ -1,10 +1,13 @@
-/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters, else 16 random bytes
-/// in hex. IDs are correlators, not secrets, so a fast generator seeded from the system one is enough.
+/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters and does not begin with one
+/// of `refusedPrefixes`, else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
+/// from the system one is enough.
 struct RequestIDGenerator {
     private var generator: SplitMix64
+    private let refusedPrefixes: [[UInt8]]
 
-    init(seed: UInt64 = UInt64.random(in: .min ... .max)) {
+    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedPrefixes: [String] = []) {
         generator = SplitMix64(state: seed)
+        self.refusedPrefixes = refusedPrefixes.map { Array($0.utf8) }
     }
 
     static func isAcceptable(_ candidate: String) -> Bool {
@@ -13,8 +16,12 @@ struct RequestIDGenerator {
     }
 
     mutating func requestID(incoming: String?) -> String {
-        if let incoming, Self.isAcceptable(incoming) { return incoming }
+        if let incoming, Self.isAcceptable(incoming), !isRefused(incoming) { return incoming }
         return generate()
+    }
+
+    private func isRefused(_ candidate: String) -> Bool {
+        refusedPrefixes.contains { candidate.utf8.starts(with: $0) }
     }
 
     mutating func generate() -> String {

@@ -49,6 +49,10 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
         return String(decoding: keyID, as: UTF8.self)
     }
 
+    /// How every token begins (`ti_sandbox_`, `ti_production_`): text that does is treated as a secret wherever it
+    /// would be echoed or logged.
+    public static let tokenPrefixes = DeploymentEnvironment.allCases.map { "ti_\($0.rawValue)_" }
+
     /// True for text of a key ID's shape (`k` and 16 lowercase hexadecimal digits), which may be repeated in a
     /// message; anything else typed where an ID belongs might be a secret, and is not.
     public static func isKeyIDShaped(_ text: String) -> Bool {

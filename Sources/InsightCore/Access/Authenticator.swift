@@ -50,12 +50,11 @@ public final class Authenticator: Sendable {
             throw .unauthenticated
         }
         guard ConstantTime.equals(secret.hash, record.secretHash) else { throw .unauthenticated }
-        switch record.status {
-        case .revoked: throw .unauthenticated
-        case .suspended: if !admittingSuspended { throw .accessRevoked }
-        case .active: break
-        }
+        if record.status == .revoked { throw .unauthenticated }
+        // The role first: reinstating a suspended key cannot open a route its role never may use, so the answer
+        // must not suggest it would.
         guard roles.contains(record.role) else { throw .forbiddenRole(required: KeyRole.allCases.filter { roles.contains($0) }) }
+        if record.status == .suspended && !admittingSuspended { throw .accessRevoked }
         return Principal(
             keyID: record.keyID, tenant: record.tenant, role: record.role, environment: record.environment,
             rate: record.rate, burst: record.burst, isSuspended: record.status == .suspended)

@@ -7,7 +7,12 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
     public var context: String
 
-    public var description: String { "\(context): \(message) (SQLite code \(extendedCode))" }
+    public var description: String {
+        let text = "\(context): \(message) (SQLite code \(extendedCode))"
+        // SQLite's "database is locked" does not tell an operator whether to retry, or what held the lock.
+        guard code == SQLITE_BUSY else { return text }
+        return text + "; another process (a command, a backup, an sqlite3 shell) held the database's write lock longer than this one waits: try again once it is done"
+    }
 
 
     init(connection: OpaquePointer?, code: Int32, context: String) {
