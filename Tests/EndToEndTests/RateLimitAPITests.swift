@@ -165,6 +165,8 @@ struct RateLimitAPITests {
         #expect(try jsonObject(due)["standing"] as? String == "suspended")
         #expect(try service.count("SELECT count(*) FROM api_key WHERE status = 'suspended'") == 1)
         #expect(service.logs.lines.contains { $0.contains("key suspended for not reporting consumption") })
+        let scrape = try service.client().request("GET", "/metrics").text
+        #expect(scrape.contains("\ntrust_insights_keys_suspended_total 1\n"), "\(scrape)")
         let suspended = try evaluate(service, key: key)
         #expect(suspended.status == 403)
         #expect((try jsonObject(suspended)["type"] as? String)?.hasSuffix("access-revoked") == true)

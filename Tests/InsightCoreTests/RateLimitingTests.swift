@@ -170,6 +170,23 @@ import Testing
         #expect(after.nonCompliantSince == 100_000)
     }
 
+    /// The 5-second hold after a suspension of the process's own holds back a key whose counts still fail; one whose
+    /// unreported evaluations left the window meanwhile is compliant, and is answered so at once (RATE-LIMITS.md,
+    /// "Reinstatement": a probe read the hold as unconditional, which the documentation then said).
+    @Test func theHoldAfterASuspensionKeepsOnlyAFailingKeySuspended() {
+        let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
+        for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }
+        #expect(tracker.assess(keyID: "k", now: 552_000).standing == .rateReduced)
+        #expect(tracker.assess(keyID: "k", now: 612_000).standing == .suspended)
+        #expect(tracker.noteSuspended(keyID: "k", now: 612_000))
+        // Within the hold, still failing: suspended, whatever the key table says.
+        #expect(tracker.assess(keyID: "k", now: 614_000).standing == .suspended)
+        // Within the hold, the evaluations out of the window: nothing to judge, so compliant.
+        let emptied = tracker.assess(keyID: "k", now: 616_000)
+        #expect(emptied.judged == 0)
+        #expect(emptied.standing == .compliant)
+    }
+
     @Test func aKeySeenSuspendedIsNotTakenForReinstatedUntilItIsSeenActive() {
         let tracker = ComplianceTracker(policy: policy, deadlineMilliseconds: deadline)
         for index in 0..<20 { tracker.noteEvaluation(keyID: "k", at: Int64(index)) }

@@ -226,11 +226,15 @@ final class ServiceRuntime: Sendable {
                 ("effect", "reports later than this count as missing for compliance; below a minute, apps that report promptly are cut and then suspended (default 600)"),
             ])
         }
+        let suspensions = metrics.counter(
+            "trust_insights_keys_suspended_total",
+            help: "Client keys this process suspended for not reporting consumption (each until `keys reinstate`).")
         let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
             // Sustained non-compliance: the key answers 403 access-revoked until `keys reinstate`.
             do {
                 try store.setKeyStatus(keyID: keyID, to: .suspended, now: now)
                 authenticator.refreshIfDue(now: now, force: true)
+                suspensions.increment()
                 log.warning("key suspended for not reporting consumption", [("keyID", .text(keyID))])
                 return true
             } catch {
