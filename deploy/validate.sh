@@ -53,7 +53,9 @@ def need(condition, message):
 
 # config/default.json holds every key with its built-in default (README, Configuration).
 defaults = json.load(open("config/default.json"))
-known = set(defaults)
+# Keys the service still accepts but ignores, so that files which set them stay valid (README, Configuration).
+retired = {"evaluationHoldMicroseconds"}
+known = set(defaults) | retired
 def variable(key):
     return "TRUST_INSIGHTS_" + re.sub(r"([A-Z])", r"_\1", key).upper()
 variables = {variable(key): key for key in known}

@@ -16,9 +16,9 @@ swift build -c release --product trust-insights --scratch-path "$SCRATCH" ${EXTR
 BIN="$SCRATCH/release/trust-insights"
 FEATURES=$(python3 -c "print(','.join(f'f{i}' for i in range(32)))" 2>/dev/null || echo "f0,f1,f2,f3,f4,f5,f6,f7,f8,f9,f10,f11,f12,f13,f14,f15,f16,f17,f18,f19,f20,f21,f22,f23,f24,f25,f26,f27,f28,f29,f30,f31")
 "$BIN" models import --from xgboost "$FIXTURES/xgb_200x6.json" --insight isLikelyBeingCoached --category payment \
-    --version bench.xgb --out "$OUT/xgb.json" >/dev/null
+    --version 1.0 --out "$OUT/xgb.json" >/dev/null
 "$BIN" models import --from lightgbm "$FIXTURES/lgb_200x63.txt" --insight isLikelyBeingCoached --category payment \
-    --version bench.lgb --features "$FEATURES" --out "$OUT/lgb.json" >/dev/null
+    --version 2.0 --features "$FEATURES" --out "$OUT/lgb.json" >/dev/null
 echo "machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for model in xgb lgb; do
     : > "$OUT/$model.runs"

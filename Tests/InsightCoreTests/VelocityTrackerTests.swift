@@ -314,6 +314,22 @@ import Testing
         #expect((try? VelocityConfiguration.load(json: Array(atTheCap.utf8))) != nil)
     }
 
+    /// 20,000 rules made a 3 MB answer, each firing rule a reason code in every insight (velocity probe).
+    @Test func boundsTheNumberOfCountersAndRules() {
+        func file(counters: Int, rules: Int) -> [UInt8] {
+            let counterList = (0..<counters).map { #"{"name": "c\#($0)", "kind": "evaluationsPerAccount", "windowSeconds": 60}"# }
+            let ruleList = (0..<rules).map { #"{"name": "r\#($0)", "counter": "c0", "atLeast": 1, "raiseTo": "medium"}"# }
+            return Array(#"{"formatVersion": 1, "counters": [\#(counterList.joined(separator: ","))], "rules": [\#(ruleList.joined(separator: ","))]}"#.utf8)
+        }
+        #expect((try? VelocityConfiguration.load(json: file(counters: 64, rules: 128))) != nil)
+        #expect(throws: VelocityConfiguration.LoadError(path: "/counters/64", message: "at most 64 counters (each is read on every evaluation)")) {
+            try VelocityConfiguration.load(json: file(counters: 65, rules: 1))
+        }
+        #expect(throws: VelocityConfiguration.LoadError(path: "/rules/128", message: "at most 128 rules (each that fires is a reason code in every insight of an answer)")) {
+            try VelocityConfiguration.load(json: file(counters: 1, rules: 129))
+        }
+    }
+
     @Test func rejectsSubjectBoundsSmallerThanSixtyFourPerShard() {
         let json = #"{"formatVersion": 1, "counters": [], "rules": [], "limits": {"maxTrackedAccounts": 1023}}"#
         #expect(throws: VelocityConfiguration.LoadError(path: "/limits/maxTrackedAccounts", message: "expected an integer from 1024 to 100000000")) {

@@ -101,6 +101,26 @@ import Glibc
         }
     }
 
+    /// With `--manifest` (and for `verify`, `--catalogue`) naming every file read, a `--config` that does not load is
+    /// still refused, as the README says: it passed silently with exit status 0 (found by a docs probe).
+    @Test func aConfigurationThatDoesNotLoadIsRefusedWhateverFilesTheOptionsName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-bad-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let unknownKey = directory.appendingPathComponent("service.json")
+        try Data(#"{"notASetting": 1}"#.utf8).write(to: unknownKey)
+        let manifest = ["--manifest", directory.appendingPathComponent("manifest.json").path]
+        let catalogue = ["--catalogue", directory.path]
+        for arguments in [["models", "list"] + manifest, ["models", "verify"] + manifest + catalogue] {
+            let (missing, missingErrors) = run(arguments + ["--config", "/nonexistent/service.json"])
+            #expect(missing == 2, "\(arguments)")
+            #expect(missingErrors.contains("/nonexistent/service.json"), "\(missingErrors)")
+            let (unknown, unknownErrors) = run(arguments + ["--config", unknownKey.path])
+            #expect(unknown == 2, "\(arguments)")
+            #expect(unknownErrors.contains("notASetting"), "\(unknownErrors)")
+        }
+    }
+
     @Test func aModelTheCatalogueRefusesIsNotWrittenAndNotRegistered() throws {
         try importStump(features: "activeCall,notInTheCatalogue") { result, out, manifest in
             #expect(result.status != 0)

@@ -9,6 +9,12 @@ extension VelocityConfiguration {
         public var description: String { "velocity configuration \(path): \(message)" }
     }
 
+    /// Bounds on the file's lists: every counter is read and every rule checked on each evaluation, and every rule
+    /// that fires names itself in each insight's reason codes, so 20,000 rules made an answer of 3 MB (velocity
+    /// probe, 6 December). Far above any real set (the shipped file has 6 and 4).
+    public static let maxCounters = 64
+    public static let maxRules = 128
+
     public static func load(json bytes: [UInt8]) throws -> VelocityConfiguration {
         var reader = JSONReader(bytes)
         var counters: [Counter] = []
@@ -20,9 +26,19 @@ extension VelocityConfiguration {
                 switch key {
                 case "formatVersion": formatVersion = try readInteger(&reader, path: "/formatVersion", range: 1...1)
                 case "counters":
-                    try readArray(&reader, path: "/counters") { index, reader in counters.append(try readCounter(&reader, path: "/counters/\(index)")) }
+                    try readArray(&reader, path: "/counters") { index, reader in
+                        guard index < maxCounters else {
+                            throw LoadError(path: "/counters/\(index)", message: "at most \(maxCounters) counters (each is read on every evaluation)")
+                        }
+                        counters.append(try readCounter(&reader, path: "/counters/\(index)"))
+                    }
                 case "rules":
-                    try readArray(&reader, path: "/rules") { index, reader in rules.append(try readRule(&reader, path: "/rules/\(index)")) }
+                    try readArray(&reader, path: "/rules") { index, reader in
+                        guard index < maxRules else {
+                            throw LoadError(path: "/rules/\(index)", message: "at most \(maxRules) rules (each that fires is a reason code in every insight of an answer)")
+                        }
+                        rules.append(try readRule(&reader, path: "/rules/\(index)"))
+                    }
                 case "limits": limits = try readLimits(&reader)
                 default: throw LoadError(path: "/\(key)", message: "unknown key")
                 }

@@ -30,12 +30,8 @@ enum ModelsCatalogue {
     static func serviceFolder(
         _ key: ServiceFolder, _ arguments: ParsedArguments, _ environment: CommandEnvironment
     ) throws(CommandLineError) -> String {
-        // Only the file: the command's own options (`--manifest`...) are no settings of the service.
-        let file = ParsedArguments(
-            commandPath: [], values: arguments.value("config").map { ["config": [$0]] } ?? [:], flags: [], positionals: [])
-        let configuration = try ConfigurationLoader.load(arguments: file, variables: environment.variables) { path in
-            try FileSystem.readFile(atPath: path)
-        }
+        let file = configurationFile(arguments)
+        let configuration = try loadedConfiguration(arguments, environment)
         let folder = key == .models ? configuration.modelsDir : configuration.configDir
         let unset = key == .config && folder == ServiceConfiguration().configDir
         // As `serve` names a mistyped folder: a setting to correct (exit 2), not a manifest it cannot read (exit 1).
@@ -47,6 +43,23 @@ enum ModelsCatalogue {
         return folder
     }
 
+    /// Only the file: the command's own options (`--manifest`...) are no settings of the service.
+    private static func configurationFile(_ arguments: ParsedArguments) -> ParsedArguments {
+        ParsedArguments(
+            commandPath: [], values: arguments.value("config").map { ["config": [$0]] } ?? [:], flags: [], positionals: [])
+    }
+
+    /// The service's configuration, refused (exit 2) as `serve` refuses it. Loaded even when `--manifest` and
+    /// `--catalogue` name every file a command reads: a mistyped `--config` passed silently there (docs probe,
+    /// 6 December), which the README says these commands refuse.
+    private static func loadedConfiguration(
+        _ arguments: ParsedArguments, _ environment: CommandEnvironment
+    ) throws(CommandLineError) -> ServiceConfiguration {
+        try ConfigurationLoader.load(arguments: configurationFile(arguments), variables: environment.variables) { path in
+            try FileSystem.readFile(atPath: path)
+        }
+    }
+
     enum ServiceFolder: String {
         case models = "modelsDir"
         case config = "configDir"
@@ -54,7 +67,10 @@ enum ModelsCatalogue {
 
     /// `--manifest`, or the manifest of the service's models folder.
     static func manifestPath(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws(CommandLineError) -> String {
-        if let explicit = arguments.value("manifest") { return explicit }
+        if let explicit = arguments.value("manifest") {
+            _ = try loadedConfiguration(arguments, environment)
+            return explicit
+        }
         return try serviceFolder(.models, arguments, environment) + "/manifest.json"
     }
 
@@ -64,6 +80,7 @@ enum ModelsCatalogue {
         let explicit = arguments.value("catalogue")
         let directory: String
         if let explicit {
+            _ = try loadedConfiguration(arguments, environment)
             directory = explicit
         } else {
             directory = try serviceFolder(.config, arguments, environment) + "/features"
