@@ -21,6 +21,9 @@ final class EventLoop {
     private var listenFD: Int32
     private var listenerArmed = true
     private var acceptResumesAt: UInt64?
+    /// Accepts that failed for want of descriptors since the last `AcceptFailureLine`, and that line's second.
+    private var descriptorShortages = 0
+    private var descriptorShortageLoggedAt = Int.min
     private var connections: [Int32: SocketConnection] = [:]
     /// Connections whose response waits for a gate, by gate; the mailbox says which gates have settled.
     private var awaiting: [ObjectIdentifier: SocketConnection] = [:]
@@ -142,16 +145,7 @@ final class EventLoop {
         for _ in 0..<limit {
             var makingRoom: SocketConnection?
             if shared.openConnections.load(ordering: .relaxed) >= configuration.maxConnections {
-                if reclaimable == nil { reclaimable = reclaimableConnections(atMost: limit) }
-                // A candidate whose input already waits in the kernel is not silent: the loop has not read its
-                // request yet (it may have been accepted in this very batch). Closing it would reset the
-                // connection and lose a request the client sent in full.
-                while let candidate = reclaimable?.popFirst() {
-                    if connections[candidate.fd] === candidate && !Self.hasUnreadInput(candidate.fd) {
-                        makingRoom = candidate
-                        break
-                    }
-                }
+                makingRoom = nextReclaimable(&reclaimable, atMost: limit)
                 guard makingRoom != nil else {
                     pauseAccepting()
                     return
@@ -164,7 +158,18 @@ final class EventLoop {
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: pauseAccepting()
+                case EMFILE, ENFILE:
+                    noteDescriptorShortage(errno == EMFILE ? "EMFILE" : "ENFILE")
+                    // Out of descriptors below the cap (a limit lowered under the running process, or files of
+                    // its own): an idle connection makes room as it does at the cap, or the client would wait
+                    // for the idle timeout.
+                    if let idle = makingRoom ?? nextReclaimable(&reclaimable, atMost: limit) {
+                        shared.reclaimedIdleConnections.increment()
+                        closeConnection(idle)
+                        continue
+                    }
+                    pauseAccepting()
+                case ENOBUFS, ENOMEM: pauseAccepting()
                 default: break
                 }
                 return
@@ -189,6 +194,17 @@ final class EventLoop {
             shared.openConnections.add(1, ordering: .relaxed)
             shared.openConnectionsGauge.increment()
         }
+    }
+
+    /// The next of `reclaimable` (found on first use) that may be closed for a new client. A candidate whose input
+    /// already waits in the kernel is not silent: the loop has not read its request yet (it may have been accepted
+    /// in this very batch). Closing it would reset the connection and lose a request the client sent in full.
+    private func nextReclaimable(_ reclaimable: inout ArraySlice<SocketConnection>?, atMost limit: Int) -> SocketConnection? {
+        if reclaimable == nil { reclaimable = reclaimableConnections(atMost: limit) }
+        while let candidate = reclaimable?.popFirst() {
+            if connections[candidate.fd] === candidate && !Self.hasUnreadInput(candidate.fd) { return candidate }
+        }
+        return nil
     }
 
     /// At the connection cap, the connections to close for new clients, first to close first. First those lingering
@@ -231,6 +247,18 @@ final class EventLoop {
     }
 
     /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.
+    private func noteDescriptorShortage(_ reason: String) {
+        descriptorShortages += 1
+        let second = services.date.second
+        guard second >= descriptorShortageLoggedAt + AcceptFailureLine.intervalSeconds else { return }
+        descriptorShortageLoggedAt = second
+        shared.logSink.write(line: AcceptFailureLine(
+            failures: descriptorShortages, reason: reason,
+            openConnections: shared.openConnections.load(ordering: .relaxed),
+            maxConnections: shared.configuration.maxConnections).render())
+        descriptorShortages = 0
+    }
+
     private func pauseAccepting() {
         guard listenerArmed, listenFD >= 0 else { return }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, listenFD, 0, Self.listenerToken)

@@ -23,6 +23,8 @@ final class ServiceRuntime: Sendable {
     let log: EventLog
     let demoClientSecret: APIKeySecret?
     let velocity: VelocityTracker
+    /// The soft open-file limit once raised to the hard one (`OpenFileLimit`); nil where it could not be read.
+    let openFileLimit: Int?
     private let dataFolderLock: DataFolderLock
     /// Set by SIGTERM or SIGINT: a velocity replay still running at start-up stops, and `stop` follows.
     private let startUpCancelled = Atomic<Bool>(false)
@@ -268,8 +270,21 @@ final class ServiceRuntime: Sendable {
         // end, on its own thread, so their answers leave in the same pass (docs/BENCHMARKS.md, "The event loop
         // commits its own records").
         let heldWrites = store
+        var serverConfiguration = HTTPServerConfiguration(configuration)
+        let files = OpenFileLimit.raised()
+        openFileLimit = files?.soft
+        if let files, let open = OpenFileLimit.openDescriptors(), files.connectionRoom(openDescriptors: open) < serverConfiguration.maxConnections {
+            // A cap the process cannot reach never reclaims idle connections: fitted under the limit, it does.
+            serverConfiguration.maxConnections = files.connectionRoom(openDescriptors: open)
+            log.warning("open-file limit below maxConnections", [
+                ("openFileLimit", .number(files.soft)), ("openFiles", .number(open)),
+                ("maxConnections", .number(configuration.maxConnections)),
+                ("effectiveMaxConnections", .number(serverConfiguration.maxConnections)),
+                ("action", "raise the hard open-file limit (systemd LimitNOFILE, docker --ulimit nofile, ulimit -Hn) to maxConnections plus \(open + OpenFileLimit.reserve), or lower maxConnections; until then the cap is effectiveMaxConnections"),
+            ])
+        }
         server = HTTPServer(
-            configuration: HTTPServerConfiguration(configuration), router: router, metrics: metrics, logSink: logSink,
+            configuration: serverConfiguration, router: router, metrics: metrics, logSink: logSink,
             afterEachPass: { heldWrites.commitHeldWrites() }, accessLogIdentity: .keyID)
         serverBox.server = server
         let modelGeneration = metrics.gauge("trust_insights_model_generation", help: "Reloads of the model manifest since start (1 = as started).")
@@ -401,7 +416,8 @@ final class ServiceRuntime: Sendable {
             ("address", "\(configuration.urlHost):\(server.boundPort)"), ("version", .text(RootCommand.version)),
             ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
-        ] + stagedKeyFields())
+            ("maxConnections", .number(server.configuration.maxConnections)),
+        ] + (openFileLimit.map { [("openFileLimit", .number($0))] } ?? []) + stagedKeyFields())
         listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)

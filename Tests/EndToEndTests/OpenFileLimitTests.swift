@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The open-file limit against the connection cap, on the real binary (the limit is the process's; a test process
+/// must not lower its own under the other tests). Under a soft limit below `maxConnections`, `accept` failed with
+/// EMFILE before the cap, the cap's reclaim of idle connections never ran, and a new client waited for the idle
+/// timeout, 56 s, with nothing logged (HTTP probe, 6 December).
+@Suite("Open-file limit", .serialized)
+struct OpenFileLimitTests {
+    final class Server {
+        let process = Process()
+        let port: Int
+        let errorLog: String
+
+        /// Starts `serve` through `sh`, so `shellLimits` (`ulimit ...`) apply to it alone.
+        init(shellLimits: String, data: String) throws {
+            let binary = try #require(DurabilityTests.binary, "the trust-insights binary is built before the tests")
+            errorLog = data + ".stderr"
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "\(shellLimits) && exec \"$0\" \"$@\" 2>\"\(errorLog)\"", binary.path,
+                "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data, "--access-log", "false",
+                "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            var text = ""
+            let handle = output.fileHandleForReading
+            while !text.contains("listening on") {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+                  let port = Int(text[range].split(separator: ":").last ?? "") else {
+                process.terminate()
+                throw FeedbackTestError.evaluationFailed(-1)
+            }
+            self.port = port
+        }
+
+        var log: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: errorLog)
+        }
+    }
+
+    /// Opens `count` keep-alive connections that each send one request and then sit idle.
+    static func idleConnections(_ count: Int, port: Int) throws -> [SocketClient] {
+        let clients = try (0..<count).map { _ in try SocketClient(port: port) }
+        for client in clients { client.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8)) }
+        Thread.sleep(forTimeInterval: 0.5)
+        return clients
+    }
+
+    /// A new client's `/healthz`: the seconds until its answer, or nil if none came within the client's 10 s.
+    static func healthCheckSeconds(port: Int) throws -> Double? {
+        let started = Date()
+        let client = try SocketClient(port: port)
+        guard let answer = try? client.request("GET", "/healthz", headers: [("Connection", "close")]), answer.status == 200 else { return nil }
+        return Date().timeIntervalSince(started)
+    }
+
+    @Test func aSoftLimitIsRaisedToTheHardOneAndTheCapFittedUnderTheHardOne() throws {
+        let data = NSTemporaryDirectory() + "trust-insights-nofile-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try Server(shellLimits: "ulimit -S -n 100 && ulimit -H -n 200", data: data)
+        defer { server.stop() }
+        let limits = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/limits", encoding: .utf8)
+        let openFiles = limits.split(separator: "\n").first { $0.hasPrefix("Max open files") }.map(String.init) ?? ""
+        #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["200", "200"], "\(openFiles)")
+        #expect(server.log.contains(#""event":"open-file limit below maxConnections""#), "\(server.log)")
+        #expect(server.log.contains(#""openFileLimit":200"#), "\(server.log)")
+        // More idle clients than the fitted cap: the cap's reclaim makes room for a new one at once.
+        let idle = try Self.idleConnections(220, port: server.port)
+        let seconds = try Self.healthCheckSeconds(port: server.port)
+        #expect(seconds.map { $0 < 5 } == true, "a new client waited \(String(describing: seconds)) s")
+        withExtendedLifetime(idle) {}
+    }
+
+    /// A limit lowered under the running process (`prlimit`), below the cap: accepting fails with EMFILE, which is
+    /// logged, and an idle connection makes room as at the cap.
+    @Test func runningOutOfDescriptorsBelowTheCapIsLoggedAndReclaimsAnIdleConnection() throws {
+        let data = NSTemporaryDirectory() + "trust-insights-emfile-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let server = try Server(shellLimits: "true", data: data)
+        defer { server.stop() }
+        // util-linux's prlimit (an essential Debian package): Glibc's prlimit(2) wrapper is a GNU extension that
+        // Swift does not import.
+        let lower = Process()
+        lower.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+        lower.arguments = ["--pid", String(server.process.processIdentifier), "--nofile=80:80"]
+        try lower.run()
+        lower.waitUntilExit()
+        try #require(lower.terminationStatus == 0)
+        let idle = try Self.idleConnections(100, port: server.port)
+        let seconds = try Self.healthCheckSeconds(port: server.port)
+        #expect(seconds.map { $0 < 5 } == true, "a new client waited \(String(describing: seconds)) s")
+        #expect(server.log.contains(#""event":"cannot accept connections: out of file descriptors","reason":"EMFILE""#), "\(server.log)")
+    }
+}
