@@ -95,6 +95,18 @@ import Testing
         }
     }
 
+    /// A header of one 200 MB name made a 200 MB message (trainer probe, 6 December): long names are cut, with
+    /// their length, and long lists end with a count.
+    @Test func messagesCutLongNamesAndLongLists() {
+        let long = String(repeating: "a", count: 1_000_000)
+        let message = DatasetError.featuresDiffer(path: "v.csv", missing: [long], extra: (0..<25).map { "x\($0)" }).description
+        #expect(message.count < 400, "\(message.count)")
+        #expect(message.contains("'\(String(repeating: "a", count: 48))...' (1000000 bytes)"))
+        #expect(message.contains("'x19' and 5 more"))
+        #expect(!message.contains("x20"))
+        #expect(DatasetError.invalidNumber(path: "t.csv", line: 2, column: long).description.count < 200)
+    }
+
     /// `models score` reads a column named `label` as the label: a model with such a feature could not be scored,
     /// and one trained on a copy of the label would leak it.
     @Test func refusesAFeatureNamedLabel() {

@@ -35,6 +35,20 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case noRows(path: String)
     case featuresDiffer(path: String, missing: [String], extra: [String])
 
+    /// A name as a message quotes it: a long one is cut, with its length, so that a header of one 200 MB name
+    /// does not become a 200 MB message (trainer probe, 6 December).
+    static func quoted(_ name: String) -> String {
+        let utf8 = name.utf8
+        guard utf8.count > 64 else { return "'\(name)'" }
+        return "'\(name.prefix(48))...' (\(utf8.count) bytes)"
+    }
+
+    /// Names as a message lists them: the first 20, then how many more.
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(20).map(quoted).joined(separator: ", ")
+        return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
+    }
+
     public var description: String {
         switch self {
         case .cannotRead(let path, let errno): "cannot read \(path): \(String(cString: strerror(errno)))"
@@ -48,7 +62,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reservedFeatureName(let path, let column):
             "\(path): column \(column) of the header is named 'label': a feature may not be named 'label' (column 1 is the label)"
         case .duplicateFeatureName(let path, let name, let columns):
-            "\(path): the header names the feature '\(name)' more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
+            "\(path): the header names the feature \(Self.quoted(name)) more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
         case .shapeMismatch: "values, labels and feature names do not agree in shape, or a value is infinite"
         case .notUTF8(let path, let line, let column):
             "\(path):\(line): column \(column) is not UTF-8 text (save the CSV as UTF-8; Excel calls it \"CSV UTF-8\")"
@@ -62,20 +76,20 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path):\(line): the line is blank: a row needs \(expected) fields (write a missing value as an empty field or NA between the commas)"
         case .wrongFieldCount(let path, let line, let expected, let found):
             "\(path):\(line): expected \(expected) fields, found \(found)"
-        case .invalidNumber(let path, let line, let column): "\(path):\(line): column '\(column)' is not a number"
+        case .invalidNumber(let path, let line, let column): "\(path):\(line): column \(Self.quoted(column)) is not a number"
         case .disallowedWhitespace(let path, let line, let column):
-            "\(path):\(line): column '\(column)' holds a tab or other whitespace: only spaces may surround a value"
-        case .nonFiniteValue(let path, let line, let column): "\(path):\(line): column '\(column)' is infinite"
+            "\(path):\(line): column \(Self.quoted(column)) holds a tab or other whitespace: only spaces may surround a value"
+        case .nonFiniteValue(let path, let line, let column): "\(path):\(line): column \(Self.quoted(column)) is infinite"
         case .outsideFloat32Range(let path, let line, let column):
-            "\(path):\(line): column '\(column)' is outside float32's range (magnitude at most 3.4028235e38)"
+            "\(path):\(line): column \(Self.quoted(column)) is outside float32's range (magnitude at most 3.4028235e38)"
         case .invalidLabel(let path, let line): "\(path):\(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
         case .noRows(let path): "\(path) has a header but no rows"
         case .featuresDiffer(let path, let missing, let extra):
             // Quoted as the other messages quote a column: a name may hold spaces, or be the word "extra".
             "\(path): its feature columns differ from the training data's: "
                 + [
-                    missing.isEmpty ? nil : "missing " + missing.map { "'\($0)'" }.joined(separator: ", "),
-                    extra.isEmpty ? nil : "extra " + extra.map { "'\($0)'" }.joined(separator: ", "),
+                    missing.isEmpty ? nil : "missing " + Self.listed(missing),
+                    extra.isEmpty ? nil : "extra " + Self.listed(extra),
                 ].compactMap { $0 }.joined(separator: "; ")
         }
     }
