@@ -60,6 +60,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "metricsSuppressionK", value: .integer(\.metricsSuppressionK, 0...1_000_000), help: "Label metrics withhold counts below this (0 = off)."),
         .init(name: "metricsMaturityDays", value: .integer(\.metricsMaturityDays, 0...3650), help: "Label metrics flag evaluations younger than this as immature."),
         .init(name: "commitWindowMicroseconds", value: .integer(\.commitWindowMicroseconds, 0...100_000), help: "Under load, how long the store's writer waits to gather a larger batch (0 = commit at once)."),
+        .init(name: "syncEveryCommit", value: .boolean(\.syncEveryCommit), help: "Flush the WAL to disk at every commit, before its answers go: acknowledged writes survive an OS crash or power cut, not only the process's death, at a disk flush per group commit."),
         .init(name: "evaluationHoldMicroseconds", value: .integer(\.evaluationHoldMicroseconds, 100...1_000_000), help: "Retired, and ignored: each event loop commits the evaluation records of its pass itself when the pass ends. Accepted so that files which set it stay valid."),
     ]
 

@@ -31,6 +31,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var metricsSuppressionK = MetricsPolicy.defaultSuppressionK
     public var metricsMaturityDays = MetricsPolicy.defaultMaturityDays
     public var commitWindowMicroseconds = 0
+    /// Each commit waits for the disk's flush of the WAL before its answers go (SQLite's `synchronous=FULL`):
+    /// acknowledged writes then survive an OS crash or a power cut too, not only the process's death.
+    public var syncEveryCommit = false
     /// Retired and ignored (ConfigurationKey), kept so that files which set it stay valid.
     public var evaluationHoldMicroseconds = 2000
 

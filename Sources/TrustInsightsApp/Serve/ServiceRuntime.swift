@@ -117,7 +117,8 @@ final class ServiceRuntime: Sendable {
         do {
             let databasePath = configuration.dataDir + "/" + SQLiteStore.fileName
             store = try SQLiteStore(
-                directory: configuration.dataDir, commitWindowMicroseconds: configuration.commitWindowMicroseconds,
+                directory: configuration.dataDir, fullSync: configuration.syncEveryCommit,
+                commitWindowMicroseconds: configuration.commitWindowMicroseconds,
                 holdsEvaluations: true
             ) { [log] error in
                 if let error {
