@@ -203,3 +203,60 @@ struct FakeMetricsSource: MetricsSource {
         }
     }
 }
+
+/// A source a server writes to between reads: each read finds one more evaluation.
+final class GrowingMetricsSource: MetricsSource, @unchecked Sendable {
+    private var reads = 0
+    let key: MetricsAggregate.Key
+
+    init(key: MetricsAggregate.Key) { self.key = key }
+
+    func forEachAggregate(_ query: MetricsQuery, aggregate: (MetricsAggregate) -> Void, latency: (LatencyAggregate) -> Void) throws {
+        reads += 1
+        aggregate(MetricsAggregate(key: key, evaluations: 100 + reads))
+    }
+}
+
+@Suite struct MetricsSnapshotTests {
+    let query = MetricsQuery(tenant: TenantID("acme")!, days: 19_000...20_000, groupBy: [], environments: [.production])
+
+    /// The report's three answers read the store three times, and a server writing meanwhile made its rows not sum
+    /// to its summary line (report probe, 6 December); read once, they agree.
+    @Test func reportsFromOneSnapshotAgreeWhileTheSourceGrows() throws {
+        let source = GrowingMetricsSource(key: .init(
+            environment: .production, day: 19_900, category: .payment, modelVersion: "2026.11.1", outcome: .high,
+            consumption: .missing))
+        let policy = MetricsPolicy(suppressionK: 0, maturityDays: 0)
+        func totals(_ metrics: LabelMetrics) throws -> (overall: Int, byOutcome: Int) {
+            var byOutcome = query
+            byOutcome.groupBy = [.outcome]
+            return (try metrics.report(query, now: 0).groups.compactMap(\.evaluations).reduce(0, +),
+                    try metrics.report(byOutcome, now: 0).groups.compactMap(\.evaluations).reduce(0, +))
+        }
+        let live = try totals(LabelMetrics(source: source, policy: policy))
+        #expect(live.overall != live.byOutcome, "the fake does not grow between reads")
+        let snapshot = try totals(LabelMetrics(source: try MetricsSnapshot(of: source, query), policy: policy))
+        #expect(snapshot.overall == snapshot.byOutcome)
+    }
+
+    /// Only the slice a query asks for: another tenant, environment or day range gets none of the rest.
+    @Test func answersOnlyWithinTheQuerysSlice() throws {
+        let source = FakeMetricsSource(aggregates: [
+            .init(key: .init(environment: .production, day: 19_900, category: .payment, modelVersion: "1", outcome: .high, consumption: .missing), evaluations: 5),
+            .init(key: .init(environment: .production, day: 19_950, category: .payment, modelVersion: "1", outcome: .high, consumption: .missing), evaluations: 7),
+        ])
+        let snapshot = try MetricsSnapshot(of: source, query)
+        var narrower = query
+        narrower.days = 19_940...19_960
+        var seen: [Int] = []
+        try snapshot.forEachAggregate(narrower, aggregate: { seen.append($0.evaluations) }, latency: { _ in })
+        #expect(seen == [7])
+        var other = query
+        other.tenant = TenantID("other")!
+        try snapshot.forEachAggregate(other, aggregate: { seen.append($0.evaluations) }, latency: { _ in })
+        var sandbox = query
+        sandbox.environments = [.sandbox]
+        try snapshot.forEachAggregate(sandbox, aggregate: { seen.append($0.evaluations) }, latency: { _ in })
+        #expect(seen == [7])
+    }
+}

@@ -21,7 +21,14 @@ enum ReportCommand {
             let metrics = try MetricsCommandSupport.metrics(
                 arguments, environment, tenant: request.query.tenant, output: output, product: "the report")
             // Exact figures first: the page's three answers are suppressed together (ReportDisclosure), not one by one.
-            let exact = LabelMetrics(source: metrics.source, policy: MetricsPolicy(suppressionK: 0, maturityDays: metrics.policy.maturityDays))
+            // All three from one read, so that they sum to each other while a server writes.
+            let snapshot: MetricsSnapshot
+            do {
+                snapshot = try MetricsSnapshot(of: metrics.source, request.query)
+            } catch {
+                throw CommandLineError.failure("cannot read the metrics aggregates")
+            }
+            let exact = LabelMetrics(source: snapshot, policy: MetricsPolicy(suppressionK: 0, maturityDays: metrics.policy.maturityDays))
             func report(_ groupBy: [MetricsDimension]) throws -> LabelMetricsReport {
                 var query = request.query
                 query.groupBy = groupBy
