@@ -184,6 +184,16 @@ import InsightCore
         #expect(suppressed.contains(">withheld<") && suppressed.contains("—") && !suppressed.contains("n/a"))
     }
 
+    /// A share of no evaluations read 0.0% in the consumption table, beside `n/a` for the page's other ratios
+    /// (report probe, 6 December).
+    @Test func aShareOfNoEvaluationsIsNotApplicable() throws {
+        let empty = try disclosure([], k: 0)
+        let html = MetricsReportPage(overall: empty.overall, byOutcome: empty.byOutcome, byModelVersion: empty.byModelVersion).html()
+        #expect(!html.contains("<td>0.0%</td>"), "\(html)")
+        #expect(html.contains(#"<th scope="row">usedReducedFriction</th><td>0</td><td>n/a</td>"#), "\(html)")
+        #expect(!html.contains("—"))
+    }
+
     /// The page's median and 90th percentile follow the API's rule (QuantileDisclosure): beside withheld buckets
     /// on both sides they would bound how the withheld labels split, so they are withheld too.
     @Test func latencyQuantilesBesideWithheldBucketsOnBothSidesAreWithheld() throws {

@@ -111,9 +111,12 @@ struct MetricsReportPage {
             id: Self.chartIDs[2], title: "Consumption mix (evaluations)", categories: entries.map(\.0),
             series: [.init(name: "evaluations", color: "#00798c", values: entries.map { $0.1.map(Double.init) })],
             absence: suppressing ? .withheld : nil, width: 880)
-        let all = total?.evaluations
+        let all = total == nil ? 0 : total?.evaluations
         let rows = entries.map { name, count in
-            [name, HTMLText.count(count), HTMLText.percent(all.flatMap { all in count.map { all > 0 ? Double($0) / Double(all) : 0 } })]
+            // A share of no evaluations has nothing to divide: `n/a`, as the page's other ratios (it read 0.0%).
+            // A withheld count or total is `—`.
+            let share = all.flatMap { all in count.map { all > 0 ? HTMLText.percent(Double($0) / Double(all)) : "n/a" } }
+            return [name, HTMLText.count(count), share ?? HTMLText.percent(nil)]
         }
         return section("Consumption mix", chart.render(), HTMLText.table(header: ["status", "evaluations", "share"], rows: rows))
     }
