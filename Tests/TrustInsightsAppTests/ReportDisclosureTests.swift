@@ -194,6 +194,24 @@ import InsightCore
         #expect(!html.contains("—"))
     }
 
+    /// Day labels carry the year once the days span more than one (over 1830 days, `12-08` stood for five dates),
+    /// and count axes tick at whole counts (an empty chart's axis read 0, 0.3, 0.5, 0.8, 1). Report probe, 6 December.
+    @Test func dayLabelsCarryTheYearAcrossYearsAndCountTicksAreWhole() throws {
+        func page(_ data: [MetricsAggregate]) throws -> String {
+            let open = try disclosure(data, k: 0)
+            return MetricsReportPage(overall: open.overall, byOutcome: open.byOutcome, byModelVersion: open.byModelVersion).html()
+        }
+        let oneYear = try page([Self.aggregate(day: 20_490, .high, evaluations: 3, fraud: 1), Self.aggregate(day: 20_500, .high, evaluations: 3, fraud: 1)])
+        #expect(oneYear.contains(">02-06<") && !oneYear.contains(">2026-02-06<"))
+        let twoYears = try page([Self.aggregate(day: 20_420, .high, evaluations: 3, fraud: 1), Self.aggregate(day: 20_500, .high, evaluations: 3, fraud: 1)])
+        #expect(twoYears.contains(">2025-11-28<") && twoYears.contains(">2026-02-16<"), "\(twoYears)")
+        let empty = try page([])
+        for fraction in [">0.3<", ">0.5<", ">0.8<", ">1.5<", ">2.5<"] { #expect(!empty.contains(fraction), "\(fraction)") }
+        #expect(SVGBarChart.wholeIntervals(1) == 1 && SVGBarChart.wholeIntervals(2) == 2 && SVGBarChart.wholeIntervals(5) == 5)
+        #expect(SVGBarChart.wholeIntervals(10) == 5 && SVGBarChart.wholeIntervals(20) == 4 && SVGBarChart.wholeIntervals(50) == 5)
+        #expect(SVGBarChart.wholeIntervals(100) == 4)
+    }
+
     /// The page's median and 90th percentile follow the API's rule (QuantileDisclosure): beside withheld buckets
     /// on both sides they would bound how the withheld labels split, so they are withheld too.
     @Test func latencyQuantilesBesideWithheldBucketsOnBothSidesAreWithheld() throws {

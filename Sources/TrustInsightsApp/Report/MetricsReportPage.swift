@@ -69,7 +69,7 @@ struct MetricsReportPage {
                 })
         }
         let chart = SVGBarChart(
-            id: Self.chartIDs[0], title: "Outcome mix over time (evaluations per day)", categories: days.map { String(day($0).suffix(5)) },
+            id: Self.chartIDs[0], title: "Outcome mix over time (evaluations per day)", categories: days.map(dayLabel(spanning: days)),
             series: series, layout: .stacked, absence: suppressing ? .withheld : nil)
         // No group for an outcome means no evaluation with it: a true zero, not a withheld count.
         let rows = groups.map { level, group in
@@ -119,6 +119,13 @@ struct MetricsReportPage {
             return [name, HTMLText.count(count), share ?? HTMLText.percent(nil)]
         }
         return section("Consumption mix", chart.render(), HTMLText.table(header: ["status", "evaluations", "share"], rows: rows))
+    }
+
+    /// A day as the outcome chart labels it: month and day, or the whole date when the days span more than one year
+    /// (labels without a year repeated, and could not be read back, over a range of years).
+    private func dayLabel(spanning days: [Int64]) -> (Int64) -> String {
+        let years = Set(days.map { day($0).prefix(4) })
+        return { [self] in years.count > 1 ? day($0) : String(day($0).suffix(5)) }
     }
 
     private static func days(_ count: Int) -> String {

@@ -46,8 +46,9 @@ struct SVGBarChart {
             <rect width="6" height="6" fill="#fff"/><line x1="0" y1="0" x2="0" y2="6" stroke="#888" stroke-width="2"/></pattern></defs>
             """
         // Grid and y axis.
-        for tick in 0...4 {
-            let value = top * Double(tick) / 4
+        let intervals = yMaximum == nil ? Self.wholeIntervals(top) : 4
+        for tick in 0...intervals {
+            let value = top * Double(tick) / Double(intervals)
             let y = self.top + plotHeight - value * scale
             svg += "<line x1=\"\(f(left))\" y1=\"\(f(y))\" x2=\"\(f(left + plotWidth))\" y2=\"\(f(y))\" stroke=\"#ddd\"/>"
             svg += "<text x=\"\(f(left - 6))\" y=\"\(f(y + 4))\" text-anchor=\"end\" class=\"tick\">\(HTMLText.escape(format(value)))</text>"
@@ -132,6 +133,12 @@ struct SVGBarChart {
     }
 
     /// 1, 2 or 5 times a power of ten, at least `value` (and at least 1).
+    /// How many intervals a count axis up to `top` (a `niceCeiling`) is cut into, so that every tick is a whole
+    /// count: quarters of 1, 10 or 50 are fractions (an empty chart's axis read 0, 0.3, 0.5, 0.8, 1).
+    static func wholeIntervals(_ top: Double) -> Int {
+        [4, 5, 2].first { top.truncatingRemainder(dividingBy: Double($0)) == 0 } ?? 1
+    }
+
     static func niceCeiling(_ value: Double) -> Double {
         guard value > 1 else { return 1 }
         var power = 1.0
