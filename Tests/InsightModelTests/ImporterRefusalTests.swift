@@ -68,6 +68,9 @@ import Testing
 
     @Test func refusesOtherObjectivesCategoricalMultiClassAndOtherBoosters() {
         #expect(xgboostRefusal(Self.xgboost(objective: "reg:squarederror")) == .unsupportedObjective("reg:squarederror"))
+        // What XGBoost saves for a custom objective function: the message says so (importer probe, 6 December).
+        #expect(ModelImportError.unsupportedObjective("reg:squarederror").description.contains("custom objective function"))
+        #expect(!ModelImportError.unsupportedObjective("reg:gamma").description.contains("custom objective function"))
         #expect(xgboostRefusal(Self.xgboost(splitType: "1")) == .categoricalSplitsNotSupported(tree: 0))
         // A feature declared categorical is named as such, even when no tree splits on it.
         #expect(xgboostRefusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))

@@ -46,6 +46,20 @@ import Testing
         #expect(result.errors.contains("line 3 is blank"), "\(result.errors)")
     }
 
+    /// A random forest with a sigmoid other than 1: its notes said both "margins are the averaged score" and
+    /// "margins stay LightGBM's raw score" (importer probe, 6 December); the second now agrees with the first.
+    @Test func aRandomForestsSigmoidNoteDoesNotContradictItsAveragingNote() throws {
+        let harness = try ModelsCommandHarness()
+        let forest = ModelsCommandHarness.lightGBMStump(objective: "binary sigmoid:1.7")
+            .replacingOccurrences(of: "feature_names=a b", with: "feature_names=a b\naverage_output")
+        try harness.write(forest, to: "model.txt")
+        let imported = harness.importModel("model.txt", from: "lightgbm", to: "m.json")
+        #expect(imported.status == 0, "\(imported.errors)")
+        #expect(imported.output.contains("margins are the averaged score LightGBM's sigmoid receives"), "\(imported.output)")
+        #expect(imported.output.contains("margins are that averaged score"), "\(imported.output)")
+        #expect(!imported.output.contains("raw score, so they are not"), "\(imported.output)")
+    }
+
     /// LightGBM's `sigmoid:2`: the import says what it means, and the probabilities are 1 / (1 + exp(-2 * margin)),
     /// the margins LightGBM's raw score.
     @Test func aLightGBMSigmoidOtherThanOneScalesTheProbabilitiesNotTheMargins() throws {

@@ -42,6 +42,11 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .otherFormat(let kind, let source): "not a model --from \(source) reads: \(kind.advice(importing: source))"
         case .unsupportedObjective(let name):
             "objective '\(name)' is not supported: only the logistic link (xgboost binary:logistic, reg:logistic or binary:logitraw, lightgbm binary with a sigmoid, or cross_entropy)"
+                // XGBoost saves a model trained with a custom objective function (obj=) under its default objective,
+                // so a custom logistic loss reads as squared error: say so, or its author cannot tell why.
+                + (name == "reg:squarederror"
+                    ? "; XGBoost also writes reg:squarederror for a model trained with a custom objective function (obj=), whose predictions are raw margins: retrain with objective binary:logistic"
+                    : "")
         case .multiClassNotSupported(let detail): "models of more than one output (multi-class or multi-target) are not supported (\(detail)): the service scores one probability per insight"
         case .categoricalSplitsNotSupported(let tree):
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"

@@ -148,7 +148,10 @@ enum ModelsImportCommand {
             environment.print("note: binary:logitraw: XGBoost predicts the margin itself; the service takes it as the log-odds, so probabilities are 1 / (1 + exp(-margin)), what binary:logistic gives for the same trees. base_score \(document.metadata.training.parameters["base_score"] ?? "?") is added to the margin as it stands, as XGBoost since 1.4 does")
         }
         if let scale = document.sigmoidScale {
-            environment.print("note: LightGBM's sigmoid is \(scale) (sigmoidScale): probabilities are 1 / (1 + exp(-\(scale) * margin)), as LightGBM predicts; margins stay LightGBM's raw score, so they are not the log-odds")
+            // A random forest's margin is the averaged score (the note above), not the raw score: said so, not contradicted.
+            let margin = document.metadata.training.parameters["average_output"] != nil
+                ? "margins are that averaged score" : "margins stay LightGBM's raw score"
+            environment.print("note: LightGBM's sigmoid is \(scale) (sigmoidScale): probabilities are 1 / (1 + exp(-\(scale) * margin)), as LightGBM predicts; \(margin), so they are not the log-odds")
         }
         if let recorded = document.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter],
            let sourceNames = try? JSONDecoder().decode([String].self, from: Data(recorded.utf8)) {
