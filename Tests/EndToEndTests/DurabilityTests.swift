@@ -39,6 +39,12 @@ struct DurabilityTests {
             process.standardOutput = output
             process.standardError = FileHandle.nullDevice
             try process.run()
+            port = try Self.listeningPort(output, of: process)
+        }
+
+        /// Reads a started `serve`'s standard output up to its `listening on` line, and returns the port; stops the
+        /// process if it ends without one.
+        static func listeningPort(_ output: Pipe, of process: Process) throws -> Int {
             var text = ""
             let handle = output.fileHandleForReading
             while !text.contains("listening on") {
@@ -51,7 +57,7 @@ struct DurabilityTests {
                 process.terminate()
                 throw FeedbackTestError.evaluationFailed(-1)
             }
-            self.port = port
+            return port
         }
 
         func kill() {

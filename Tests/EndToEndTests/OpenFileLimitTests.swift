@@ -28,19 +28,7 @@ struct OpenFileLimitTests {
             let output = Pipe()
             process.standardOutput = output
             try process.run()
-            var text = ""
-            let handle = output.fileHandleForReading
-            while !text.contains("listening on") {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-            guard let range = text.range(of: #"listening on http://127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-                  let port = Int(text[range].split(separator: ":").last ?? "") else {
-                process.terminate()
-                throw FeedbackTestError.evaluationFailed(-1)
-            }
-            self.port = port
+            port = try DurabilityTests.Server.listeningPort(output, of: process)
         }
 
         var log: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
@@ -60,12 +48,18 @@ struct OpenFileLimitTests {
         return clients
     }
 
-    /// A new client's `/healthz`: the seconds until its answer, or nil if none came within the client's 10 s.
+    /// A new client's `/healthz`: the seconds until its answer, or nil if none came within 5 s. A connection
+    /// accepted before its request arrives is silent, and so the first to be closed for a client accepted after it
+    /// (as at the cap): a client closed so tries again, as any client of a pool would.
     static func healthCheckSeconds(port: Int) throws -> Double? {
         let started = Date()
-        let client = try SocketClient(port: port)
-        guard let answer = try? client.request("GET", "/healthz", headers: [("Connection", "close")]), answer.status == 200 else { return nil }
-        return Date().timeIntervalSince(started)
+        while Date().timeIntervalSince(started) < 5 {
+            let client = try SocketClient(port: port)
+            if let answer = try? client.request("GET", "/healthz", headers: [("Connection", "close")]), answer.status == 200 {
+                return Date().timeIntervalSince(started)
+            }
+        }
+        return nil
     }
 
     @Test func aSoftLimitIsRaisedToTheHardOneAndTheCapFittedUnderTheHardOne() throws {
@@ -81,7 +75,7 @@ struct OpenFileLimitTests {
         // More idle clients than the fitted cap: the cap's reclaim makes room for a new one at once.
         let idle = try Self.idleConnections(220, port: server.port)
         let seconds = try Self.healthCheckSeconds(port: server.port)
-        #expect(seconds.map { $0 < 5 } == true, "a new client waited \(String(describing: seconds)) s")
+        #expect(seconds != nil, "a new client was not answered within 5 s")
         withExtendedLifetime(idle) {}
     }
 
@@ -102,7 +96,7 @@ struct OpenFileLimitTests {
         try #require(lower.terminationStatus == 0)
         let idle = try Self.idleConnections(100, port: server.port)
         let seconds = try Self.healthCheckSeconds(port: server.port)
-        #expect(seconds.map { $0 < 5 } == true, "a new client waited \(String(describing: seconds)) s")
+        #expect(seconds != nil, "a new client was not answered within 5 s")
         #expect(server.log.contains(#""event":"cannot accept connections: out of file descriptors","reason":"EMFILE""#), "\(server.log)")
     }
 }
