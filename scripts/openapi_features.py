@@ -84,11 +84,14 @@ def derived_schemas():
         schemas["EvaluationRequest." + category] = {
             "type": "object",
             "additionalProperties": False,
-            "required": ["operationCategory", "requestedInsights", "subject", "features"],
+            "required": ["operationCategory", "subject", "features"],
+            # `requestedEvaluations`, the public Swift API's name, is accepted for `requestedInsights`: one of them.
+            "oneOf": [{"required": ["requestedInsights"]}, {"required": ["requestedEvaluations"]}],
             "properties": {
                 "requestID": {"$ref": "#/components/schemas/RequestID"},
                 "operationCategory": {"const": category},
                 "requestedInsights": {"$ref": "#/components/schemas/RequestedInsights"},
+                "requestedEvaluations": {"$ref": "#/components/schemas/RequestedInsights"},
                 "subject": {"$ref": "#/components/schemas/Subject." + category},
                 "features": {"$ref": "#/components/schemas/Features." + category},
             },

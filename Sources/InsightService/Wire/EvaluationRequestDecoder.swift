@@ -32,6 +32,7 @@ enum EvaluationRequestDecoder {
         var category: OperationCategory?
         var categoryPresent = false
         var insights: [InsightRequest]?
+        var insightsMember: String?
         var subject: SubjectReferences?
         var features: [(name: String, value: FeatureInput)]?
         let seen = try Wire.readObjectBody(body, maximumDepth: maximumDepth, knownStrings: knownStrings, violations: &violations, wrongShape: { .evaluation(.contextInvalid($0)) }) { key, pointer, reader, violations in
@@ -45,8 +46,17 @@ enum EvaluationRequestDecoder {
             case "operationCategory":
                 categoryPresent = true
                 category = try Wire.readEnumeration(&reader, at: "/operationCategory", violations: &violations)
-            case "requestedInsights":
-                insights = try decodeInsights(&reader, pointer: "/requestedInsights", violations: &violations)
+            case "requestedInsights", "requestedEvaluations":
+                // `requestedEvaluations` is the public Swift API's name (`InsightContext(operationCategory:
+                // requestedEvaluations:)`), which a client mirroring it sends; DESIGN.md's wire name is
+                // `requestedInsights`. Either, not both: two lists would leave which one to evaluate to a guess.
+                if let insightsMember, insightsMember != key {
+                    violations.append(Wire.invalidValue(pointer(), "send requestedInsights or requestedEvaluations, not both"))
+                    try reader.skipValue()
+                } else {
+                    insightsMember = key
+                    insights = try decodeInsights(&reader, pointer: "/" + key, violations: &violations)
+                }
             case "subject":
                 subject = try decodeSubject(&reader, pointer: "/subject", violations: &violations)
             case "features":
@@ -58,7 +68,9 @@ enum EvaluationRequestDecoder {
         }
         if !categoryPresent { violations.append(Wire.missing("/operationCategory")) }
         // A member that is there but unusable already has its own violation at the same pointer.
-        if !seen.contains("requestedInsights") { violations.append(Wire.missing("/requestedInsights")) }
+        if !seen.contains("requestedInsights") && !seen.contains("requestedEvaluations") {
+            violations.append(Wire.missing("/requestedInsights"))
+        }
         if !seen.contains("features") { violations.append(Wire.missing("/features")) }
         // Every category needs some subject ref (the contract lists `subject` as required): its absence is named as
         // such, not as the refs the category would have wanted inside it.

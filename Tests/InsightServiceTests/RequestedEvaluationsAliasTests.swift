@@ -1,0 +1,43 @@
+import Testing
+@testable import InsightCore
+@testable import InsightService
+
+/// `requestedEvaluations`, the public Swift API's name (`InsightContext(operationCategory:requestedEvaluations:)`), in
+/// place of the wire's `requestedInsights`: a client written from the reference sent it and got 400 on every
+/// evaluation (names probe, 6 December).
+@Suite struct RequestedEvaluationsAliasTests {
+    private static func body(_ members: String) -> [UInt8] {
+        Array(#"{"operationCategory": "payment", \#(members), "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c"}, "features": {}}"#.utf8)
+    }
+
+    private static let insight = #"[{"insightType": "isLikelyBeingCoached", "schema": "version1"}]"#
+
+    @Test func eitherNameIsTheListOfInsights() throws {
+        for name in ["requestedInsights", "requestedEvaluations"] {
+            let request = try EvaluationRequestDecoder.decode(Self.body(#""\#(name)": \#(Self.insight)"#))
+            #expect(request.insights.count == 1, "\(name)")
+            #expect(request.insights.first?.insightType == "isLikelyBeingCoached")
+        }
+    }
+
+    @Test func errorsInsideAreNamedUnderTheMemberSent() {
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(#""requestedEvaluations": [{"insightType": "isLikelyBeingCoached"}]"#))
+        } == ["/requestedEvaluations/0/schema: is required"])
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(#""requestedEvaluations": []"#))
+        } == ["/requestedEvaluations: must hold 1 to 8 insight requests"])
+    }
+
+    @Test func bothNamesOrNeitherAreRefused() {
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(#""requestedInsights": \#(Self.insight), "requestedEvaluations": \#(Self.insight)"#))
+        } == ["/requestedEvaluations: send requestedInsights or requestedEvaluations, not both"])
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(#""requestedEvaluations": \#(Self.insight), "requestedInsights": \#(Self.insight)"#))
+        } == ["/requestedInsights: send requestedInsights or requestedEvaluations, not both"])
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(#""requestedThings": \#(Self.insight)"#))
+        } == ["/requestedThings: is not a field of this request", "/requestedInsights: is required"])
+    }
+}
