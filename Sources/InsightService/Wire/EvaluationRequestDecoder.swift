@@ -183,32 +183,95 @@ enum EvaluationRequestDecoder {
             }
             return .current
         case .object:
-            var specific: String?
-            var sawSpecific = false
+            // Besides `{"specific": "<version>"}`, the forms Swift's synthesized Codable gives the public API's enum
+            // (`current`, `specific(versionNumber:)`): `{"current": {}}` and `{"specific": {"versionNumber": "..."}}`,
+            // which a client encoding that enum sends (names probe, 6 December).
+            var member: String?
+            var result: ModelVersionRequest?
             var unknownSeen: Set<String> = []
             try Wire.readObject(&reader, at: pointer(), violations: &violations) { key, reader, violations in
-                if key == "specific", !sawSpecific {
-                    sawSpecific = true
-                    specific = try Wire.readString(&reader, at: Wire.pointer(pointer(), key), maximumLength: 64, violations: &violations)
-                } else {
-                    let fieldPointer = Wire.pointer(pointer(), key)
-                    if key == "specific" {
+                let fieldPointer = Wire.pointer(pointer(), key)
+                guard key == "specific" || key == "current" else {
+                    Wire.recordUnknown(fieldPointer, name: key, unknownSeen: &unknownSeen, in: &violations)
+                    try reader.skipValue()
+                    return
+                }
+                guard member == nil else {
+                    if key == member {
                         Wire.recordDuplicate(fieldPointer, in: &violations)
                     } else {
-                        Wire.recordUnknown(fieldPointer, name: key, unknownSeen: &unknownSeen, in: &violations)
+                        violations.append(Wire.invalidValue(fieldPointer, "send one of current or specific, not both"))
                     }
+                    result = nil
                     try reader.skipValue()
+                    return
                 }
+                member = key
+                result = key == "specific"
+                    ? try decodeSpecificVersion(&reader, pointer: fieldPointer, violations: &violations).map { .specific($0) }
+                    : try decodeEmptyObject(&reader, pointer: fieldPointer, violations: &violations) ? .current : nil
             }
-            if !sawSpecific { violations.append(Wire.missing(pointer() + "/specific")) }
-            guard let specific else { return nil }
-            return .specific(specific)
+            if member == nil { violations.append(Wire.missing(pointer() + "/specific")) }
+            return result
         default:
             let kind = try reader.peekKind()
             violations.append(Wire.wrongType(pointer(), expected: "\"current\" or {\"specific\": \"<version>\"}", received: kind))
             try reader.skipValue()
             return nil
         }
+    }
+
+    /// A `specific` version: `"2026.09.1"`, or `{"versionNumber": "2026.09.1"}` as Swift's Codable writes
+    /// `specific(versionNumber:)`.
+    private static func decodeSpecificVersion(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> String? {
+        switch try reader.peekKind() {
+        case .string:
+            return try Wire.readString(&reader, at: pointer, maximumLength: 64, violations: &violations)
+        case .object:
+            var version: String?
+            var sawVersion = false
+            var unknownSeen: Set<String> = []
+            try Wire.readObject(&reader, at: pointer, violations: &violations) { key, reader, violations in
+                let fieldPointer = Wire.pointer(pointer, key)
+                if key == "versionNumber", !sawVersion {
+                    sawVersion = true
+                    version = try Wire.readString(&reader, at: fieldPointer, maximumLength: 64, violations: &violations)
+                } else {
+                    if key == "versionNumber" {
+                        Wire.recordDuplicate(fieldPointer, in: &violations)
+                        version = nil
+                    } else {
+                        Wire.recordUnknown(fieldPointer, name: key, unknownSeen: &unknownSeen, in: &violations)
+                    }
+                    try reader.skipValue()
+                }
+            }
+            if !sawVersion { violations.append(Wire.missing(pointer + "/versionNumber")) }
+            return version
+        default:
+            let kind = try reader.peekKind()
+            violations.append(Wire.wrongType(pointer, expected: "a version string or {\"versionNumber\": \"<version>\"}", received: kind))
+            try reader.skipValue()
+            return nil
+        }
+    }
+
+    /// `{}`, the payload Swift's Codable writes for a case without associated values (`{"current": {}}`).
+    private static func decodeEmptyObject(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> Bool {
+        guard try reader.peekKind() == .object else {
+            let kind = try reader.peekKind()
+            violations.append(Wire.wrongType(pointer, expected: "an empty object", received: kind))
+            try reader.skipValue()
+            return false
+        }
+        var empty = true
+        var unknownSeen: Set<String> = []
+        try Wire.readObject(&reader, at: pointer, violations: &violations) { key, reader, violations in
+            empty = false
+            Wire.recordUnknown(Wire.pointer(pointer, key), name: key, unknownSeen: &unknownSeen, in: &violations)
+            try reader.skipValue()
+        }
+        return empty
     }
 
     /// Nil when `subject` is not an object.
