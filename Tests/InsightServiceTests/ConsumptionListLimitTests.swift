@@ -25,3 +25,15 @@ import Testing
         #expect(errors(items) == ["/insightIDsUsed/0: expected a string, received a number"])
     }
 }
+
+/// The public API's `reportConsumption(_:)` takes only the status: a client mirroring it sent no list and got 400
+/// (names probe, 6 December). Left out or `null`, the list is empty; the status is still required.
+@Suite struct ConsumptionOptionalListTests {
+    @Test func aReportWithoutInsightIDsNamesNone() throws {
+        #expect(try ConsumptionRequestDecoder.decode(Array(#"{"status": "usedIncreasedFriction"}"#.utf8)).insightIDsUsed == [])
+        #expect(try ConsumptionRequestDecoder.decode(Array(#"{"status": "usedIncreasedFriction", "insightIDsUsed": null}"#.utf8)).insightIDsUsed == [])
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try ConsumptionRequestDecoder.decode(Array(#"{"insightIDsUsed": []}"#.utf8))
+        } == ["/status: is required"])
+    }
+}

@@ -1,7 +1,9 @@
 import InsightCore
 import JSONStream
 
-/// Decodes `POST /v1/evaluations/{evaluationID}/consumption` bodies: exactly `status` and `insightIDsUsed`.
+/// Decodes `POST /v1/evaluations/{evaluationID}/consumption` bodies: `status` and, optionally, `insightIDsUsed` (left
+/// out or `null`, none: the public API's `reportConsumption(_:)` takes only the status, and a client mirroring it
+/// sent no list and got 400, names probe, 6 December).
 /// Unknown, duplicate, mistyped and missing fields are `invalid-request` with their pointers; no value is echoed.
 enum ConsumptionRequestDecoder {
     static let maximumInsightIDLength = 64
@@ -15,14 +17,19 @@ enum ConsumptionRequestDecoder {
             case "status":
                 status = try Wire.readEnumeration(&reader, at: pointer(), violations: &violations)
             case "insightIDsUsed":
-                insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations)
+                if try reader.peekKind() == .null {
+                    try reader.readNull()
+                    insightIDs = []
+                } else {
+                    insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations)
+                }
             default:
                 violations.append(Wire.unknownField(pointer()))
                 try reader.skipValue()
             }
         }
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
-        if !seen.contains("insightIDsUsed") { violations.append(Wire.missing("/insightIDsUsed")) }
+        if !seen.contains("insightIDsUsed") { insightIDs = [] }
         guard violations.isEmpty, let status, let insightIDs else { throw .invalidRequest(violations) }
         return ConsumptionReport(status: status, insightIDsUsed: insightIDs)
     }
