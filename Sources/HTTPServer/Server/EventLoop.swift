@@ -246,7 +246,8 @@ final class EventLoop {
         return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
     }
 
-    /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.
+    /// Counts an accept that failed for want of descriptors, and logs the count at most every
+    /// `AcceptFailureLine.intervalSeconds`.
     private func noteDescriptorShortage(_ reason: String) {
         descriptorShortages += 1
         let second = services.date.second
@@ -259,6 +260,7 @@ final class EventLoop {
         descriptorShortages = 0
     }
 
+    /// Leaves pending connections in the kernel's backlog for a moment instead of spinning on a full table.
     private func pauseAccepting() {
         guard listenerArmed, listenFD >= 0 else { return }
         _ = clinux_epoll_ctl(epoll, EPOLL_CTL_MOD, listenFD, 0, Self.listenerToken)
