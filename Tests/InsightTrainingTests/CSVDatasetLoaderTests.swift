@@ -105,6 +105,9 @@ import Testing
         #expect(message.contains("'x19' and 5 more"))
         #expect(!message.contains("x20"))
         #expect(DatasetError.invalidNumber(path: "t.csv", line: 2, column: long).description.count < 200)
+        // One letter and 100,000 combining marks is a single Character: the cut counts code points.
+        let combining = "a" + String(repeating: "\u{301}", count: 100_000)
+        #expect(DatasetError.invalidNumber(path: "t.csv", line: 2, column: combining).description.utf8.count < 300)
     }
 
     /// `models score` reads a column named `label` as the label: a model with such a feature could not be scored,

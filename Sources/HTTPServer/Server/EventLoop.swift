@@ -159,7 +159,15 @@ final class EventLoop {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
                 case EMFILE, ENFILE:
-                    noteDescriptorShortage(errno == EMFILE ? "EMFILE" : "ENFILE")
+                    let reason = errno == EMFILE ? "EMFILE" : "ENFILE"
+                    // Linux fails `accept4` with EMFILE before it looks at the queue, so the failure says nothing
+                    // of whether a client waits: only one that does is worth a connection (closing one for nobody
+                    // closed the connection just accepted, its request not yet read, regression probe 6 December).
+                    guard Self.hasPendingClient(listenFD) else {
+                        pauseAccepting()
+                        return
+                    }
+                    noteDescriptorShortage(reason)
                     // Out of descriptors below the cap (a limit lowered under the running process, or files of
                     // its own): an idle connection makes room as it does at the cap, or the client would wait
                     // for the idle timeout.
@@ -241,6 +249,13 @@ final class EventLoop {
     private static let lingerQuietBeforeReclaim: UInt64 = 1_000_000_000
 
     /// Bytes the kernel holds that the loop has not read (or the peer's FIN: 0 bytes, which is not input).
+    /// Whether a connection waits in the listener's accept queue (the loop's own listener: SO_REUSEPORT gives each
+    /// loop one).
+    private static func hasPendingClient(_ listenFD: Int32) -> Bool {
+        var entry = pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLIN) != 0
+    }
+
     private static func hasUnreadInput(_ fd: Int32) -> Bool {
         var byte: UInt8 = 0
         return recv(fd, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0

@@ -40,7 +40,8 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     static func quoted(_ name: String) -> String {
         let utf8 = name.utf8
         guard utf8.count > 64 else { return "'\(name)'" }
-        return "'\(name.prefix(48))...' (\(utf8.count) bytes)"
+        // Cut by code points, not Characters: a name of one letter and 100,000 combining marks is one Character.
+        return "'\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(48))))...' (\(utf8.count) bytes)"
     }
 
     /// Names as a message lists them: the first 20, then how many more.
