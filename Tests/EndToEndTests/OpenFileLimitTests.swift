@@ -72,6 +72,7 @@ struct OpenFileLimitTests {
         #expect(openFiles.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).prefix(2) == ["200", "200"], "\(openFiles)")
         #expect(server.log.contains(#""event":"open-file limit below maxConnections""#), "\(server.log)")
         #expect(server.log.contains(#""openFileLimit":200"#), "\(server.log)")
+        #expect(server.log.contains(#""openFileLimitRaisedFrom":100"#), "\(server.log)")
         // More idle clients than the fitted cap: the cap's reclaim makes room for a new one at once.
         let idle = try Self.idleConnections(220, port: server.port)
         let seconds = try Self.healthCheckSeconds(port: server.port)

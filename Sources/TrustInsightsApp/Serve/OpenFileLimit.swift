@@ -12,8 +12,8 @@ struct OpenFileLimit {
     static let reserve = 64
 
     var soft: Int
-    var hard: Int
-    /// The soft limit before `raised()` lifted it, if it did.
+    /// The soft limit before `raised()` lifted it, if it did: on the `listening` line, so an operator who set a limit
+    /// sees that it was not the one in force.
     var raisedFrom: Int?
 
     /// Lifts the soft limit to the hard one, as Go's runtime and nginx's `worker_rlimit_nofile` do: the soft limit
@@ -32,7 +32,7 @@ struct OpenFileLimit {
                 raisedFrom = Self.count(before)
             }
         }
-        return OpenFileLimit(soft: Self.count(limit.rlim_cur), hard: Self.count(limit.rlim_max), raisedFrom: raisedFrom)
+        return OpenFileLimit(soft: Self.count(limit.rlim_cur), raisedFrom: raisedFrom)
     }
 
     /// The most connections the limit leaves room for, given the descriptors the process has open now.

@@ -23,8 +23,8 @@ final class ServiceRuntime: Sendable {
     let log: EventLog
     let demoClientSecret: APIKeySecret?
     let velocity: VelocityTracker
-    /// The soft open-file limit once raised to the hard one (`OpenFileLimit`); nil where it could not be read.
-    let openFileLimit: Int?
+    /// The open-file limit once its soft limit is raised to the hard one; nil where it could not be read.
+    let openFileLimit: OpenFileLimit?
     private let dataFolderLock: DataFolderLock
     /// Set by SIGTERM or SIGINT: a velocity replay still running at start-up stops, and `stop` follows.
     private let startUpCancelled = Atomic<Bool>(false)
@@ -273,7 +273,7 @@ final class ServiceRuntime: Sendable {
         let heldWrites = store
         var serverConfiguration = HTTPServerConfiguration(configuration)
         let files = OpenFileLimit.raised()
-        openFileLimit = files?.soft
+        openFileLimit = files
         if let files, let open = OpenFileLimit.openDescriptors(), files.connectionRoom(openDescriptors: open) < serverConfiguration.maxConnections {
             // A cap the process cannot reach never reclaims idle connections: fitted under the limit, it does.
             serverConfiguration.maxConnections = files.connectionRoom(openDescriptors: open)
@@ -418,7 +418,7 @@ final class ServiceRuntime: Sendable {
             ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
             ("maxConnections", .number(server.configuration.maxConnections)),
-        ] + (openFileLimit.map { [("openFileLimit", .number($0))] } ?? []) + stagedKeyFields())
+        ] + openFileLimitFields() + stagedKeyFields())
         listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)
@@ -462,6 +462,12 @@ final class ServiceRuntime: Sendable {
 
     /// The keys staged to sign later, for the log lines that name the active one: one field each however many
     /// there are (files put there by hand may stage more than one), none when there is none.
+    private func openFileLimitFields() -> [(String, EventLog.Value)] {
+        guard let openFileLimit else { return [] }
+        return [("openFileLimit", .number(openFileLimit.soft))]
+            + (openFileLimit.raisedFrom.map { [("openFileLimitRaisedFrom", .number($0))] } ?? [])
+    }
+
     private func stagedKeyFields() -> [(String, EventLog.Value)] {
         let staged = signer.publishedKeys.filter { $0.status == .staged }
         guard !staged.isEmpty else { return [] }
