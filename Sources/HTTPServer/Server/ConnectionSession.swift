@@ -166,6 +166,7 @@ struct ConnectionSession {
         var routeTemplate = "-"
         var earlyError: (any HTTPResponseError)?
         var bodyLimit = services.defaultBodyLimit
+        var bodyReservation: BodyBudget.Reservation?
         switch resolution {
         case .found(let route, let parameters), .headViaGet(let route, let parameters):
             routeTemplate = route.template.text
@@ -194,6 +195,16 @@ struct ConnectionSession {
                     .unsupportedMediaType, slug: "unsupported-media-type",
                     detail: "Content codings are not accepted: send the body without Content-Encoding.",
                     headers: ["Accept-Encoding": "identity"])
+            }
+            if earlyError == nil, head.hasBody, let bytes = Self.reservedBodyBytes(head.framing, limit: bodyLimit) {
+                bodyReservation = services.shared.bodyBudget.reserve(bytes)
+                if bodyReservation == nil {
+                    services.shared.bodyBudgetRefusals.increment()
+                    earlyError = HTTPError(
+                        .serviceUnavailable, slug: "server-busy",
+                        detail: "The server holds as many large request bodies as it may at once; send this one again shortly (Retry-After).",
+                        headers: ["Retry-After": "1"])
+                }
             }
             func refusalWithoutContent() -> (any HTTPResponseError)? {
                 let withoutContent = HTTPRequest(
@@ -246,6 +257,7 @@ struct ConnectionSession {
         let pending = PendingRequest(
             head: head, requestID: requestID, resolution: resolution, routeTemplate: routeTemplate,
             earlyError: earlyError, receivedAt: requestStartedAt)
+        pending.bodyReservation = bodyReservation
         parser.bodyLimit = bodyLimit
         if let earlyError, head.hasBody {
             // A body already in hand, within the limit, is read and set aside, so that the answer keeps the
@@ -264,6 +276,16 @@ struct ConnectionSession {
         current = pending
         if head.expectsContinue && head.hasBody {
             output.append(ResponseSerializer.continueLine)
+        }
+    }
+
+    /// What a body takes from the server's `BodyBudget`: its declared length, or for a chunked body the most the
+    /// route allows, when that can be over `BodyBudget.reservedAbove`; nil for a body that needs no reservation.
+    static func reservedBodyBytes(_ framing: BodyFraming, limit: Int) -> Int? {
+        switch framing {
+        case .contentLength(let length): length > BodyBudget.reservedAbove && length <= limit ? length : nil
+        case .chunked: limit > BodyBudget.reservedAbove ? limit : nil
+        case .none: nil
         }
     }
 

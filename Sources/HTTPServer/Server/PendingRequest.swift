@@ -8,6 +8,8 @@ final class PendingRequest {
     /// Decided from the head alone (404, 405, 413 by Content-Length, 415): no handler runs.
     let earlyError: (any HTTPResponseError)?
     let receivedAt: UInt64
+    /// Room in the server's `BodyBudget` for a large body, given back when this request is dropped.
+    var bodyReservation: BodyBudget.Reservation?
 
     init(
         head: HTTPRequestHead, requestID: String, resolution: RouteResolution, routeTemplate: String,

@@ -18,6 +18,10 @@ final class ServerShared: Sendable {
     let reclaimedIdleConnections: Counter
     /// Access-log lines of 4xx answers left out by `accessLogRefusedPerSecond`.
     let suppressedAccessLogLines: Counter
+    /// See `BodyBudget`.
+    let bodyBudget: BodyBudget
+    /// Requests answered `503` because their body did not fit in `bodyBudget`.
+    let bodyBudgetRefusals: Counter
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
     let runningLoops = Atomic<Int>(0)
@@ -51,6 +55,10 @@ final class ServerShared: Sendable {
         reclaimedIdleConnections = metrics.counter(
             "http_idle_connections_reclaimed_total",
             help: "Idle connections closed to admit a new connection at the connection cap.")
+        bodyBudget = BodyBudget(total: configuration.maxBufferedBodyBytes)
+        bodyBudgetRefusals = metrics.counter(
+            "http_body_budget_refusals_total",
+            help: "Requests answered 503 because their body (over 64 KiB) did not fit in maxBufferedBodyBytes.")
         suppressedAccessLogLines = metrics.counter(
             "http_access_log_lines_suppressed_total",
             help: "Access-log lines of 4xx answers left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")

@@ -14,6 +14,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxRequestLineBytes = 8192
     public var maxHeaderBytes = 16384
     public var maxHeaderCount = 100
+    public var maxBufferedBodyBytes = 268_435_456
     public var maxBodyBytes = 65536
     public var requestTimeoutSeconds = 10.0
     public var idleTimeoutSeconds = 60.0

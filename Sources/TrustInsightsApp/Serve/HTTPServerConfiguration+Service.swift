@@ -12,6 +12,7 @@ extension HTTPServerConfiguration {
         maxHeaderBytes = service.maxHeaderBytes
         maxHeaderCount = service.maxHeaderCount
         defaultBodyLimit = service.maxBodyBytes
+        maxBufferedBodyBytes = service.maxBufferedBodyBytes
         requestTimeout = .milliseconds(Int64(service.requestTimeoutSeconds * 1000))
         idleTimeout = .milliseconds(Int64(service.idleTimeoutSeconds * 1000))
         writeTimeout = .milliseconds(Int64(service.writeTimeoutSeconds * 1000))

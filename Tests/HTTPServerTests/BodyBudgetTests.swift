@@ -1,0 +1,90 @@
+import Glibc
+@testable import HTTPServer
+import Testing
+
+/// The bound on large bodies held across connections: without it 64 clients each sending an 8 MiB label batch took
+/// the process to 650 MB and `/healthz` to 5 s (resources probe, 6 December).
+@Suite("Body budget", .serialized)
+struct BodyBudgetTests {
+    @Test func aReservationIsGivenBackWhenItsHolderGoes() {
+        let budget = BodyBudget(total: 1000)
+        var first = budget.reserve(600)
+        #expect(first != nil)
+        #expect(budget.reservedBytes == 600)
+        #expect(budget.reserve(500) == nil)
+        let second = budget.reserve(400)
+        #expect(second != nil)
+        #expect(budget.reservedBytes == 1000)
+        first = nil
+        #expect(budget.reservedBytes == 400)
+        withExtendedLifetime(second) {}
+    }
+
+    @Test func aBodyLargerThanTheWholeBudgetIsTakenOnlyWhenNothingElseIsHeld() {
+        let budget = BodyBudget(total: 1000)
+        var small = budget.reserve(10)
+        #expect(budget.reserve(5000) == nil)
+        small = nil
+        let whole = budget.reserve(5000)
+        #expect(whole?.bytes == 1000)
+        #expect(budget.reserve(1) == nil)
+        withExtendedLifetime((small, whole)) {}
+    }
+
+    @Test func onlyBodiesOverTheThresholdReserve() {
+        #expect(ConnectionSession.reservedBodyBytes(.contentLength(1200), limit: 1 << 20) == nil)
+        #expect(ConnectionSession.reservedBodyBytes(.contentLength(BodyBudget.reservedAbove + 1), limit: 1 << 20) == BodyBudget.reservedAbove + 1)
+        // Over the route's limit it is a 413, which reads nothing.
+        #expect(ConnectionSession.reservedBodyBytes(.contentLength(2 << 20), limit: 1 << 20) == nil)
+        #expect(ConnectionSession.reservedBodyBytes(.chunked, limit: 1 << 20) == 1 << 20)
+        #expect(ConnectionSession.reservedBodyBytes(.chunked, limit: 1024) == nil)
+        #expect(ConnectionSession.reservedBodyBytes(.none, limit: 1 << 20) == nil)
+    }
+
+    /// A large body arriving while others hold the budget is answered 503 with Retry-After before it is read;
+    /// small bodies are not held back; once the first body is answered its room is free again.
+    @Test func aLargeBodyThatDoesNotFitIsRefusedWithRetryAfterAndTheRoomReturns() throws {
+        var configuration = TestServer.configuration()
+        configuration.maxBufferedBodyBytes = 300_000
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let length = 200_000
+        let holder = try RawClient(port: server.port)
+        holder.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "x", count: 1000))
+        usleep(200_000)
+
+        let refused = try RawClient(port: server.port)
+        refused.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n")
+        let busy = try #require(refused.readResponse())
+        #expect(busy.status == 503)
+        #expect(busy.header("Retry-After") == "1")
+        #expect(busy.header("Content-Type") == "application/problem+json")
+        #expect(busy.bodyText.contains("https://trust-insights.dev/problems/server-busy"))
+        #expect(server.bodyBudgetRefusals == 1)
+
+        let chunked = try RawClient(port: server.port)
+        chunked.send("POST /large HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")
+        #expect(chunked.readResponse()?.status == 503)
+
+        let small = try RawClient(port: server.port)
+        small.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(small.readResponse()?.bodyText == "hello")
+
+        holder.send(String(repeating: "x", count: length - 1000))
+        #expect(holder.readResponse()?.bodyText == "\(length)")
+
+        let after = try RawClient(port: server.port)
+        after.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "y", count: length))
+        #expect(after.readResponse()?.bodyText == "\(length)")
+        // A connection closed half-way through its body gives its room back as well.
+        let abandoned = try RawClient(port: server.port)
+        abandoned.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\nzz")
+        usleep(100_000)
+        abandoned.reset()
+        usleep(200_000)
+        let last = try RawClient(port: server.port)
+        last.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "y", count: length))
+        #expect(last.readResponse()?.bodyText == "\(length)")
+        #expect(server.bodyBudgetRefusals == 2)
+    }
+}
