@@ -111,14 +111,19 @@ struct MessageTypeTests {
         #expect(generator.generate() != generator.generate())
     }
 
-    /// An API key pasted into `X-Request-ID` was echoed and written to the access log (found by a tenancy probe).
-    @Test func replacesRequestIDsThatBeginWithARefusedPrefix() {
-        var generator = RequestIDGenerator(seed: 1, refusedPrefixes: ["ti_sandbox_"])
+    /// An API key pasted into `X-Request-ID` was echoed and written to the access log (found by a tenancy probe);
+    /// one after other text still was (resources probe, 6 December).
+    @Test func replacesRequestIDsThatHoldARefusedMarkerAnywhere() {
+        var generator = RequestIDGenerator(seed: 1, refusedMarkers: ["ti_sandbox_"])
         #expect(generator.requestID(incoming: "order-7") == "order-7")
-        #expect(generator.requestID(incoming: "xti_sandbox_k") == "xti_sandbox_k")
-        let replaced = generator.requestID(incoming: "ti_sandbox_k0123456789abcdef_secret")
-        #expect(!replaced.contains("ti_sandbox_"))
-        #expect(replaced.utf8.count == 32)
+        #expect(generator.requestID(incoming: "ti_sandbo") == "ti_sandbo")
+        #expect(generator.requestID(incoming: "x-ti_sandboxk") == "x-ti_sandboxk")
+        for leaked in ["ti_sandbox_k0123456789abcdef_secret", "xti_sandbox_k", "order-7:ti_sandbox_k", "TI_SANDBOX_K", "ab_ti_sandbox_"] {
+            let replaced = generator.requestID(incoming: leaked)
+            #expect(replaced != leaked)
+            #expect(!replaced.lowercased().contains("ti_sandbox_"))
+            #expect(replaced.utf8.count == 32)
+        }
     }
 }
 

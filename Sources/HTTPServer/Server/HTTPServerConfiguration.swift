@@ -45,10 +45,10 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// Access-log lines of 4xx answers per second, across the event loops (each takes its share, rounded up);
     /// 0 logs every one. See `AccessLogThrottle`.
     public var accessLogRefusedPerSecond = 100
-    /// Incoming `X-Request-ID` values that begin with one of these are not adopted (a fresh ID is used instead): the
-    /// ID is echoed and logged, so text shaped like a credential (an API key pasted into the wrong header) must
-    /// not be.
-    public var requestIDRefusedPrefixes: [String] = []
+    /// Incoming `X-Request-ID` values that hold one of these anywhere, in any letter case, are not adopted (a fresh
+    /// ID is used instead): the ID is echoed and logged, so text shaped like a credential (an API key pasted into
+    /// the wrong header, alone or after other text) must not be.
+    public var requestIDRefusedMarkers: [String] = []
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
     /// the caller sets `no-store`: RFC 9111 §4.2.2 lets a cache store a 200, 404 or 405 without being told to.
     public var defaultCacheControl: String?

@@ -1,13 +1,14 @@
-/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters and does not begin with one
-/// of `refusedPrefixes`, else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
+/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters and holds none of
+/// `refusedMarkers` anywhere (in any letter case), else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
 /// from the system one is enough.
 struct RequestIDGenerator {
     private var generator: SplitMix64
-    private let refusedPrefixes: [[UInt8]]
+    /// Lowercased.
+    private let refusedMarkers: [[UInt8]]
 
-    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedPrefixes: [String] = []) {
+    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedMarkers: [String] = []) {
         generator = SplitMix64(state: seed)
-        self.refusedPrefixes = refusedPrefixes.map { Array($0.utf8) }
+        self.refusedMarkers = refusedMarkers.filter { !$0.isEmpty }.map { Array($0.lowercased().utf8) }
     }
 
     static func isAcceptable(_ candidate: String) -> Bool {
@@ -20,8 +21,20 @@ struct RequestIDGenerator {
         return generate()
     }
 
+    /// A key pasted after other text (`order-7 ti_sandbox_...`, `x<key>`) is as much a secret as one pasted alone.
     private func isRefused(_ candidate: String) -> Bool {
-        refusedPrefixes.contains { candidate.utf8.starts(with: $0) }
+        guard !refusedMarkers.isEmpty else { return false }
+        let bytes = Array(candidate.utf8)
+        return refusedMarkers.contains { marker in
+            guard bytes.count >= marker.count else { return false }
+            return (0...(bytes.count - marker.count)).contains { start in
+                marker.indices.allSatisfy { offset in
+                    let byte = bytes[start + offset]
+                    let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    return lowered == marker[offset]
+                }
+            }
+        }
     }
 
     mutating func generate() -> String {

@@ -20,7 +20,7 @@ extension HTTPServerConfiguration {
         shutdownGracePeriod = .milliseconds(Int64(service.shutdownGraceSeconds * 1000))
         accessLog = service.accessLog
         accessLogRefusedPerSecond = service.accessLogRefusedPerSecond
-        requestIDRefusedPrefixes = APIKeySecret.tokenPrefixes
+        requestIDRefusedMarkers = APIKeySecret.tokenPrefixes
         // Every answer is per caller, per tenant, and may change at the next request (an opt-out, a label): none is
         // for a cache to keep. The public routes that may be cached say so themselves.
         defaultCacheControl = "no-store"
