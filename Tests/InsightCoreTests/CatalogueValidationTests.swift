@@ -135,4 +135,16 @@ struct CatalogueValidationTests {
         #expect(FeatureViolationReason.outOfRange(minimum: 0, maximum: 50, unit: "count").message == "must be between 0 and 50")
         #expect(FeatureViolationReason.notAllowedBand(allowed: [0, 1]).code == "notAllowedBand")
     }
+
+    /// A name is repeated in an error only when it looks like a field name: a card or phone number, or a dotted
+    /// name, used as a member's name was echoed and kept with an idempotent answer (JSON probe, 6 December).
+    @Test func onlyNamesShapedLikeFieldsAreRepeated() {
+        for name in ["amountBand", "typing_cadence2", "x-y", "a/b", "a~b", "utf8Field", "v2024", String(repeating: "a", count: 64)] {
+            #expect(JSONPointer.isEchoable(name), "\(name)")
+        }
+        for name in ["4111111111119999", "card4111111111111111", "+15551234567", "555123456", "12345", "jane.doe", "jane@example.com",
+                     "Jane Doe", "", String(repeating: "a", count: 65), "é"] where !name.isEmpty {
+            #expect(!JSONPointer.isEchoable(name), "\(name)")
+        }
+    }
 }

@@ -23,23 +23,34 @@ public enum JSONPointer {
     public static let longestEchoedName = 64
 
     /// Whether an unknown member name sent by a client may be repeated in an error (and so in the idempotent
-    /// answers the store keeps): at most `longestEchoedName` bytes of letters, digits and `_ - . ~ /`, as a field
-    /// name (ours or a typo of one) is. Anything else may be personal data used as a key (`"jane@example.com": true`,
-    /// `"Jane Doe": 1`) and is not repeated.
+    /// answers the store keeps): at most `longestEchoedName` bytes of letters, digits and `_ - ~ /`, with no run of
+    /// more than `longestEchoedDigitRun` digits, as a field name (ours or a typo of one) is. Anything else may be
+    /// personal data used as a key (`"jane@example.com": true`, `"Jane Doe": 1`, `"jane.doe": 1`, a card or phone
+    /// number) and is not repeated.
     public static func isEchoable(_ name: String) -> Bool {
-        name.utf8.count <= longestEchoedName && name.utf8.allSatisfy { byte in
+        guard name.utf8.count <= longestEchoedName else { return false }
+        var digitRun = 0
+        for byte in name.utf8 {
             switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "/"):
-                true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digitRun += 1
+                if digitRun > longestEchoedDigitRun { return false }
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                digitRun = 0
             default:
-                false
+                return false
             }
         }
+        return true
     }
 
+    /// No field name holds more digits in a row; a card, account or phone number does (JSON probe, 6 December: a
+    /// card number sent as a label item's member was echoed and kept with the batch's idempotent answer).
+    public static let longestEchoedDigitRun = 4
+
     /// Why a name was left out of an error, for its detail.
-    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes, or characters other than letters, digits and _ - . ~ /"
+    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes, more than \(longestEchoedDigitRun) digits in a row, or characters other than letters, digits and _ - ~ /"
 
     /// The pointer of one feature inside an evaluation request body.
     public static func feature(_ name: String) -> String {
