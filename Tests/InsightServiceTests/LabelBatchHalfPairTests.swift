@@ -2,7 +2,7 @@ import Testing
 @testable import InsightCore
 @testable import InsightService
 
-/// Half a UTF-16 surrogate pair stops the reading of a label batch, which is then refused whole. The answer names
+/// Half a UTF-16 surrogate pair, or nesting too deep, stops the reading of a label batch, which is then refused whole. The answer names
 /// what the evaluation and consumption routes would name: the field holding the half pair, the item whose member
 /// name holds it, or, for a member already found repeated, unknown or of the wrong type, that one violation.
 /// Before, the last three named only `/items`.
@@ -31,8 +31,14 @@ import Testing
         #expect(errors(#"{"items": [{"x": 1, "insightID": "\ud800"}]}"#) == ["/items/0/insightID: \(Self.halfPair)"])
     }
 
-    @Test func nestingTooDeepStillNamesTheItems() {
+    /// Nesting too deep stops the batch too, and is answered the same way: before, it named only `/items` (JSON
+    /// probe, 6 December).
+    @Test func nestingTooDeepNamesTheMemberAsHalfAPairDoes() {
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        #expect(errors(#"{"items": [{"insightID": \#(deep)}]}"#).map { $0.prefix(7) } == ["/items:"])
+        #expect(errors(#"{"items": [{"insightID": \#(deep)}]}"#) == ["/items/0/insightID: expected a string, received an array"])
+        #expect(errors(#"{"items": [{"insightID": "x"}, {"x": \#(deep)}]}"#) == ["/items/1/x: is not a field of this request"])
+        #expect(errors(#"{"items": [{"fraudType": "other", "fraudType": \#(deep)}]}"#) == ["/items/0/fraudType: appears more than once"])
+        // Deeper than the body allows before any item is read: the batch's member is named.
+        #expect(errors(#"{"items": \#(deep)}"#).map { $0.prefix(7) } == ["/items:"])
     }
 }

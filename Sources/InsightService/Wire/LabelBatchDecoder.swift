@@ -79,16 +79,22 @@ enum LabelBatchDecoder {
         do {
             try readMembers(&reader, pointer: pointer, draft: &draft, seen: &seen, unknownSeen: &unknownSeen,
                             reading: &reading, batchViolations: &batchViolations)
-        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate {
+        } catch let error as JSONSyntaxError where error.reason == .unpairedSurrogate || error.reason == .tooDeep {
+            // Both stop the whole batch (valid JSON all the same, RFC 8259 §8.2): the answer names the member whose
+            // value did, as the other routes do, rather than only `/items`.
+            let stopped = { (memberPointer: String) in
+                error.reason == .tooDeep
+                    ? Wire.tooDeep(memberPointer, limit: Wire.defaultMaximumDepth) : Wire.unpairedSurrogate(memberPointer)
+            }
             if !batchViolations.contains(where: { $0.pointer == pointer || $0.pointer.hasPrefix(pointer + "/") }) {
                 if let reading {
                     // A repeated, unknown or wrongly typed member keeps its one violation; its value is not also
-                    // reported as holding half a pair.
+                    // reported as holding half a pair or nesting too deep (JSON probe, 6 December).
                     let recorded = draft.violations.dropFirst(reading.recordedBefore)
-                    batchViolations += recorded.isEmpty ? [Wire.unpairedSurrogate(Wire.pointer(pointer, reading.key))] : Array(recorded)
+                    batchViolations += recorded.isEmpty ? [stopped(Wire.pointer(pointer, reading.key))] : Array(recorded)
                 } else {
                     // In a member's name: the name cannot be repeated back, so the item that holds it is named.
-                    batchViolations.append(Wire.unpairedSurrogate(pointer))
+                    batchViolations.append(stopped(pointer))
                 }
             }
             throw error

@@ -209,8 +209,11 @@ extension Wire {
     /// (which records unknown names itself); a repeated member is a `duplicateField` violation and is skipped
     /// unread; a body of another kind is `wrongShape`; broken JSON is `malformed-json`. Returns the names seen.
     /// `pointer` builds the member's JSON Pointer, for a violation only; `knownStrings` are read without allocating.
+    /// How deep a request body may nest unless its route says otherwise.
+    static let defaultMaximumDepth = 32
+
     static func readObjectBody(
-        _ body: [UInt8], maximumDepth: Int = 32, knownStrings: JSONKnownStrings = .none, violations: inout [ContextViolation],
+        _ body: [UInt8], maximumDepth: Int = defaultMaximumDepth, knownStrings: JSONKnownStrings = .none, violations: inout [ContextViolation],
         wrongShape: ([ContextViolation]) -> ServiceProblem,
         member: (_ key: String, _ pointer: () -> String, _ reader: inout JSONReader, _ violations: inout [ContextViolation]) throws -> Void
     ) throws(ServiceProblem) -> Set<String> {
