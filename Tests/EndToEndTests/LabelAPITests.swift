@@ -155,9 +155,10 @@ import InsightCore
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": {}}"#).status == 400)
         #expect(try service.post("/v1/labels", key: partnerKey, body: #"{"items": [}"#).status == 400)
         // Half a surrogate pair, or nesting past 32 levels, stops the reader: the batch is refused whole, naming the
-        // field that holds the half pair, or /items for the nesting.
+        // field that holds the half pair, or, for the nesting, what that field was found to be (an array where a
+        // string belongs).
         let deep = String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
-        for (value, pointer) in [(#""canary-\ud800""#, "/items/1/insightID"), (deep, "/items")] {
+        for (value, pointer) in [(#""canary-\ud800""#, "/items/1/insightID"), (deep, "/items/1/insightID")] {
             let unreadable = try service.post(
                 "/v1/labels", key: partnerKey, body: #"{"items": [{"insightID": "x"}, {"insightID": \#(value)}]}"#)
             #expect(unreadable.status == 400)
