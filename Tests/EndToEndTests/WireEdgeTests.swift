@@ -37,6 +37,26 @@ import Testing
         }
     }
 
+    /// A `GET` route reads no body, but one over 64 KiB (or coded) is still refused; the key is judged first there
+    /// as on the routes that take a body. Before, a `GET` with a 100 KB body and no key was `413` (HTTP probe,
+    /// 6 December).
+    @Test func aGetWithABodyOverTheLimitJudgesTheKeyFirst() throws {
+        let analystKey = try service.key(role: .analyst)
+        let big = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
+        for path in ["/v1/compliance", "/v1/models", "/v1/metrics/labels", "/v1/authorization/acct-get-body"] {
+            let anonymous = try service.client().request("GET", path, body: big)
+            #expect(anonymous.status == 401, "\(path)")
+            #expect(anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(path)")
+        }
+        let otherRole = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(analystKey)")], body: big)
+        #expect(otherRole.status == 403)
+        let rightKey = try service.client().request("GET", "/v1/compliance", headers: [("Authorization", "Bearer \(clientKey)")], body: big)
+        #expect(rightKey.status == 413)
+        let coded = try service.client().request(
+            "GET", "/v1/metrics/labels", headers: [("Content-Encoding", "gzip"), ("Authorization", "Bearer \(clientKey)")], body: Array("x".utf8))
+        #expect(coded.status == 403)
+    }
+
     /// A caller without a client key whose body has not come with its header section is answered at once (401 or
     /// 403, then the connection closes), not waited for until the request deadline gives it a 408; a client with
     /// a key whose body follows later is served as ever.

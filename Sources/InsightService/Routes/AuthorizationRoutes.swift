@@ -11,7 +11,7 @@ struct AuthorizationRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/authorization/{subjectRef}") { request, context in
+        router.add(.get, "/v1/authorization/{subjectRef}", options: access.getOptions(role: .client)) { request, context in
             try routes.get(request, context)
         }
         // A suspended key may still record an opt-in (below): whether it may is known only from the body.

@@ -11,7 +11,9 @@ struct CatalogueRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/models") { request, _ in try routes.listModels(request) }
+        router.add(.get, "/v1/models", options: access.getOptions(roles: Set(KeyRole.allCases))) { request, _ in
+            try routes.listModels(request)
+        }
         router.add(.get, "/v1/signing-keys") { _, _ in routes.signingKeys() }
     }
 

@@ -8,7 +8,9 @@ struct ComplianceRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/compliance") { request, _ in try routes.show(request) }
+        router.add(.get, "/v1/compliance", options: access.getOptions(role: .client, admittingSuspended: true)) { request, _ in
+            try routes.show(request)
+        }
     }
 
     func show(_ request: HTTPRequest) throws -> HTTPResponse {

@@ -8,7 +8,9 @@ struct MetricsRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/metrics/labels") { request, _ in try routes.labels(request) }
+        router.add(.get, "/v1/metrics/labels", options: access.getOptions(role: .analyst)) { request, _ in
+            try routes.labels(request)
+        }
     }
 
     func labels(_ request: HTTPRequest) throws -> HTTPResponse {
