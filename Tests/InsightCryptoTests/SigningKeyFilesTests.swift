@@ -320,6 +320,25 @@ import Testing
         #expect(throws: CryptoError.keyFileMismatch(path: directory + "/" + forged)) { try files.loadOrCreate() }
     }
 
+    /// A key file copied beside itself under another time (a backup restored next to the original) published one
+    /// kid twice, once active and once retired (cose probe, 6 December): start-up, reloads and listings refuse it.
+    @Test func refusesTheSameKeyInTwoFiles() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys").path
+        let files = SigningKeyFiles(directory: directory)
+        let created = try files.loadOrCreate()
+        let name = try #require(try keyFiles(in: directory).first)
+        let copy = "es256-1-\(created.active.kid).pem"
+        try FileManager.default.copyItem(atPath: directory + "/" + name, toPath: directory + "/" + copy)
+        #expect(chmod(directory + "/" + copy, 0o600) == 0)
+        let both = [directory + "/" + copy, directory + "/" + name]
+        #expect(throws: CryptoError.duplicateKey(kid: created.active.kid, paths: both)) { try files.loadOrCreate() }
+        #expect(throws: CryptoError.duplicateKey(kid: created.active.kid, paths: both)) { try files.existing() }
+        #expect(unlink(directory + "/" + copy) == 0)
+        #expect(try files.loadOrCreate().active.kid == created.active.kid)
+    }
+
     /// A rotation beside a key file that start-up and reloads refuse would print a new key no server can switch
     /// to (signing-keys probe, 5 December: it exited 0 beside a key file of mode 0644, another owner's, a symbolic
     /// link, a damaged one, one whose name names another key).

@@ -26,6 +26,9 @@ public enum CryptoError: Error, Equatable, Sendable {
     case keyFileMismatch(path: String)
     /// A private key file is a symbolic link, which is refused.
     case symbolicLink(path: String)
+    /// Two key files hold the same key (one copied beside the other under another time): the key set would publish
+    /// one kid twice, with two statuses.
+    case duplicateKey(kid: String, paths: [String])
     /// No key with this kid exists in the key directory.
     case unknownKeyID(String)
     /// The active signing key cannot be removed; rotate first.
@@ -64,6 +67,8 @@ extension CryptoError: CustomStringConvertible {
             return "refusing \(path): it is a symbolic link; a key file must be the file itself, so that nothing outside the key folder decides which key signs"
         case let .keyFileMismatch(path):
             return "key file \(path) does not hold the key its name promises"
+        case let .duplicateKey(kid, paths):
+            return "signing key \(kid) is in more than one file (\(paths.joined(separator: ", "))): a key set may publish a kid once; remove every copy but the oldest"
         case let .unknownKeyID(kid):
             return "no signing key with kid \(kid)"
         case let .cannotRemoveActiveKey(kid):

@@ -194,6 +194,13 @@ public struct SigningKeyFiles: Sendable {
     private func loadKeys(_ storage: KeyDirectory) throws -> [(name: SigningKeyFileName, key: ES256PrivateKey)] {
         let names = try storage.fileNames().compactMap(SigningKeyFileName.init(fileName:))
             .sorted { ($0.createdAtMilliseconds, $0.kid) < ($1.createdAtMilliseconds, $1.kid) }
+        // A backup restored beside the original under another time: one kid, published twice with two statuses
+        // (cose probe, 6 December). Checked on the names, whose kid the content must match below.
+        var kids = Set<String>()
+        for name in names where !kids.insert(name.kid).inserted {
+            throw CryptoError.duplicateKey(
+                kid: name.kid, paths: names.filter { $0.kid == name.kid }.map { directory + "/" + $0.fileName })
+        }
         return try names.map { name in
             let pem = try storage.readPrivateFile(named: name.fileName)
             let key: ES256PrivateKey
