@@ -80,6 +80,30 @@ struct OpenFileLimitTests {
         withExtendedLifetime(idle) {}
     }
 
+    /// A hard limit that leaves room for a handful of connections: `serve` started with a cap of 1 and passed for up
+    /// (resources probe, 6 December); it now refuses to start and says what limit would do.
+    @Test func aLimitLeavingRoomForTooFewConnectionsStopsTheStart() throws {
+        let binary = try #require(DurabilityTests.binary, "the trust-insights binary is built before the tests")
+        let data = NSTemporaryDirectory() + "trust-insights-nofile-low-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = [
+            "-c", "ulimit -S -n 75 && ulimit -H -n 75 && exec \"$0\" \"$@\"", binary.path,
+            "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data, "--access-log", "false",
+            "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
+        ]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let output = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        #expect(output.contains("the open-file limit (75) leaves room for"), "\(output)")
+        #expect(output.contains("fewer than 16: raise the hard open-file limit"), "\(output)")
+    }
+
     /// A limit lowered under the running process (`prlimit`), below the cap: accepting fails with EMFILE, which is
     /// logged, and an idle connection makes room as at the cap.
     @Test func runningOutOfDescriptorsBelowTheCapIsLoggedAndReclaimsAnIdleConnection() throws {

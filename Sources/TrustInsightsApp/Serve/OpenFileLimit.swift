@@ -10,6 +10,8 @@ struct OpenFileLimit {
     /// Descriptors kept for the service's own files beyond those open when the cap is fitted: SQLite's readers,
     /// signing-key and model files read on a reload, the files a command-line check opens.
     static let reserve = 64
+    /// Below this many connections `serve` refuses to start (unless `maxConnections` is set lower still).
+    static let fewestConnections = 16
 
     var soft: Int
     /// The soft limit before `raised()` lifted it, if it did: on the `listening` line, so an operator who set a limit
@@ -37,7 +39,7 @@ struct OpenFileLimit {
 
     /// The most connections the limit leaves room for, given the descriptors the process has open now.
     func connectionRoom(openDescriptors: Int) -> Int {
-        max(1, soft - openDescriptors - Self.reserve)
+        max(0, soft - openDescriptors - Self.reserve)
     }
 
     /// Descriptors open in this process now (`/proc/self/fd`); nil where `/proc` cannot be read.

@@ -274,6 +274,14 @@ final class ServiceRuntime: Sendable {
         var serverConfiguration = HTTPServerConfiguration(configuration)
         let files = OpenFileLimit.raised()
         openFileLimit = files
+        if let files, let open = OpenFileLimit.openDescriptors(),
+            files.connectionRoom(openDescriptors: open) < min(OpenFileLimit.fewestConnections, serverConfiguration.maxConnections)
+        {
+            // A cap of one or two connections serves nobody in practice, and a load balancer's probe would take the
+            // only slot: better refuse to start than pass for up.
+            throw CommandLineError.failure(
+                "the open-file limit (\(files.soft)) leaves room for \(files.connectionRoom(openDescriptors: open)) connections, fewer than \(OpenFileLimit.fewestConnections): raise the hard open-file limit (systemd LimitNOFILE, docker --ulimit nofile, ulimit -Hn) to at least \(open + OpenFileLimit.reserve + OpenFileLimit.fewestConnections)")
+        }
         if let files, let open = OpenFileLimit.openDescriptors(), files.connectionRoom(openDescriptors: open) < serverConfiguration.maxConnections {
             // A cap the process cannot reach never reclaims idle connections: fitted under the limit, it does.
             serverConfiguration.maxConnections = files.connectionRoom(openDescriptors: open)
