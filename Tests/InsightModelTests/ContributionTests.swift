@@ -52,7 +52,7 @@ import Testing
         }
     }
 
-    @Test func contributionsOnTheFixtureModelAddUpToItsMargins() throws {
+    @Test(Fixtures.needed) func contributionsOnTheFixtureModelAddUpToItsMargins() throws {
         let model = try CompiledModel(document: Fixtures.xgboostModel())
         let rows = try Fixtures.heldOut().matrix(for: model.featureNames)
         for index in stride(from: 0, to: 2000, by: 97) {
@@ -82,7 +82,7 @@ import Testing
         }
     }
 
-    @Test func leafPathContributionsMatchTheTableWalkOnTheFixtureModels() throws {
+    @Test(Fixtures.needed) func leafPathContributionsMatchTheTableWalkOnTheFixtureModels() throws {
         // The XGBoost fixture compiles padded; the LightGBM one's deeper trees compile linked (the table walk).
         for (document, padded) in [(try Fixtures.xgboostModel(), true), (try Fixtures.lightGBMModel(), false)] {
             let model = try CompiledModel(document: document)

@@ -2,7 +2,7 @@ import Testing
 @testable import InsightModel
 
 @Suite struct FastPathParityTests {
-    @Test func xgboostFastPathsMatchFixtureMarginsBitForBit() throws {
+    @Test(Fixtures.needed) func xgboostFastPathsMatchFixtureMarginsBitForBit() throws {
         let model = try CompiledModel(document: Fixtures.xgboostModel())
         let rows = try Fixtures.heldOut().matrix(for: model.featureNames)
         let expected = try Fixtures.predictions("xgb_200x6_preds_20k.csv").map { Float($0.0)!.bitPattern }
@@ -17,7 +17,7 @@ import Testing
         #expect(batchMismatches == 0)
     }
 
-    @Test func lightGBMFastPathsMatchFixtureRawScoresExactly() throws {
+    @Test(Fixtures.needed) func lightGBMFastPathsMatchFixtureRawScoresExactly() throws {
         let model = try CompiledModel(document: Fixtures.lightGBMModel())
         let rows = try Fixtures.heldOut().matrix(for: model.featureNames)
         let expected = try Fixtures.predictions("lgb_200x63_preds_20k.csv")

@@ -2,7 +2,7 @@ import Testing
 @testable import InsightModel
 
 @Suite struct ImportParityTests {
-    @Test func xgboostReferenceWalkReproducesMarginsBitForBit() throws {
+    @Test(Fixtures.needed) func xgboostReferenceWalkReproducesMarginsBitForBit() throws {
         let document = try Fixtures.xgboostModel()
         try ModelValidator.validate(document)
         let rows = try Fixtures.heldOut().matrix(for: document.featureNames)
@@ -17,7 +17,7 @@ import Testing
         #expect(mismatches == 0)
     }
 
-    @Test func lightGBMReferenceWalkReproducesProbabilities() throws {
+    @Test(Fixtures.needed) func lightGBMReferenceWalkReproducesProbabilities() throws {
         let document = try Fixtures.lightGBMModel()
         try ModelValidator.validate(document)
         let rows = try Fixtures.heldOut().matrix(for: document.featureNames)

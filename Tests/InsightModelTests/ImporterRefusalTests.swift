@@ -274,7 +274,7 @@ import Testing
     }
 
     /// A model file checked out or saved with Windows line endings reads to the same document, tree for tree.
-    @Test func readsLightGBMTextWithWindowsLineEndings() throws {
+    @Test(Fixtures.needed) func readsLightGBMTextWithWindowsLineEndings() throws {
         let text = try Fixtures.text("lgb_200x63.txt")
         let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
         #expect(crlf.utf8.count > text.utf8.count)
