@@ -20,6 +20,14 @@ import Testing
         #expect(try FileSystem.readFile(atPath: "/dev/null", maximumBytes: 0) == [])
     }
 
+    /// Configuration files are bounded by default: `--config /dev/zero`, or a velocity.json linked to it, grew until
+    /// the allocator failed and `serve` crashed with a backtrace (command-line probe, 6 December).
+    @Test func aConfigurationFileIsBoundedByDefault() throws {
+        let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: "/dev/zero") }
+        #expect(error?.code == EFBIG)
+        #expect(error?.description == "/dev/zero: larger than 16 MiB, more than a file of this kind holds (a device or a pipe that never ends?)")
+    }
+
     /// SIGTERM blocked and pending in this thread, as `serve` has it while it reads its configuration.
     @Test func aPipeNobodyWritesToGivesWayToAPendingSIGTERM() throws {
         let path = fifo()

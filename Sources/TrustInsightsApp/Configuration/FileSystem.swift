@@ -4,6 +4,9 @@ import Glibc
 
 /// Small file helpers over POSIX calls, so the app layer does not need Foundation for them.
 enum FileSystem {
+    /// More than any configuration file, catalogue or manifest holds (the shipped ones are a few KiB).
+    static let configurationMaximumBytes = 16 << 20
+
     /// The file's bytes, or nil if it does not exist; other failures throw.
     ///
     /// A named pipe is read as a file is (`--config <(generate-config)`, a producer writing into a FIFO), waiting for
@@ -11,7 +14,9 @@ enum FileSystem {
     /// configuration, and a pipe nobody writes to held `open` past them, so only SIGKILL ended the process. The pipe is
     /// opened without blocking and its writer waited for in `poll`, checking for those signals between waits.
     /// More than `maximumBytes` throws `EFBIG` (a device that never ends, /dev/zero, included) before memory runs out.
-    static func readFile(atPath path: String, maximumBytes: Int = Int.max) throws(FileSystemError) -> [UInt8]? {
+    /// The default bounds a configuration file: one on /dev/zero, or a pipe whose writer never stops, grew until the
+    /// allocator failed and the process crashed with a backtrace (command-line probe, 6 December).
+    static func readFile(atPath path: String, maximumBytes: Int = configurationMaximumBytes) throws(FileSystemError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -33,7 +38,11 @@ enum FileSystem {
                 throw FileSystemError(path: path, code: errno)
             }
             if count == 0 { break }
-            guard result.count + count <= maximumBytes else { throw FileSystemError(path: path, code: EFBIG) }
+            guard result.count + count <= maximumBytes else {
+                throw FileSystemError(
+                    path: path, code: EFBIG,
+                    reason: "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds (a device or a pipe that never ends?)")
+            }
             result.append(contentsOf: chunk[0..<count])
         }
         return result
