@@ -124,6 +124,37 @@ import InsightCore
         #expect(try String(contentsOfFile: copiedConfig, encoding: .utf8).contains("\"port\""))
     }
 
+    /// Nor over the files the service reads that these commands do not: its configuration folder, catalogues,
+    /// manifest and models. An export written over the manifest or a listed model took the service down at its next
+    /// start (command-line probe, 6 December).
+    @Test func neverWritesOverTheServicesConfigurationOrModels() throws {
+        let config = directory + "/config-copy", models = directory + "/models-copy"
+        try FileManager.default.copyItem(atPath: Self.repositoryRoot + "/config", toPath: config)
+        try FileManager.default.copyItem(atPath: Self.repositoryRoot + "/models", toPath: models)
+        let modelFile = try #require(try FileManager.default.contentsOfDirectory(atPath: models).first { $0.hasPrefix("payment-") })
+        let targets = [models + "/manifest.json", models + "/" + modelFile, config + "/rate-limits.json",
+                       config + "/velocity.json", config + "/features/account.json"]
+        let before = try targets.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        // The folders as a deployment names them: in the configuration file.
+        let configFile = directory + "/config-with-folders.json"
+        try Data(#"{"configDir": "\#(config)", "modelsDir": "\#(models)"}"#.utf8).write(to: URL(fileURLWithPath: configFile))
+        for (command, out) in targets.flatMap({ target in [(["export", "metrics"], target), (["report"], target)] }) {
+            let output = Output()
+            let status = CommandLineTool(root: RootCommand.spec).run(
+                command + ["--tenant", "acme", "--data-dir", directory + "/data", "--config", configFile, "--out", out],
+                environment: output.environment)
+            #expect(status == 64, "\(command) \(out)")
+            #expect(output.standardError.withLock { $0 }.contains("which the service reads"), "\(output.standardError.withLock { $0 })")
+        }
+        #expect(try targets.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        // A manifest elsewhere (another deployment's, a copy) is known by its content.
+        let elsewhere = directory + "/manifest-elsewhere.json"
+        try FileManager.default.copyItem(atPath: models + "/manifest.json", toPath: elsewhere)
+        let (status, output) = run(["export", "metrics", "--tenant", "acme", "--out", elsewhere])
+        #expect(status == 1)
+        #expect(output.standardError.withLock { $0 }.contains("is a models manifest"), "\(output.standardError.withLock { $0 })")
+    }
+
     /// The database's -journal, -wal and -shm are refused whether or not they exist now: written there, a report would
     /// be taken by SQLite for a hot journal (read-only opens then failed: "attempt to write a readonly database") or a
     /// WAL. Through a symbolic link to the missing file too, which writing would follow and create.

@@ -52,9 +52,16 @@ enum MetricsCommandSupport {
             let inputs = [ConfigurationLoader.filePath(arguments: arguments, variables: environment.variables)]
                 + OutputFile.files(in: [configuration.dataDir, configuration.dataDir + "/signing-keys"])
             let database = configuration.dataDir + "/" + SQLiteStore.fileName
+            // The service's other files too: an export written over the manifest or a model took the service down at
+            // its next start (command-line probe, 6 December).
+            let serviceFiles = OutputFile.files(in: [
+                configuration.configDir, configuration.configDir + "/features", configuration.modelsDir,
+            ])
             try OutputFile.refuseOverwriting(
                 inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 },
-                reservedFolders: [configuration.dataDir + "/signing-keys"], option: "out", path: output, with: product)
+                reservedFolders: [configuration.dataDir + "/signing-keys"], serviceFiles: serviceFiles,
+                option: "out", path: output, with: product)
+            try ModelsFiles.refuseOverwritingListedModel(output, option: "out")
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)
         try folder.checkReachable()

@@ -41,12 +41,18 @@ enum OutputFile {
     /// `reserved` are paths that need not exist yet but must not be written either: a database's `-wal`, `-shm`
     /// and `-journal`, which SQLite would take for its own (a `-journal` beside a database is a hot journal it
     /// tries to roll back, and read-only opens of the database then fail).
+    ///
+    /// `serviceFiles` are files the service reads that this command does not (its configuration folder, catalogues,
+    /// manifest and models): written over, the next start or reload refuses them and the service goes down.
     static func refuseOverwriting(
-        inputs: [String], reserved: [String] = [], reservedFolders: [String] = [], option: String, path: String,
-        with product: String
+        inputs: [String], reserved: [String] = [], reservedFolders: [String] = [], serviceFiles: [String] = [],
+        option: String, path: String, with product: String
     ) throws(CommandLineError) {
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
+        }
+        if let file = serviceFiles.first(where: { isSameFile(path, $0) }) {
+            throw .usage("The value for '--\(option)' names \(file), which the service reads (configuration, catalogue, manifest or model): \(product) would overwrite it, and the next start or reload would refuse it")
         }
         if let file = reserved.first(where: { isSamePlace(path, $0) }) {
             throw .usage("The value for '--\(option)' names \(file), which belongs to the database: \(product) may not be written there")
