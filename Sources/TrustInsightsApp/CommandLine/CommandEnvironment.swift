@@ -47,7 +47,26 @@ public struct CommandEnvironment: Sendable {
     }
 
     public func print(_ line: String) { standardOutput(line + "\n") }
-    public func printError(_ line: String) { standardError(line + "\n") }
+    /// Control characters other than line breaks and tabs are written as `\u{1B}`: a message quotes names from
+    /// files and arguments (a configuration key, a CSV header), and a terminal would act on an escape sequence or a
+    /// NUL in them (command-line probe, 6 December).
+    public func printError(_ line: String) { standardError(Self.escapingControlCharacters(line) + "\n") }
+
+    static func escapingControlCharacters(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var escaped = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                escaped.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
 }
 
 enum FileDescriptorWriter {
