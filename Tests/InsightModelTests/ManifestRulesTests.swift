@@ -86,6 +86,13 @@ import Testing
         #expect(top.contains("not a valid manifest (model: unknown key"), "\(top)")
     }
 
+    /// The statuses there are are named: Swift's decoder said only that it could not initialise the type.
+    @Test func anUnknownStatusNamesTheStatusesThereAre() throws {
+        let retired = entry("2026.12.1", .current).replacingOccurrences(of: #""current""#, with: #""retired""#)
+        let reason = try #require(refusal([retired]))
+        #expect(reason.contains("models[0].status: 'retired' is no status: one of current, prior, candidate"), "\(reason)")
+    }
+
     @Test func comparesEveryPartNumericallyNotOnlyTheFirstThatIsWrittenDifferently() {
         #expect(ModelVersionOrder.isOlder("2026.1.3", than: "2026.01.5"))
         #expect(!ModelVersionOrder.isOlder("2026.01.5", than: "2026.1.3"))

@@ -49,6 +49,18 @@ public enum ModelStatus: String, Codable, Sendable, Hashable {
     case prior
     /// Registered but not yet promoted; served only when asked for by version.
     case candidate
+
+    /// Names the statuses there are: the synthesised decoder said only "Cannot initialize ModelStatus from invalid
+    /// String value" (command-line probe, 6 December).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let status = ModelStatus(rawValue: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "'\(text.prefix(64))' is no status: one of current, prior, candidate")
+        }
+        self = status
+    }
 }
 
 /// The version a request asks for.
