@@ -139,10 +139,11 @@ struct CatalogueValidationTests {
     /// A name is repeated in an error only when it looks like a field name: a card or phone number, or a dotted
     /// name, used as a member's name was echoed and kept with an idempotent answer (JSON probe, 6 December).
     @Test func onlyNamesShapedLikeFieldsAreRepeated() {
-        for name in ["amountBand", "typing_cadence2", "x-y", "a/b", "a~b", "utf8Field", "v2024", String(repeating: "a", count: 64)] {
+        for name in ["amountBand", "typing_cadence2", "x-y", "a/b", "a~b", "utf8Field", "v2024", "a1234b5678", "f12-a34", String(repeating: "a", count: 64)] {
             #expect(JSONPointer.isEchoable(name), "\(name)")
         }
-        for name in ["4111111111119999", "card4111111111111111", "+15551234567", "555123456", "12345", "jane.doe", "jane@example.com",
+        for name in ["4111111111119999", "card4111111111111111", "+15551234567", "555123456", "12345", "jane.doe",
+                     "4111-1111-1111-1111", "555_123_4567", "4111~1111", "12-345", "jane@example.com",
                      "Jane Doe", "", String(repeating: "a", count: 65), "é"] where !name.isEmpty {
             #expect(!JSONPointer.isEchoable(name), "\(name)")
         }

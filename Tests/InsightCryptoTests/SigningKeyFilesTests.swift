@@ -382,5 +382,11 @@ import Testing
         #expect(SigningKeyFileName(fileName: "es256-1-0123456789ABCDEF.pem") == nil)
         #expect(SigningKeyFileName(fileName: "es256--1-0123456789abcdef.pem") == nil)
         #expect(SigningKeyFileName(fileName: "es256-1-0123456789abcdef.pem.tmp") == nil)
+        // Only the name this type writes: a time with a leading zero or a sign was taken for a key file and then
+        // opened under its canonical name (regression probe, 6 December).
+        #expect(SigningKeyFileName(fileName: "es256-01800000000123-0123456789abcdef.pem") == nil)
+        #expect(SigningKeyFileName(fileName: "es256-+1800000000123-0123456789abcdef.pem") == nil)
+        #expect(SigningKeyFileName(fileName: "es256--0123456789abcdef.pem") == nil)
+        #expect(SigningKeyFileName(fileName: "es256-0-0123456789abcdef.pem")?.createdAtMilliseconds == 0)
     }
 }

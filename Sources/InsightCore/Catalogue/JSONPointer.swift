@@ -24,9 +24,10 @@ public enum JSONPointer {
 
     /// Whether an unknown member name sent by a client may be repeated in an error (and so in the idempotent
     /// answers the store keeps): at most `longestEchoedName` bytes of letters, digits and `_ - ~ /`, with no run of
-    /// more than `longestEchoedDigitRun` digits, as a field name (ours or a typo of one) is. Anything else may be
-    /// personal data used as a key (`"jane@example.com": true`, `"Jane Doe": 1`, `"jane.doe": 1`, a card or phone
-    /// number) and is not repeated.
+    /// more than `longestEchoedDigitRun` digits (the punctuation between digits does not end a run: a card or phone
+    /// number is written `4111-1111-1111-1111`, `555_123_4567`), as a field name (ours or a typo of one) is.
+    /// Anything else may be personal data used as a key (`"jane@example.com": true`, `"Jane Doe": 1`,
+    /// `"jane.doe": 1`, a card or phone number) and is not repeated.
     public static func isEchoable(_ name: String) -> Bool {
         guard name.utf8.count <= longestEchoedName else { return false }
         var digitRun = 0
@@ -35,9 +36,10 @@ public enum JSONPointer {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
                 digitRun += 1
                 if digitRun > longestEchoedDigitRun { return false }
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"):
                 digitRun = 0
+            case UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                continue
             default:
                 return false
             }

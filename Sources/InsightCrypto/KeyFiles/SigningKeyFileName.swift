@@ -17,12 +17,16 @@ struct SigningKeyFileName: Equatable {
         self.kid = kid
     }
 
-    /// Nil for names that are not key files (temporary files, anything an operator left there).
+    /// Nil for names that are not key files (temporary files, anything an operator left there). Only the name this
+    /// type writes is one: a time with a leading zero or a sign (`es256-0179...`, `es256-+179...`) named a file
+    /// that was then opened under its canonical name, which was not there (regression probe, 6 December).
     init?(fileName: String) {
         guard fileName.hasPrefix(Self.prefix), fileName.hasSuffix(Self.suffix) else { return nil }
         let middle = fileName.dropFirst(Self.prefix.count).dropLast(Self.suffix.count)
         let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let milliseconds = Int64(parts[0]), milliseconds >= 0,
+        guard parts.count == 2, !parts[0].isEmpty, parts[0].allSatisfy({ $0.isASCII && $0.isWholeNumber }),
+              parts[0] == "0" || !parts[0].hasPrefix("0"),
+              let milliseconds = Int64(parts[0]), milliseconds >= 0,
               parts[1].count == 16, parts[1].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
         else {
             return nil
