@@ -26,6 +26,16 @@ import Testing
         #expect(final?.statuses.map(\.count) == [1], "a stopping loop writes what it holds")
     }
 
+    /// 501 and 505 refuse what the client sent (a method nobody implements, an HTTP version): a flood of
+    /// `MFOO /x` wrote 52 MB of log in 4 s, one line each (observability probe, 6 December). Other 5xx are the
+    /// server's own failures and always logged.
+    @Test func boundsTheRefusalsOfMethodsAndVersionsToo() {
+        var throttle = AccessLogThrottle(linesPerSecond: 1)
+        let admitted = [501, 501, 505, 500, 503, 502, 504].map { throttle.admits(status: $0, wallClockSeconds: 5) }
+        #expect(admitted == [true, false, false, true, true, true, true])
+        #expect(throttle.summary(endingBefore: 6)?.statuses.map(\.status) == [501, 505])
+    }
+
     @Test func zeroLogsEveryLine() {
         var throttle = AccessLogThrottle(linesPerSecond: 0)
         let admitted = (0..<1000).map { _ in throttle.admits(status: 400, wallClockSeconds: 1) }
