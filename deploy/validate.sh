@@ -3,6 +3,8 @@
 #   - YAML lint (yamllint) of the Kubernetes manifests and openapi.yaml;
 #   - the manifests against the Kubernetes API schemas, strict (kubernetes-validate: unknown fields are errors);
 #   - the systemd unit with `systemd-analyze verify` and its `security` exposure score (must stay <= 2.0);
+#   - the Prometheus alerting rules: promtool when installed, their shape, and that each series they name is in
+#     deploy/README.md's metrics table;
 #   - the Dockerfile's structure, and the project's own rules for all three (deploy/README.md): one replica
 #     recreated, grace periods above the drain deadline, non-root, read-only root, probes on /readyz and /healthz,
 #     configuration files holding only known keys, the settings each deployment actually runs with (its file,
@@ -41,6 +43,39 @@ exposure=$(systemd-analyze security --offline=yes "$work/trust-insights.service"
 echo "deploy: systemd exposure level $exposure (0 = fully locked down, 10 = unprotected)"
 python3 -c "import sys; sys.exit(0 if float('$exposure') <= 2.0 else 1)" ||
   { echo "deploy: the unit's exposure level rose above 2.0" >&2; exit 1; }
+
+echo "deploy: Prometheus rules"
+yamllint -s -d '{extends: default, rules: {line-length: {max: 200}, document-start: disable}}' deploy/prometheus
+if command -v promtool >/dev/null 2>&1; then
+  promtool check rules deploy/prometheus/alerts.yaml
+else
+  echo "deploy: promtool is not here (apt-get install prometheus): the rules' structure and series were checked, not their PromQL"
+fi
+python3 - <<'PY'
+import re, sys, yaml
+# Every series a rule names must be one deploy/README.md's metrics table lists (and so one the service exports:
+# the observability probe checked that table against /metrics); `up` is Prometheus's own.
+table = open("deploy/README.md").read().split("## What `/metrics` shows", 1)[1]
+documented = set(re.findall(r"`([a-z_][a-z0-9_]*)(?:\{[^`]*\})?`", table))
+problems = []
+for group in yaml.safe_load(open("deploy/prometheus/alerts.yaml"))["groups"]:
+    for rule in group["rules"]:
+        name = rule.get("alert", "?")
+        for key in ("alert", "expr", "labels", "annotations"):
+            if key not in rule:
+                problems.append(f"{name}: no {key}")
+        if rule.get("labels", {}).get("severity") not in ("critical", "warning"):
+            problems.append(f"{name}: severity must be critical or warning")
+        if "summary" not in rule.get("annotations", {}):
+            problems.append(f"{name}: no summary")
+        for series in re.findall(r"\b([a-zA-Z_:][a-zA-Z0-9_:]*)\s*\{", rule.get("expr", "")):
+            base = re.sub(r"_(bucket|sum|count)$", "", series)
+            if series != "up" and series not in documented and base not in documented:
+                problems.append(f"{name}: {series} is not in deploy/README.md's metrics table")
+for problem in problems:
+    print("deploy: prometheus/alerts.yaml:", problem, file=sys.stderr)
+sys.exit(1 if problems else 0)
+PY
 
 echo "deploy: project rules"
 BUILD_STAGE="$work/build-stage" python3 - <<'PY'
