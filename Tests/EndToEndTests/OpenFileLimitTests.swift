@@ -17,18 +17,23 @@ struct OpenFileLimitTests {
 
         /// Starts `serve` through `sh`, so `shellLimits` (`ulimit ...`) apply to it alone.
         init(shellLimits: String, data: String) throws {
-            let binary = try #require(DurabilityTests.binary, "the trust-insights binary is built before the tests")
             errorLog = data + ".stderr"
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = [
-                "-c", "\(shellLimits) && exec \"$0\" \"$@\" 2>\"\(errorLog)\"", binary.path,
-                "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data, "--access-log", "false",
-                "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
-            ]
+            try Self.prepare(process, shellLimits: shellLimits, data: data, errorLog: errorLog)
             let output = Pipe()
             process.standardOutput = output
             try process.run()
             port = try DurabilityTests.Server.listeningPort(output, of: process)
+        }
+
+        /// `serve` on `data` through `sh` under `shellLimits`, its standard error to `errorLog` if given.
+        static func prepare(_ process: Process, shellLimits: String, data: String, errorLog: String? = nil) throws {
+            let binary = try #require(DurabilityTests.binary, "the trust-insights binary is built before the tests")
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = [
+                "-c", "\(shellLimits) && exec \"$0\" \"$@\"" + (errorLog.map { " 2>\"\($0)\"" } ?? ""), binary.path,
+                "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data, "--access-log", "false",
+                "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
+            ]
         }
 
         var log: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
@@ -83,16 +88,10 @@ struct OpenFileLimitTests {
     /// A hard limit that leaves room for a handful of connections: `serve` started with a cap of 1 and passed for up
     /// (resources probe, 6 December); it now refuses to start and says what limit would do.
     @Test func aLimitLeavingRoomForTooFewConnectionsStopsTheStart() throws {
-        let binary = try #require(DurabilityTests.binary, "the trust-insights binary is built before the tests")
         let data = NSTemporaryDirectory() + "trust-insights-nofile-low-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: data) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "ulimit -S -n 75 && ulimit -H -n 75 && exec \"$0\" \"$@\"", binary.path,
-            "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data, "--access-log", "false",
-            "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
-        ]
+        try Server.prepare(process, shellLimits: "ulimit -S -n 75 && ulimit -H -n 75", data: data)
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
