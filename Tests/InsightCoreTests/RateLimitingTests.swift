@@ -22,16 +22,22 @@ import Testing
     }
 
     /// The outside review's case: one request, then the wall clock stepped back an hour. The arrival time an hour
-    /// ahead had refused the key for the hour; its debt is now at most an emptied allowance.
+    /// ahead had refused the key for the hour; the request that finds the step now empties the allowance, and the
+    /// next waits one interval. (Re-anchored to an emptied allowance, the first was refused: after a step of a few
+    /// seconds each tenant's first evaluation answered rateLimitError on every insight; time probe, 6 December.)
     @Test func aClockSteppedBackCostsAtMostOneInterval() {
         var state = GCRAState()
         let noon: Int64 = 43_200 * 1_000_000
         #expect(state.admit(now: noon, limit: limit).allowed)
         let stepped = noon - 3_600 * 1_000_000
-        let first = state.admit(now: stepped, limit: limit)
-        #expect(!first.allowed)
-        #expect(first.retryAfterSeconds == 1)
+        #expect(state.admit(now: stepped, limit: limit).allowed)
+        let second = state.admit(now: stepped, limit: limit)
+        #expect(!second.allowed)
+        #expect(second.retryAfterSeconds == 1)
         #expect(state.admit(now: stepped + 500_000, limit: limit).allowed)
+        // A state the burst left empty is no step: it is not re-anchored.
+        var spent = GCRAState()
+        #expect((0..<4).map { _ in spent.admit(now: noon, limit: limit).allowed } == [true, true, true, false])
         // The burst itself is still exact: three at once, then none until an interval has passed.
         var fresh = GCRAState()
         #expect((0..<4).map { _ in fresh.admit(now: noon, limit: limit).allowed } == [true, true, true, false])
@@ -42,11 +48,12 @@ import Testing
     /// The same through the table that the service uses. Before, the table kept a state only when it admitted, so
     /// the re-anchoring of a refusal was thrown away: every later request re-anchored from the old arrival time and
     /// was refused again, and a step back of a minute cost the key (and the tenant's insight type) that minute.
-    @Test func aTableKeepsTheReanchoringOfARefusal() {
+    @Test func aTableKeepsTheReanchoring() {
         let table = RateLimitTable<String>(shardCount: 1)
         let noon: Int64 = 43_200 * 1000
         #expect(table.admit("key", limit: limit, now: noon).allowed)
         #expect(table.admit("key", limit: limit, now: noon + 60_000).allowed)
+        #expect(table.admit("key", limit: limit, now: noon).allowed)
         #expect(!table.admit("key", limit: limit, now: noon).allowed)
         #expect(table.admit("key", limit: limit, now: noon + 500).allowed)
         #expect(table.admit("key", limit: limit, now: noon + 10_000).allowed)

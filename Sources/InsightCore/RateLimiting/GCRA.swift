@@ -44,16 +44,17 @@ public struct GCRAState: Sendable, Equatable {
 
     public init() {}
 
-    /// Admits a request at `now` (microseconds) if the limit allows it; a refused request changes nothing (but the
-    /// re-anchoring of a state no admission could have left).
+    /// Admits a request at `now` (microseconds) if the limit allows it; a refused request changes nothing.
     public mutating func admit(now: Int64, limit: RateLimit) -> RateLimitDecision {
         let interval = limit.emissionInterval
         let tolerance = limit.tolerance
         // No admission leaves the arrival time further ahead than the burst and one interval. Further ahead, the
         // wall clock was stepped back (NTP, a restored snapshot) or the limit was cut since: the state is re-anchored
-        // to an emptied allowance at the new time, so the debt is one interval, not the step's length (a one-hour
-        // step had refused the key for an hour).
-        theoreticalArrival = min(theoreticalArrival, now + tolerance + interval)
+        // so that this request empties the allowance at the new time, and the next waits one interval, not the
+        // step's length (a one-hour step had refused the key for an hour). Re-anchored to an emptied allowance
+        // instead, the request that found a step was refused: after a step of a few seconds every tenant's first
+        // evaluation answered rateLimitError on each insight (time probe, 6 December).
+        if theoreticalArrival > now + tolerance + interval { theoreticalArrival = now + tolerance }
         let arrival = max(theoreticalArrival, now)
         if arrival - now > tolerance {
             let wait = arrival - tolerance - now

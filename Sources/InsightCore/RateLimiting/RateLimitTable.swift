@@ -55,9 +55,9 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
             let stored = shard.states.values[position]
             var state = stored
             let decision = state.admit(now: micros, limit: limit)
-            // A refusal changes nothing but the re-anchoring after the clock stepped back, and that must be kept:
-            // left unstored, every later request re-anchored from the old state and was refused again, so a step
-            // back of an hour cost the key an hour of 429s after all.
+            // A refusal changes nothing (a step back of the clock re-anchors and admits, `GCRAState.admit`); the
+            // state is stored whenever it changed all the same, as a re-anchoring left unstored had every later
+            // request re-anchor from the old state, so a step back of an hour cost the key an hour of 429s.
             if decision.allowed || state != stored { shard.states.values[position] = state }
             return decision
         }
