@@ -25,6 +25,24 @@ import InsightCore
         #expect(try store.allKeys() == revoked.keys)
     }
 
+    /// A suspension the server decided from its view of the keys does not overwrite a revoke made since (race
+    /// probe, 6 December: a revoke 5-40 ms before the suspension was lost, and the key kept its suspended access).
+    @Test func aSuspensionLeavesARevokedKeyRevoked() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        let issuer = KeyIssuer(store: store)
+        let revoked = try issuer.issue(tenant: TenantID("acme")!, role: .client, environment: .sandbox, now: 1)
+        let active = try issuer.issue(tenant: TenantID("acme")!, role: .client, environment: .sandbox, now: 1)
+        try store.setKeyStatus(keyID: revoked.keyID, to: .revoked, now: 2)
+        let before = try store.keysGeneration()
+        #expect(try store.suspendKeyIfActive(keyID: revoked.keyID, now: 3) == false)
+        #expect(try store.keysGeneration() == before)
+        #expect(try store.suspendKeyIfActive(keyID: active.keyID, now: 3))
+        #expect(try store.suspendKeyIfActive(keyID: active.keyID, now: 4) == false)
+        let statuses = Dictionary(uniqueKeysWithValues: try store.allKeys().map { ($0.keyID, $0.status) })
+        #expect(statuses == [revoked.keyID: .revoked, active.keyID: .suspended])
+    }
+
     /// Keys shown together are stored together: the first start's demo keys used to go in one transaction each, so
     /// a failure part-way left a tenant with some of them, and a next start that no longer counted as the first.
     @Test func keysStoredTogetherAreStoredAllOrNothing() throws {

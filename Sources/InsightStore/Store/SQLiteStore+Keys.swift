@@ -1,3 +1,4 @@
+import Synchronization
 import InsightCore
 import InsightCrypto
 
@@ -41,6 +42,21 @@ extension SQLiteStore: APIKeyStore, KeyIssuingStore {
             guard connection.changes == 1 else { throw StoreError.notFound }
             try Self.bumpKeysGeneration(connection)
         }
+    }
+
+    /// Suspends a key only while it is still active, and says whether it did. The server decides to suspend from its
+    /// own view of the keys, which a `keys revoke` from the command line may have just changed: an unconditional
+    /// write turned that revoke into a suspension, which `keys reinstate` then undid (race probe, 6 December).
+    public func suspendKeyIfActive(keyID: String, now: Int64) throws -> Bool {
+        let suspended = Atomic<Bool>(false)
+        try write { connection in
+            try connection.statement("UPDATE api_key SET status = ?, updated_at = ? WHERE key_id = ? AND status = ?")
+                .bind(1, KeyStatus.suspended.rawValue).bind(2, now).bind(3, keyID).bind(4, KeyStatus.active.rawValue).run()
+            guard connection.changes == 1 else { return }
+            try Self.bumpKeysGeneration(connection)
+            suspended.store(true, ordering: .relaxed)
+        }
+        return suspended.load(ordering: .relaxed)
     }
 
     static func bumpKeysGeneration(_ connection: SQLiteConnection) throws {

@@ -235,10 +235,15 @@ final class ServiceRuntime: Sendable {
         let admission = AdmissionControl(policy: rateLimits, deadlineMilliseconds: deadline) { keyID, now in
             // Sustained non-compliance: the key answers 403 access-revoked until `keys reinstate`.
             do {
-                try store.setKeyStatus(keyID: keyID, to: .suspended, now: now)
+                let suspended = try store.suspendKeyIfActive(keyID: keyID, now: now)
                 authenticator.refreshIfDue(now: now, force: true)
-                suspensions.increment()
-                log.warning("key suspended for not reporting consumption", [("keyID", .text(keyID))])
+                if suspended {
+                    suspensions.increment()
+                    log.warning("key suspended for not reporting consumption", [("keyID", .text(keyID))])
+                } else {
+                    // Revoked (or suspended) from the command line since this process last read the keys: that stands.
+                    log.info("key not suspended: it is no longer active", [("keyID", .text(keyID))])
+                }
                 return true
             } catch {
                 log.error("key suspension could not be stored; tried again on the key's next request", [("keyID", .text(keyID)), ("reason", "\(error)")])
