@@ -62,6 +62,29 @@ import Testing
         #expect(try first.client().request("GET", "/readyz").status == 200)
     }
 
+    /// The schema's creation (and an upgrade's migrations, which can take a while over a large database) is logged
+    /// before the listening line, with the versions and how long it took; a start with nothing to migrate says nothing.
+    @Test func theSchemaCreationIsLoggedAndAStartWithNothingToMigrateIsQuiet() throws {
+        let dataDir = Self.temporaryFolder("migration-log")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        var first: LiveService? = try LiveService { $0.dataDir = dataDir }
+        first?.removesDataFolder = false
+        let lines = try #require(first?.logs.lines)
+        let creating = lines.filter { $0.contains(#""event":"creating database""#) }
+        #expect(creating.count == 1)
+        #expect(creating.first?.contains(#""fromSchemaVersion":0,"toSchemaVersion":\#(SQLiteStore.schemaVersion)"#) == true)
+        #expect(lines.filter { $0.contains(#""event":"database ready""#) && $0.contains(#""milliseconds":"#) }.count == 1)
+        let creatingIndex = try #require(lines.firstIndex { $0.contains("creating database") })
+        let listeningIndex = try #require(lines.firstIndex { $0.contains(#""event":"listening""#) })
+        #expect(creatingIndex < listeningIndex)
+        first = nil
+        let second = try LiveService { $0.dataDir = dataDir }
+        #expect(!second.logs.lines.contains {
+            $0.contains(#""event":"creating database""#) || $0.contains(#""event":"migrating database""#)
+                || $0.contains(#""event":"database ready""#)
+        })
+    }
+
     /// A database restored with another mode (`sqlite3 .backup` writes 0644) starts, with a warning naming the files.
     @Test func databaseFilesOthersCanReadAreNamedAtStart() throws {
         let dataDir = Self.temporaryFolder("open-modes")

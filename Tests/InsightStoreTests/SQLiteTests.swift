@@ -21,6 +21,23 @@ import Testing
         try connection.execute("INSERT INTO thing (name, size) VALUES ('a', 3)")
     }
 
+    /// The service logs an upgrade before it runs (it can take a while on a large database): the callback hears the
+    /// stored and the newest version once, and nothing when the database is already current.
+    @Test func tellsOfAnUpgradeOnceBeforeItRuns() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try Migrator(Array(migrator.migrations.prefix(1))).migrate(connection)
+        var told: [[Int]] = []
+        let applied = try migrator.migrate(connection) { from, to in
+            told.append([from, to, (try? migrator.currentVersion(connection)) ?? -1])
+        }
+        #expect(applied == [2])
+        #expect(told == [[1, 2, 1]])
+        told.removeAll()
+        try migrator.migrate(connection) { from, to in told.append([from, to]) }
+        #expect(told.isEmpty)
+    }
+
     @Test func refusesDatabaseNewerThanBinary() throws {
         let directory = try TemporaryDirectory()
         let connection = try SQLiteConnection(path: directory.file("db.sqlite"))

@@ -22,16 +22,20 @@ struct RequestIDGenerator {
     }
 
     /// A key pasted after other text (`order-7 ti_sandbox_...`, `x<key>`) is as much a secret as one pasted alone.
+    /// Called only on an acceptable candidate (at most 128 ASCII bytes), so it scans the string's own UTF-8 in place
+    /// rather than copying it into an array on every request that carries an ID.
     private func isRefused(_ candidate: String) -> Bool {
         guard !refusedMarkers.isEmpty else { return false }
-        let bytes = Array(candidate.utf8)
-        return refusedMarkers.contains { marker in
-            guard bytes.count >= marker.count else { return false }
-            return (0...(bytes.count - marker.count)).contains { start in
-                marker.indices.allSatisfy { offset in
-                    let byte = bytes[start + offset]
-                    let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                    return lowered == marker[offset]
+        var candidate = candidate
+        return candidate.withUTF8 { bytes in
+            refusedMarkers.contains { marker in
+                guard bytes.count >= marker.count else { return false }
+                return (0...(bytes.count - marker.count)).contains { start in
+                    marker.indices.allSatisfy { offset in
+                        let byte = bytes[start + offset]
+                        let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                        return lowered == marker[offset]
+                    }
                 }
             }
         }

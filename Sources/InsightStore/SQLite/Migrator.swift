@@ -32,8 +32,14 @@ public struct Migrator: Sendable {
     public init(_ migrations: [Migration]) { self.migrations = migrations }
 
     /// Brings the database up to the newest version; returns the versions applied.
+    ///
+    /// `willMigrate` is told the stored and the newest version once, before the first migration runs, and not at all
+    /// when there is nothing to run: an upgrade over a large database can take a while, and an operator watching
+    /// the log should see why the service is not yet listening.
     @discardableResult
-    public func migrate(_ connection: SQLiteConnection) throws -> [Int] {
+    public func migrate(
+        _ connection: SQLiteConnection, willMigrate: (_ from: Int, _ to: Int) -> Void = { _, _ in }
+    ) throws -> [Int] {
         for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
             throw MigrationError.migrationsOutOfOrder(migration.version)
         }
@@ -41,6 +47,7 @@ public struct Migrator: Sendable {
         let newest = migrations.last?.version ?? 0
         if current > newest { throw MigrationError.databaseNewerThanBinary(database: current, binary: newest) }
         var applied: [Int] = []
+        if current < newest { willMigrate(current, newest) }
         for migration in migrations where migration.version > current {
             // Another process opening the same new folder (a `keys create` beside the first `serve`) may have applied
             // it since `current` was read: read again under the write lock `BEGIN IMMEDIATE` takes, each migration

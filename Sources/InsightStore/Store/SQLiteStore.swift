@@ -34,7 +34,8 @@ public final class SQLiteStore: Sendable {
     public init(
         directory: String, fullSync: Bool = false, commitWindowMicroseconds: Int = 0, holdsEvaluations: Bool = false,
         checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in },
-        filesReplaced: @escaping @Sendable () -> Void = {}
+        filesReplaced: @escaping @Sendable () -> Void = {},
+        migrating: (_ from: Int, _ to: Int) -> Void = { _, _ in }
     ) throws {
         self.holdsEvaluations = holdsEvaluations
         try Self.createPrivateDirectory(directory)
@@ -43,7 +44,7 @@ public final class SQLiteStore: Sendable {
         let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
         let connection = try SQLiteConnection(path: path, fullSync: fullSync)
-        try Schema.migrator.migrate(connection)
+        try Schema.migrator.migrate(connection, willMigrate: migrating)
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")

@@ -116,6 +116,7 @@ final class ServiceRuntime: Sendable {
         try folderState.checkDatabaseBeforeOpening()
         do {
             let databasePath = configuration.dataDir + "/" + SQLiteStore.fileName
+            var migrationStarted: Int64?
             store = try SQLiteStore(
                 directory: configuration.dataDir, fullSync: configuration.syncEveryCommit,
                 commitWindowMicroseconds: configuration.commitWindowMicroseconds,
@@ -131,6 +132,19 @@ final class ServiceRuntime: Sendable {
                 }
             } filesReplaced: {
                 storageNotice()
+            } migrating: { [log] from, to in
+                // An upgrade over a large database can take a while before the listening line: say what is running.
+                // A new data folder's schema is created the same way, from version 0.
+                migrationStarted = Clock.nowMilliseconds()
+                log.info(from == 0 ? "creating database" : "migrating database", [
+                    ("database", .text(databasePath)), ("fromSchemaVersion", .number(from)), ("toSchemaVersion", .number(to)),
+                ])
+            }
+            if let migrationStarted {
+                log.info("database ready", [
+                    ("database", .text(databasePath)), ("schemaVersion", .number(SQLiteStore.schemaVersion)),
+                    ("milliseconds", .number(Int(Clock.nowMilliseconds() - migrationStarted))),
+                ])
             }
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
