@@ -116,6 +116,28 @@ public struct SigningKeyFiles: Sendable {
         }
     }
 
+    /// Copies every key file as it is into `destination`, a new folder made 0700, each file 0600 and synced: a backup
+    /// of the keys. Under the lock a rotation takes, so that a rotation running meanwhile is copied whole or not at
+    /// all; the keys are read and checked as a start would check them first, since a backup of keys that would not
+    /// load is no backup. Returns the key IDs copied, oldest first; none (and no folder made) when there are none.
+    public func copyKeyFiles(to destination: String) throws -> [String] {
+        guard try containsKeyFiles() else { return [] }
+        let storage = KeyDirectory(path: directory)
+        try storage.prepare(creating: false)
+        return try storage.withExclusiveLock {
+            let keys = try loadKeys(storage)
+            guard mkdir(destination, 0o700) == 0 else {
+                throw CryptoError.keyStorage(path: destination, operation: "mkdir", errno: errno)
+            }
+            let target = KeyDirectory(path: destination)
+            for key in keys {
+                try target.writePrivateFileAtomically(
+                    named: key.name.fileName, content: try storage.readPrivateFile(named: key.name.fileName))
+            }
+            return keys.map(\.name.kid)
+        }
+    }
+
     /// What `rotate(now:at:)` did.
     public enum Rotation: Equatable, Sendable {
         /// A new key, signing from now.

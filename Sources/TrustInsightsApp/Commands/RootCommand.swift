@@ -15,6 +15,7 @@ public enum RootCommand {
                 TrainCommand.spec,
                 ExportCommand.spec,
                 ReportCommand.spec,
+                BackupCommand.spec,
                 VersionCommand.spec,
             ]
         )

@@ -1,0 +1,133 @@
+import Foundation
+import Synchronization
+import InsightStore
+import Testing
+
+@testable import TrustInsightsApp
+
+/// `trust-insights backup`: a copy taken while the service serves is a data folder of its own, holding what was
+/// committed before it and nothing after, with its keys, as private as the original; and a backup that cannot be
+/// finished leaves nothing that looks like one.
+@Suite struct BackupCommandTests {
+    private static func temporaryFolder(_ name: String) -> String {
+        NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
+    }
+
+    private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } },
+            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
+        return (status, printed.withLock { $0 })
+    }
+
+    private static func mode(_ path: String) -> mode_t {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_mode & 0o777 : 0
+    }
+
+    private static func count(_ sql: String, in folder: String) throws -> Int {
+        let connection = try SQLiteConnection(path: folder + "/" + SQLiteStore.fileName, mode: .readOnly)
+        let statement = try connection.statement(sql)
+        _ = try statement.step()
+        return statement.int(0)
+    }
+
+    @Test func aBackupTakenWhileServingStartsAsADataFolderWithWhatWasCommittedBeforeIt() throws {
+        let dataDir = Self.temporaryFolder("backed-up")
+        let out = Self.temporaryFolder("backup")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        var service: LiveService? = try LiveService { $0.dataDir = dataDir }
+        service?.removesDataFolder = false
+        let key = try #require(try service?.key())
+        let before = try #require(try service?.evaluate(key: key))
+        _ = try service?.evaluate(key: key, account: "acct-second")
+
+        let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(result.status == 0, "\(result.text)")
+        #expect(result.text.contains("schema version \(SQLiteStore.schemaVersion), checked"))
+        #expect(result.text.contains("Copied 1 signing key"))
+        _ = try service?.evaluate(key: key, account: "acct-after-the-backup")
+        let original = try #require(service)
+        let keysBefore = try original.client().request("GET", "/v1/signing-keys", headers: [("Authorization", "Bearer \(key)")]).body
+        service = nil
+
+        #expect(Self.mode(out) == 0o700)
+        #expect(Self.mode(out + "/" + SQLiteStore.fileName) == 0o600)
+        #expect(Self.mode(out + "/signing-keys") == 0o700)
+        let keyFiles = try FileManager.default.contentsOfDirectory(atPath: out + "/signing-keys")
+        #expect(keyFiles.count == 1 && keyFiles.allSatisfy { Self.mode(out + "/signing-keys/" + $0) == 0o600 })
+        #expect(try Self.count("SELECT count(*) FROM evaluation", in: out) == 2)
+        #expect(try Self.count("SELECT count(*) FROM evaluation", in: dataDir) == 3)
+
+        // The copy is a data folder: it starts, knows the evaluation made before the backup, and publishes the
+        // same signing key.
+        let restored = try LiveService { $0.dataDir = out }
+        restored.removesDataFolder = false
+        let report = try restored.post(
+            "/v1/evaluations/\(before.evaluationID)/consumption", key: key,
+            body: #"{"status": "usedIncreasedFriction", "insightIDsUsed": ["\#(before.insightIDs[0])"]}"#)
+        #expect(report.status == 201, "\(String(decoding: report.body, as: UTF8.self))")
+        let keysAfter = try restored.client().request("GET", "/v1/signing-keys", headers: [("Authorization", "Bearer \(key)")]).body
+        #expect(keysAfter == keysBefore)
+    }
+
+    @Test func aBackupGoesOnlyIntoANewOrEmptyFolderOutsideTheDataFolder() throws {
+        let dataDir = Self.temporaryFolder("backup-refusals")
+        let out = Self.temporaryFolder("backup-not-empty")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        let service = try LiveService { $0.dataDir = dataDir }
+        service.removesDataFolder = false
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        #expect(FileManager.default.createFile(atPath: out + "/notes.txt", contents: Data("keep".utf8)))
+
+        let notEmpty = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(notEmpty.status == 64 && notEmpty.text.contains("which is not empty"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out) == ["notes.txt"])
+
+        let inside = Self.run(["backup", "--out", dataDir + "/backup", "--data-dir", dataDir])
+        #expect(inside.status == 64 && inside.text.contains("inside the data folder"))
+        #expect(!FileManager.default.fileExists(atPath: dataDir + "/backup"))
+
+        let noParent = Self.run(["backup", "--out", out + "/missing/backup", "--data-dir", dataDir])
+        #expect(noParent.status == 1 && noParent.text.contains("no folder"))
+
+        let emptyFolder = Self.temporaryFolder("no-database")
+        try FileManager.default.createDirectory(atPath: emptyFolder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: emptyFolder) }
+        let noDatabase = Self.run(["backup", "--out", out + "/new", "--data-dir", emptyFolder])
+        #expect(noDatabase.status == 1 && noDatabase.text.contains("no database at"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/new"))
+    }
+
+    /// Keys that would not load are no backup: the run fails naming them, and takes away the database it had copied
+    /// and the folder it had made.
+    @Test func aBackupThatCannotFinishLeavesNothingBehind() throws {
+        let dataDir = Self.temporaryFolder("backup-bad-key")
+        let out = Self.temporaryFolder("backup-unfinished")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        do {
+            let service = try LiveService { $0.dataDir = dataDir }
+            service.removesDataFolder = false
+            _ = try service.evaluate(key: try service.key())
+        }
+        let keys = dataDir + "/signing-keys"
+        let keyFile = try #require(try FileManager.default.contentsOfDirectory(atPath: keys).first { $0.hasSuffix(".pem") })
+        let damaged = keys + "/" + keyFile
+        #expect(FileManager.default.createFile(atPath: damaged, contents: Data("not a key".utf8), attributes: [.posixPermissions: 0o600]))
+
+        let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(result.status == 1 && result.text.contains("cannot back up the signing keys") && result.text.contains(keyFile))
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
