@@ -71,6 +71,36 @@ import Testing
         #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 1)
     }
 
+    /// After the clock steps back a minute, the devices and accounts seen in that minute are "after" the new now:
+    /// left out until the clock passes them again, as the evaluation counts leave theirs out, so that no count is
+    /// higher than the exact one. The member of the request itself always counts. Before, every one of them was
+    /// counted again and a fourth device read as four (velocity probe, 6 December).
+    @Test func aClockSteppedBackNeverRaisesADistinctCount() {
+        let tracker = VelocityTracker(configuration: .standard)
+        let start: Int64 = 1_800_000_000_000
+        let devices = (0..<4).map { SubjectKey(high: 100 + UInt64($0), low: 100 + UInt64($0)) }
+        let accounts = (0..<8).map { SubjectKey(high: 200 + UInt64($0), low: 200 + UInt64($0)) }
+        for (offset, device) in devices.prefix(3).enumerated() {
+            _ = observe(tracker, account: account, device: device, at: start + Int64(offset) * 300)
+        }
+        for (offset, payer) in accounts.prefix(7).enumerated() {
+            _ = observe(tracker, account: payer, payee: payee, at: start + Int64(offset) * 300)
+        }
+        let stepped = start + 2_000 - minute
+        var counts = observe(tracker, account: account, device: devices[3], at: stepped)
+        #expect(counts.value(named: "distinctDevicesPerAccount24h") == 1)
+        counts = observe(tracker, account: accounts[7], payee: payee, at: stepped + 1)
+        #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 1)
+        // A device seen "in the future" and again now counts once, as seen now.
+        counts = observe(tracker, account: account, device: devices[0], at: stepped + 2)
+        #expect(counts.value(named: "distinctDevicesPerAccount24h") == 2)
+        // Once the clock has passed the times recorded before the step, they count again.
+        counts = observe(tracker, account: account, device: devices[3], at: start + 5 * minute)
+        #expect(counts.value(named: "distinctDevicesPerAccount24h") == 4)
+        counts = observe(tracker, account: accounts[7], payee: payee, at: start + 5 * minute)
+        #expect(counts.value(named: "distinctAccountsPerCounterparty1h") == 8)
+    }
+
     @Test func highOutcomesCountPriorHighsInSevenDays() {
         let tracker = VelocityTracker(configuration: .standard)
         let day: Int64 = 86_400_000

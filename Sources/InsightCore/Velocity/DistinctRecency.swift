@@ -18,9 +18,18 @@ struct DistinctRecency {
         members.removeAll { $0.lastSeen <= cutoff }
     }
 
-    func count(after cutoff: Int64) -> Int {
+    /// The members seen in `(cutoff, now]`, and `current` (seen at `now`, just touched, if any) whenever it was last seen.
+    ///
+    /// A member last seen after `now` is left out: the clock was stepped back (or another event loop's later
+    /// request got here first), and counting it would raise the count above the exact one, where the window's
+    /// count may only be low after a step (docs/VELOCITY.md, "The clock"). Before, a step back of a minute counted
+    /// every device and account of that minute again, and fired `manyAccountsPayingCounterparty` (velocity probe,
+    /// 6 December). `current` keeps its later time, so it counts here by key.
+    func count(after cutoff: Int64, through now: Int64, current: SubjectKey?) -> Int {
         var total = 0
-        for member in members where member.lastSeen > cutoff { total += 1 }
+        for member in members where member.lastSeen > cutoff && (member.lastSeen <= now || member.key == current) {
+            total += 1
+        }
         return total
     }
 }

@@ -104,7 +104,8 @@ public final class VelocityTracker: Sendable {
                     let cutoff = observation.time - Int64(counter.windowSeconds) * 1000
                     switch counter.kind {
                     case .evaluationsPerAccount: values[index] = account.evaluations.count(after: cutoff, through: observation.time)
-                    case .distinctDevicesPerAccount: values[index] = account.devices.count(after: cutoff)
+                    case .distinctDevicesPerAccount:
+                        values[index] = account.devices.count(after: cutoff, through: observation.time, current: observation.device)
                     case .highOutcomesPerAccount: values[index] = account.highOutcomes.count(after: cutoff, through: observation.time)
                     case .distinctAccountsPerCounterparty: break
                     }
@@ -123,7 +124,9 @@ public final class VelocityTracker: Sendable {
                     state.accounts.touch(observation.account, at: observation.time, capacity: limits.maxDistinctPerSubject)
                     state.lastActivity = max(state.lastActivity, observation.time)
                     for (index, counter) in configuration.counters.enumerated() where counter.kind == .distinctAccountsPerCounterparty {
-                        values[index] = state.accounts.count(after: observation.time - Int64(counter.windowSeconds) * 1000)
+                        values[index] = state.accounts.count(
+                            after: observation.time - Int64(counter.windowSeconds) * 1000, through: observation.time,
+                            current: observation.account)
                     }
                 }
             }
