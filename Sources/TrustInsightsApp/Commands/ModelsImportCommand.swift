@@ -134,7 +134,7 @@ enum ModelsImportCommand {
             // Booster.predict scores with every tree, scikit-learn's predict only up to best_iteration: say which.
             environment.print(options.keepsBestIterationOnly
                 ? "kept the trees up to best_iteration \(best), as early stopping recorded"
-                : "note: the file records best_iteration \(best) from early stopping; all trees were kept (as Booster.predict scores). Add --best-iteration to keep only those up to it (as scikit-learn's predict scores).")
+                : "note: the file records best_iteration \(best) (early stopping's, or what XGBoost 1.x's train records after any run); all trees were kept (as Booster.predict scores). Add --best-iteration to keep only those up to it (as scikit-learn's predict scores).")
         } else if options.keepsBestIterationOnly {
             environment.print("note: the file records no best_iteration; all trees were kept")
         }
