@@ -83,6 +83,18 @@ import InsightStore
         #expect(listed.contains("6 (2 x rate rounded up)"))
     }
 
+    /// The command takes what config/rate-limits.json takes: the burst a `--rate` alone gives (twice the rate) can
+    /// also be asked for, and the file's smallest rate too.
+    @Test func rateAndBurstTakeTheRangesOfTheRateLimitsFile() {
+        let create = ["create", "--tenant", "acme", "--role", "client", "--env", "production"]
+        #expect(run(create + ["--rate", "1000000", "--burst", "2000000"]).status == 0)
+        #expect(run(create + ["--rate", "1000000", "--burst", "10000000"]).status == 0)
+        #expect(run(create + ["--rate", "0.0001"]).status == 0)
+        #expect(run(create + ["--rate", "5", "--burst", "10000001"]).status == 64)
+        #expect(run(create + ["--rate", "0.00001"]).status == 64)
+        #expect(run(create + ["--rate", "1000001"]).status == 64)
+    }
+
     @Test(arguments: [["list"], ["revoke", "k0123456789abcdef"], ["reinstate", "k0123456789abcdef"]])
     func otherCommandsRefuseAFolderWithoutADatabaseAndCreateNothing(arguments: [String]) {
         let (status, _, errors) = run(arguments)

@@ -82,8 +82,10 @@ enum KeysCommand {
             }
             let role = KeyRole(rawValue: try arguments.choice("role", from: KeyRole.allCases.map(\.rawValue))!)!
             let deployment = DeploymentEnvironment(rawValue: try arguments.choice("env", from: DeploymentEnvironment.allCases.map(\.rawValue))!)!
-            let rate = try arguments.double("rate", in: 0.001...1_000_000)
-            let burst = try arguments.int("burst", in: 1...1_000_000)
+            // The ranges of config/rate-limits.json: a burst under 1e6 refused here while `--rate 1000000` alone
+            // gave its key a burst of 2e6 (operator probe, 6 December).
+            let rate = try arguments.double("rate", in: 0.0001...1_000_000)
+            let burst = try arguments.int("burst", in: 1...10_000_000)
             // Stored and never applied would look like a limit that holds (docs/RATE-LIMITS.md).
             if rate != nil || burst != nil, role != .client {
                 throw CommandLineError.usage("'--rate' and '--burst' apply to client keys only: labels, reports and reads are not rate limited")
