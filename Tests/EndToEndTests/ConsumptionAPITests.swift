@@ -61,6 +61,16 @@ import InsightCore
         #expect(Set(try errorPointers(shape)) == ["/status", "/insightIDsUsed/0", "/note"])
         #expect(!shape.text.contains("canary-note") && !shape.text.contains("usedSomehow"))
         #expect(try report(evaluation.evaluationID, "{}").status == 400)
+        // One answer names every problem: an insight of another evaluation beside a wrong status and an unknown
+        // member, and a repeated one, where the second 400 used to name them only once the first was fixed.
+        let both = try report(evaluation.evaluationID, #"{"status": "usedSomehow", "insightIDsUsed": ["\#(another.insightIDs[0])", "\#(evaluation.insightIDs[0])", "\#(evaluation.insightIDs[0])"], "extra": 1}"#)
+        #expect(both.status == 400)
+        #expect(Set(try errorPointers(both)) == ["/status", "/extra", "/insightIDsUsed/0", "/insightIDsUsed/2"], "\(both.text)")
+        #expect(!both.text.contains(another.insightIDs[0]))
+        // On an evaluation the key cannot see, the body's own problems alone, and nothing said of the IDs.
+        let unseen = try report(evaluation.evaluationID, #"{"status": "usedSomehow", "insightIDsUsed": ["\#(evaluation.insightIDs[0])"]}"#, key: otherTenantKey)
+        #expect(unseen.status == 400)
+        #expect(try errorPointers(unseen) == ["/status"], "\(unseen.text)")
         // Half a surrogate pair stops the reading; the answer names the item that holds it.
         let unpaired = try report(evaluation.evaluationID, #"{"status": "usedUnchangedFriction", "insightIDsUsed": ["\#(evaluation.insightIDs[0])", "\udc01"]}"#)
         #expect(unpaired.status == 400)

@@ -56,6 +56,17 @@ public struct ConsumptionIntake: Sendable {
         return answer
     }
 
+    /// What `submit` would say of `insightIDs` for a report whose other members are wrong: none for an evaluation
+    /// the key cannot see, or when the store cannot answer (the report's own problems are the answer then).
+    public func insightViolations(
+        _ insightIDs: [String], evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment
+    ) -> [ContextViolation] {
+        guard !insightIDs.isEmpty, let evaluationID = Identifier.canonical(evaluationID),
+              let target = try? store.consumptionTarget(evaluationID: evaluationID, tenant: tenant, environment: environment)
+        else { return [] }
+        return Self.violations(of: ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: insightIDs), insightIDs: target.insightIDs)
+    }
+
     static func answer(_ report: ConsumptionReport, existing: ConsumptionRecord) -> Answer {
         guard report.isSameReport(as: existing.report) else { return .failure(.conflict) }
         return .success(.repeated(existing))

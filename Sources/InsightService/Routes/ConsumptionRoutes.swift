@@ -37,10 +37,20 @@ struct ConsumptionRoutes: Sendable {
         // only sends reports must not stay active in the key table. The report is taken all the same.
         admission.noteRequest(by: principal, now: now)
         try NoQueryParameters.check(request)
-        let report = try ConsumptionRequestDecoder.decode(request.body)
+        let evaluationID = context.parameters["evaluationID"] ?? ""
+        let report: ConsumptionReport
+        switch try ConsumptionRequestDecoder.decodeCollecting(request.body) {
+        case .success(let decoded): report = decoded
+        case .failure(let invalid):
+            // One answer names every problem: the IDs that are not the evaluation's too, beside a wrong status or
+            // an unknown member (labels probe, 6 December: a second 400 named them only once the first was fixed).
+            let foreign = invalid.insightIDs.map {
+                intake.insightViolations($0, evaluationID: evaluationID, tenant: principal.tenant, environment: principal.environment)
+            } ?? []
+            throw ServiceProblem.invalidRequest(invalid.violations + foreign)
+        }
         let answer = intake.submit(
-            report, evaluationID: context.parameters["evaluationID"] ?? "", tenant: principal.tenant,
-            environment: principal.environment, now: now)
+            report, evaluationID: evaluationID, tenant: principal.tenant, environment: principal.environment, now: now)
         let readiness = self.readiness
         return DeferredResponse.awaiting(answer) { answer in
             switch answer {

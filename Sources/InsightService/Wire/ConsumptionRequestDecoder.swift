@@ -8,7 +8,22 @@ import JSONStream
 enum ConsumptionRequestDecoder {
     static let maximumInsightIDLength = 64
 
+    /// A body whose members have problems, with the insightIDs it sent when every one of them could be read: the
+    /// route checks those against the evaluation as well, so that one answer names every problem.
+    struct Invalid: Error, Equatable {
+        var violations: [ContextViolation]
+        var insightIDs: [String]?
+    }
+
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> ConsumptionReport {
+        switch try decodeCollecting(body) {
+        case .success(let report): return report
+        case .failure(let invalid): throw .invalidRequest(invalid.violations)
+        }
+    }
+
+    /// Throws only for a body that is not a JSON object at all (or nests too deep), which has no members to name.
+    static func decodeCollecting(_ body: [UInt8]) throws(ServiceProblem) -> Result<ConsumptionReport, Invalid> {
         var violations: [ContextViolation] = []
         var status: ConsumptionStatus?
         var insightIDs: [String]?
@@ -30,8 +45,11 @@ enum ConsumptionRequestDecoder {
         }
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
         if !seen.contains("insightIDsUsed") { insightIDs = [] }
-        guard violations.isEmpty, let status, let insightIDs else { throw .invalidRequest(violations) }
-        return ConsumptionReport(status: status, insightIDsUsed: insightIDs)
+        guard violations.isEmpty, let status, let insightIDs else {
+            let idsReadWhole = !violations.contains { $0.pointer.hasPrefix("/insightIDsUsed") }
+            return .failure(Invalid(violations: violations, insightIDs: idsReadWhole ? insightIDs : nil))
+        }
+        return .success(ConsumptionReport(status: status, insightIDsUsed: insightIDs))
     }
 
     private static func decodeInsightIDs(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> [String]? {
