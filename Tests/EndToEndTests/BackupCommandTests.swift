@@ -96,6 +96,9 @@ import Testing
         #expect(inside.status == 64 && inside.text.contains("inside the data folder"))
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/backup"))
 
+        let empty = Self.run(["backup", "--out", "", "--data-dir", dataDir])
+        #expect(empty.status == 64 && empty.text.contains("must name a folder"))
+
         let noParent = Self.run(["backup", "--out", out + "/missing/backup", "--data-dir", dataDir])
         #expect(noParent.status == 1 && noParent.text.contains("no folder"))
 
@@ -129,5 +132,59 @@ import Testing
         let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
         #expect(result.status == 1 && result.text.contains("cannot back up the signing keys") && result.text.contains(keyFile))
         #expect(!FileManager.default.fileExists(atPath: out))
+        #expect(try Self.partialFolders(beside: out).isEmpty)
+
+        // An empty folder given as --out is left empty.
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        #expect(Self.run(["backup", "--out", out, "--data-dir", dataDir]).status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+
+        // Keys gone from a folder that signed answers: the copy would not start, so it is no backup either.
+        try FileManager.default.removeItem(atPath: keys)
+        let noKeys = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(noKeys.status == 1 && noKeys.text.contains("no signing key in"), "\(noKeys.text)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).isEmpty)
+    }
+
+    /// Hidden folders a run writes into before it puts the backup in place.
+    private static func partialFolders(beside path: String) throws -> [String] {
+        let parent = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        return try FileManager.default.contentsOfDirectory(atPath: parent).filter { $0.hasPrefix("." + name + ".partial-") }
+    }
+
+    /// A backup is written into a hidden folder and put in place whole: beside a new folder, or inside an empty one
+    /// (a volume's mount point cannot be renamed over), which is then made private as a new one is. An interrupted
+    /// run's hidden folder is named, not mistaken for an empty folder.
+    @Test func aBackupIsPutInPlaceWholeAndItsFolderMadePrivate() throws {
+        let dataDir = Self.temporaryFolder("backup-in-place")
+        let out = Self.temporaryFolder("backup-open-folder")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        let service = try LiveService { $0.dataDir = dataDir }
+        service.removesDataFolder = false
+        _ = try service.evaluate(key: try service.key())
+
+        let fresh = out + "-new"
+        defer { try? FileManager.default.removeItem(atPath: fresh) }
+        #expect(Self.run(["backup", "--out", fresh, "--data-dir", dataDir]).status == 0)
+        #expect(try Self.partialFolders(beside: fresh).isEmpty)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: fresh)) == [SQLiteStore.fileName, "signing-keys"])
+
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: false)
+        #expect(chmod(out, 0o777) == 0)
+        let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(result.status == 0, "\(result.text)")
+        #expect(Self.mode(out) == 0o700)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out)) == [SQLiteStore.fileName, "signing-keys"])
+        #expect(try Self.count("SELECT count(*) FROM evaluation", in: out) == 1)
+
+        let interrupted = out + "-interrupted"
+        defer { try? FileManager.default.removeItem(atPath: interrupted) }
+        try FileManager.default.createDirectory(atPath: interrupted + "/.partial-0123456789ab", withIntermediateDirectories: true)
+        let leftover = Self.run(["backup", "--out", interrupted, "--data-dir", dataDir])
+        #expect(leftover.status == 64 && leftover.text.contains(".partial-0123456789ab, left by an interrupted backup"))
     }
 }

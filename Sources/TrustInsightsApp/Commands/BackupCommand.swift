@@ -19,6 +19,7 @@ enum BackupCommand {
             ] + KeysCommand.dataOptions
         ) { arguments, environment in
             var out = try arguments.required("out")
+            guard !out.isEmpty else { throw CommandLineError.usage("The value for '--out' must name a folder") }
             while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
             let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
                 try FileSystem.readFile(atPath: path)
@@ -32,24 +33,37 @@ enum BackupCommand {
             }
             try folder.checkServerFilesBeforeOpening()
             try refuseInside(dataDir: dataDir, out: out)
-            let madeFolder = try prepare(out: out)
-            let started = Clock.nowMilliseconds()
-            let databaseCopy = out + "/" + SQLiteStore.fileName
-            let keysCopy = out + "/signing-keys"
+            let (target, existed) = try target(of: out)
+            // Everything is written into a hidden folder first and put in place at the end: a run that is
+            // interrupted (Ctrl-C, a cancelled `kubectl exec`, SIGKILL) leaves that folder, never a half-written
+            // backup under the name asked for. A half-copied database with its rollback journal there read as an
+            // empty database, and `serve` started on it as a first start (backup probe, 6 December). For a new
+            // folder the hidden one sits beside it and is renamed into place; for an empty folder (a volume's mount
+            // point, which cannot be renamed over) it sits inside, and its files are moved up, the database last.
+            let token = SecureRandom.hexToken(byteCount: 6)
+            let staging = existed
+                ? target + "/.partial-" + token
+                : OutputFile.folder(of: target) + "/." + OutputFile.name(of: target) + ".partial-" + token
+            guard mkdir(staging, 0o700) == 0 else {
+                throw CommandLineError.failure("cannot make the folder \(staging): \(String(cString: strerror(errno)))")
+            }
             var finished = false
+            var movedKeys = false
             defer {
-                // A backup that stopped half-way must not look like one: take away what this run wrote.
                 if !finished {
-                    unlink(databaseCopy)
-                    for name in entries(of: keysCopy) { unlink(keysCopy + "/" + name) }
-                    rmdir(keysCopy)
-                    if madeFolder { rmdir(out) }
+                    removeTree(staging)
+                    if movedKeys { removeTree(target + "/signing-keys") }
                 }
             }
+            let started = Clock.nowMilliseconds()
             let summary: SQLiteConnection.BackupSummary
             do {
                 let store = try SQLiteReadOnlyStore(directory: dataDir)
-                summary = try store.read { connection in try connection.backUp(to: databaseCopy) }
+                // Keys gone from a folder that signed answers: the copy would not start either (`serve` refuses it).
+                try folder.checkSigningKeys(store: store)
+                summary = try store.read { connection in try connection.backUp(to: staging + "/" + SQLiteStore.fileName) }
+            } catch let error as CommandLineError {
+                throw error
             } catch {
                 throw CommandLineError.failure("cannot back up \(folder.databasePath): \(error)")
             }
@@ -57,43 +71,89 @@ enum BackupCommand {
             // with is among them (a rotation meanwhile adds one more, which is harmless).
             let keyIDs: [String]
             do {
-                keyIDs = try SigningKeyFiles(directory: dataDir + "/signing-keys").copyKeyFiles(to: keysCopy)
+                keyIDs = try SigningKeyFiles(directory: dataDir + "/signing-keys").copyKeyFiles(to: staging + "/signing-keys")
             } catch {
                 throw CommandLineError.failure("cannot back up the signing keys in \(dataDir)/signing-keys: \(error)")
             }
-            syncFolder(out)
+            syncFolder(staging)
+            let taken = "it is no longer empty (another backup or program wrote into it meanwhile)"
+            if existed {
+                if !keyIDs.isEmpty {
+                    guard rename(staging + "/signing-keys", target + "/signing-keys") == 0 else {
+                        let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
+                        throw CommandLineError.failure("cannot put the backup in place in \(target): \(reason)")
+                    }
+                    movedKeys = true
+                }
+                // A link, not a rename, which would replace a database another run put there meanwhile.
+                guard link(staging + "/" + SQLiteStore.fileName, target + "/" + SQLiteStore.fileName) == 0 else {
+                    let reason = errno == EEXIST ? taken : String(cString: strerror(errno))
+                    throw CommandLineError.failure("cannot put the backup in place in \(target): \(reason)")
+                }
+                unlink(staging + "/" + SQLiteStore.fileName)
+                rmdir(staging)
+                syncFolder(target)
+                // The folder was there before: made private as a new one is, where this user may.
+                if chmod(target, 0o700) != 0 {
+                    environment.printError(
+                        "warning: \(target) keeps its mode (chmod: \(String(cString: strerror(errno)))): the files in it are 0600 and signing-keys/ 0700, but others may list or rename them")
+                }
+            } else {
+                guard rename(staging, target) == 0 else {
+                    let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
+                    throw CommandLineError.failure("cannot put the backup in place at \(target): \(reason)")
+                }
+                syncFolder(OutputFile.folder(of: target))
+            }
             finished = true
             let milliseconds = Clock.nowMilliseconds() - started
+            let databaseCopy = out + "/" + SQLiteStore.fileName
             environment.print(
                 "Backed up \(folder.databasePath) (\(summary.bytes) bytes, schema version \(summary.schemaVersion), checked) to \(databaseCopy) in \(milliseconds) ms.")
             environment.print(keyIDs.isEmpty
-                ? "No signing keys to copy: \(dataDir)/signing-keys holds none."
-                : "Copied \(keyIDs.count) signing key\(keyIDs.count == 1 ? "" : "s") (\(keyIDs.joined(separator: ", "))) to \(keysCopy).")
+                ? "No signing keys to copy: \(dataDir)/signing-keys holds none, and the database holds no signed evaluation."
+                : "Copied \(keyIDs.count) signing key\(keyIDs.count == 1 ? "" : "s") (\(keyIDs.joined(separator: ", "))) to \(out)/signing-keys.")
             environment.print(
                 "To restore: stop the service and start it on \(out) (--data-dir), or move these files into its empty data folder.")
             return 0
         }
     }
 
-    /// A new folder (0700) or an empty one; returns whether this run made it. A missing parent is an error, as for
-    /// every `--out`: a mistyped path should not leave a tree of folders behind.
-    private static func prepare(out: String) throws(CommandLineError) -> Bool {
+    /// Where the backup's folder goes, and whether it is there already: `out` when it does not exist (its parent
+    /// must: a mistyped path should not leave a tree of folders behind), else the empty folder it names, through a
+    /// symbolic link if it is one.
+    private static func target(of out: String) throws(CommandLineError) -> (path: String, existed: Bool) {
         var status = stat()
-        if stat(out, &status) == 0 {
-            guard status.st_mode & S_IFMT == S_IFDIR else {
-                throw .usage("The value for '--out' names \(out), which is not a folder: a backup is written into a new or empty folder")
-            }
-            guard entries(of: out).isEmpty else {
-                throw .usage("The value for '--out' names \(out), which is not empty: a backup is written into a new or empty folder, so that it never mixes with another")
-            }
-            guard access(out, W_OK) == 0 else { throw .failure("cannot write into \(out): permission denied") }
-            return false
+        guard stat(out, &status) == 0 else {
+            try OutputFile.requireFolder(of: out)
+            return (out, false)
         }
-        try OutputFile.requireFolder(of: out)
-        guard mkdir(out, 0o700) == 0 else {
-            throw .failure("cannot make the folder \(out): \(String(cString: strerror(errno)))")
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw .usage("The value for '--out' names \(out), which is not a folder: a backup is written into a new or empty folder")
         }
-        return true
+        let names = entries(of: out)
+        if let leftover = names.first(where: { $0.hasPrefix(".partial-") }) {
+            throw .usage("The value for '--out' names \(out), which holds \(leftover), left by an interrupted backup: delete it, or choose another folder")
+        }
+        guard names.isEmpty else {
+            throw .usage("The value for '--out' names \(out), which is not empty: a backup is written into a new or empty folder, so that it never mixes with another")
+        }
+        guard access(out, W_OK) == 0 else { throw .failure("cannot write into \(out): permission denied") }
+        guard let resolved = realpath(out, nil) else { return (out, true) }
+        defer { free(resolved) }
+        return (String(cString: resolved), true)
+    }
+
+    /// Removes a folder this run made, with what it holds (files, and the one level of `signing-keys/`).
+    private static func removeTree(_ path: String) {
+        for name in entries(of: path) {
+            let child = path + "/" + name
+            if unlink(child) != 0 {
+                for inner in entries(of: child) { unlink(child + "/" + inner) }
+                rmdir(child)
+            }
+        }
+        rmdir(path)
     }
 
     /// A backup inside the data folder goes with it when the disk or the folder is lost, and the service would

@@ -211,12 +211,12 @@ enum OutputFile {
         .failure("cannot write \(path): \(String(cString: strerror(errno)))")
     }
 
-    private static func folder(of path: String) -> String {
+    static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func name(of path: String) -> String {
+    static func name(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }
