@@ -37,7 +37,12 @@ enum KeysCommand {
         }
         try folder.checkServerFilesBeforeOpening()
         do {
-            let store = try SQLiteStore(directory: configuration.dataDir)
+            let store = try SQLiteStore(directory: configuration.dataDir, migrating: { from, to in
+                // An upgrade run by a command, before the service's next start: said, as `serve` logs it.
+                if exists {
+                    environment.printError("Migrating \(folder.databasePath) from schema version \(from) to \(to).")
+                }
+            })
             if !exists { environment.printError("Created a new database at \(folder.databasePath).") }
             return store
         } catch {
