@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import InsightTraining
@@ -40,6 +41,29 @@ import Testing
         #expect(selection.high == 0.7)
         #expect(selection.medium == 0.6)
         #expect(selection.mediumChoice == .belowHigh)
+    }
+
+    /// Scores that rounded to exactly 0 and 1: the recall rule would need a threshold of 0, which the format does
+    /// not allow, so the threshold kept (the smallest positive double) misses the target, and the rule says so
+    /// rather than `recallTarget` (training probe, 6 December).
+    @Test func aRecallTargetOnlyZeroReachesIsRecordedAsUnreachable() {
+        let saturated: [Double] = [1, 0, 0, 0, 0, 0]
+        let saturatedLabels: [UInt8] = [1, 1, 1, 0, 0, 0]
+        let selection = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.8).select(probabilities: saturated, labels: saturatedLabels)
+        #expect(selection.medium > 0 && selection.medium < selection.high && selection.high < 1)
+        #expect(selection.mediumChoice == .recallTargetUnreachable)
+        #expect(abs(selection.recallAtMedium - 1.0 / 3.0) < 1e-12)
+        // Reachable inside (0, high): the usual rule.
+        let reachable = ThresholdRule(highPrecision: 0.8, mediumRecall: 0.3).select(probabilities: saturated, labels: saturatedLabels)
+        #expect(reachable.mediumChoice != .recallTargetUnreachable)
+    }
+
+    /// Probabilities of exactly 0 or 1 are clipped at the float64 machine epsilon, as scikit-learn's `log_loss` does
+    /// since 1.5 (1e-15 before, which gave 31.06 where scikit-learn says 32.41).
+    @Test func logLossClipsAtTheMachineEpsilon() {
+        let loss = BinaryMetrics.logLoss(probabilities: [0, 1, 0.5], labels: [1, 0, 1])
+        let expected = (-2 * log(Double.ulpOfOne) + log(2)) / 3
+        #expect(abs(loss - expected) < 1e-12)
     }
 
     @Test func unattainablePrecisionFallsBackToTheBestPrecision() {

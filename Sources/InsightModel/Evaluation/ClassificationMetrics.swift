@@ -47,11 +47,12 @@ public enum ClassificationMetrics {
         return area
     }
 
-    /// Mean negative log-likelihood, probabilities clipped to [1e-15, 1 - 1e-15] as scikit-learn does.
+    /// Mean negative log-likelihood, probabilities clipped to [eps, 1 - eps] with eps the float64 machine epsilon
+    /// (2.2e-16), as scikit-learn's `log_loss` does since 1.5 (it clipped at 1e-15 before).
     public static func logLoss(labels: [Int], probabilities: [Double]) -> Double {
         var total = 0.0
         for (label, probability) in zip(labels, probabilities) {
-            let p = min(max(probability, 1e-15), 1 - 1e-15)
+            let p = min(max(probability, Double.ulpOfOne), 1 - Double.ulpOfOne)
             total -= label == 1 ? log(p) : log(1 - p)
         }
         return total / Double(max(labels.count, 1))

@@ -118,7 +118,7 @@ public struct FeatureTable: Sendable {
         return Int(label)
     }
 
-    /// The rows with columns reordered to `featureNames`; other columns are ignored, whatever they hold.
+    /// The rows with columns reordered to `featureNames`; other columns are ignored, whatever UTF-8 text they hold.
     public func matrix(for featureNames: [String]) throws(ReadError) -> FeatureMatrix {
         var positions: [Int] = []
         var missing: [String] = []

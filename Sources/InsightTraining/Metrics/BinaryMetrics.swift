@@ -26,7 +26,7 @@ public struct BinaryMetrics: Sendable, Hashable, Codable {
         guard !labels.isEmpty else { return 0 }
         var total = 0.0
         for (p, y) in zip(probabilities, labels) {
-            let clamped = min(max(p, 1e-15), 1 - 1e-15)
+            let clamped = min(max(p, Double.ulpOfOne), 1 - Double.ulpOfOne)
             total -= y == 1 ? log(clamped) : log(1 - clamped)
         }
         return total / Double(labels.count)

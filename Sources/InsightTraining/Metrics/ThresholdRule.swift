@@ -27,6 +27,9 @@ public struct ThresholdSelection: Sendable, Hashable, Codable {
         case recallTarget
         /// The recall rule landed at or above `high`; the next lower score was used.
         case belowHigh
+        /// The recall target needs a threshold of 0 (validation scores that rounded to 0) or one at or above
+        /// `high`, which the model format does not allow: the threshold used misses the target.
+        case recallTargetUnreachable
     }
 
     public var rule: ThresholdRule
@@ -76,6 +79,9 @@ extension ThresholdRule {
         mediumScore = min(max(mediumScore, Double.leastNormalMagnitude), highScore.nextDown)
         let atHigh = Self.precisionRecall(threshold: highScore, probabilities: probabilities, labels: labels)
         let atMedium = Self.precisionRecall(threshold: mediumScore, probabilities: probabilities, labels: labels)
+        // Clamped into (0, high), the threshold may no longer flag what the rule counted (scores of exactly 0): say
+        // so, rather than record a rule whose target the model misses (training probe, 6 December).
+        if mediumChoice == .recallTarget && atMedium.recall < mediumRecall { mediumChoice = .recallTargetUnreachable }
         return ThresholdSelection(
             rule: self, medium: mediumScore, high: highScore, highChoice: highChoice, mediumChoice: mediumChoice,
             precisionAtMedium: atMedium.precision, recallAtMedium: atMedium.recall,

@@ -7,7 +7,7 @@ enum ModelsScoreCommand {
         CommandSpec(
             name: "score",
             abstract: "Score a CSV of rows with a model, writing margin,prob per row.",
-            discussion: "The CSV (RFC 4180; quoted fields and CRLF line endings are read) has a header of feature names (matched to the model's), an optional label column, other columns (ignored, whatever they hold), and empty fields, NA or nan for missing values; in a one-column table a blank line is a row whose value is missing. Values are read as doubles, as the source library receives them, and rounded to float32 for a float32 (XGBoost) model; inf and -inf are scored for a float64 (LightGBM) model, as LightGBM predicts them, and refused for a float32 one, as XGBoost refuses them.",
+            discussion: "The CSV (RFC 4180; quoted fields and CRLF line endings are read) has a header of feature names (matched to the model's), an optional label column, other columns (ignored, whatever UTF-8 text they hold), and empty fields, NA or nan for missing values; in a one-column table a blank line is a row whose value is missing. Values are read as doubles, as the source library receives them, and rounded to float32 for a float32 (XGBoost) model; inf and -inf are scored for a float64 (LightGBM) model, as LightGBM predicts them, and refused for a float32 one, as XGBoost refuses them.",
             options: [
                 .value("model", "file", help: "A model in the trust-insights format.", required: true),
                 .value("input", "csv", help: "Rows to score.", required: true),

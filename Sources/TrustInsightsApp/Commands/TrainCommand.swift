@@ -183,6 +183,12 @@ enum TrainCommand {
             "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
                 + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
                 + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
+        if thresholds.mediumChoice == .recallTargetUnreachable {
+            environment.printError(
+                "warning: no medium threshold inside (0, high) reaches recall \(formatted(thresholds.rule.mediumRecall)) on the validation data "
+                    + "(validation scores that rounded to 0 or 1: check --lambda, --min-child-weight and --learning-rate); "
+                    + "the metadata says medium-rule: recallTargetUnreachable")
+        }
         environment.printError(toStandardOutput ? "wrote the model to standard output" : "wrote \(outPath)")
         return 0
     }
