@@ -422,12 +422,13 @@ import Testing
         let analystKey = try service.key(role: .analyst)
         let metrics = try service.client().request("GET", "/v1/metrics/labels?\(many)", headers: [("Authorization", "Bearer \(analystKey)")])
         #expect(try (jsonObject(metrics)["detail"] as? String)?.hasSuffix("(and 39 more; errors lists the first 32)") == true, "\(metrics.text)")
-        // A name sent twice is named once; so are two names that are not repeated (both point at "").
-        let twice = try service.client().request("POST", "/v1/evaluations?foo=1&foo=2&jane%40x=1&bob%40y=2", headers: headers, body: Array("{}".utf8))
-        #expect(try errorPointers(twice) == ["foo", ""], "\(twice.text)")
+        // A name sent twice is named once; two distinct names that are not repeated are two errors (both point at
+        // ""), as two such members of a body are.
+        let twice = try service.client().request("POST", "/v1/evaluations?foo=1&foo=2&jane%40x=1&bob%40y=2&jane%40x=3", headers: headers, body: Array("{}".utf8))
+        #expect(try errorPointers(twice) == ["foo", "", ""], "\(twice.text)")
         let metricsTwice = try service.client().request(
-            "GET", "/v1/metrics/labels?foo=1&foo=2&jane%40x=1&bob%40y=2", headers: [("Authorization", "Bearer \(analystKey)")])
-        #expect(try errorPointers(metricsTwice) == ["foo", ""], "\(metricsTwice.text)")
+            "GET", "/v1/metrics/labels?foo=1&foo=2&jane%40x=1&bob%40y=2&jane%40x=3", headers: [("Authorization", "Bearer \(analystKey)")])
+        #expect(try errorPointers(metricsTwice) == ["foo", "", ""], "\(metricsTwice.text)")
     }
 
     /// A wrong ref in the path and a wrong body are named in one answer.

@@ -36,10 +36,13 @@ public enum MetricsRequestDecoder {
         }
         var values: [String: String] = [:]
         var repeated: Set<String> = []
+        var unknownNames: Set<String> = []
         for item in items {
             guard parameters.contains(item.name) else {
-                let unknown = ServiceProblem.notAParameterViolation(item.name, expected: "expected \(parameters.joined(separator: ", "))")
-                if !problems.contains(unknown) { problems.append(unknown) }
+                // One error per distinct name, as `NoQueryParameters` and a body's unknown members give.
+                if unknownNames.insert(item.name).inserted {
+                    problems.append(ServiceProblem.notAParameterViolation(item.name, expected: "expected \(parameters.joined(separator: ", "))"))
+                }
                 continue
             }
             guard values.updateValue(item.value, forKey: item.name) == nil else {
