@@ -352,3 +352,88 @@ final class HeldCompletionAuthorizationStore: AuthorizationStore {
         #expect(OptOutFilter(bytes: 8)?.bytes == 8 && OptOutFilter(bytes: 0)?.bytes == 8)
     }
 }
+
+/// Cooldowns against wall-clock steps: with a monotonic clock, a pending opt-out takes effect once its cooldown has
+/// run on that clock, and one in force stays in force (authorization probe, 6 December: a step forward ended a 24 h
+/// cooldown at once, and a step back put an opt-out in force back to pending).
+@Suite struct AuthorizationCooldownClockTests {
+    let tenant = TenantID("acme")!
+    let subject = SubjectKey(high: 0x1234, low: 0x5678)
+    let cooldown: Int64 = 60_000
+
+    final class FakeMonotonicClock: Sendable {
+        let value = Atomic<Int64>(0)
+        func read() -> Int64 { value.load(ordering: .relaxed) }
+        func set(_ milliseconds: Int64) { value.store(milliseconds, ordering: .relaxed) }
+    }
+
+    private func registry(_ store: InterleavingAuthorizationStore, _ clock: FakeMonotonicClock, now: Int64 = 0) throws -> AuthorizationRegistry {
+        try AuthorizationRegistry(store: store, cooldownMilliseconds: cooldown, monotonic: { clock.read() }, now: now)
+    }
+
+    @Test func aStepForwardDoesNotEndACooldown() throws {
+        let clock = FakeMonotonicClock()
+        let registry = try registry(InterleavingAuthorizationStore(), clock)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0).wait().get()
+        // The wall clock jumps a day ahead ten seconds later: the opt-out still waits for the other 50 s.
+        clock.set(10_000)
+        let stepped: Int64 = 86_400_000
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: stepped))
+        let shown = try registry.state(tenant: tenant, subject: subject, now: stepped)
+        #expect(shown.pendingStatus == .denied && shown.pendingEffectiveAt == stepped + 50_000)
+        clock.set(59_999)
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: stepped + 49_999))
+        clock.set(60_000)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: stepped + 50_000))
+    }
+
+    @Test func aStepBackNeitherUndoesAnOptOutInForceNorHoldsOneWhoseCooldownHasRun() throws {
+        let clock = FakeMonotonicClock()
+        let registry = try registry(InterleavingAuthorizationStore(), clock)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0).wait().get()
+        clock.set(60_000)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 60_000))
+        // An hour back: still in force.
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 60_000 - 3_600_000))
+        #expect(try registry.state(tenant: tenant, subject: subject, now: -3_540_000).status == .denied)
+
+        let other = SubjectKey(high: 0x9999, low: 0x1)
+        _ = try registry.change(tenant: tenant, subject: other, to: .deniedRequestable, now: 100_000).wait().get()
+        // The clock is stepped back ten minutes while the cooldown runs; once it has run, the opt-out is in force.
+        clock.set(60_000 + 59_999)
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: other, now: 100_000 + 59_999 - 600_000))
+        clock.set(60_000 + 60_000)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: other, now: 100_000 + 60_000 - 600_000))
+    }
+
+    /// Without a step, the wall clock's time stands: no opt-out in force before its `pendingEffectiveAt`, even when
+    /// the monotonic clock reads a little ahead, and the time shown is the one stored.
+    @Test func withoutAStepTheStatedTimeHolds() throws {
+        let clock = FakeMonotonicClock()
+        let registry = try registry(InterleavingAuthorizationStore(), clock)
+        _ = try registry.change(tenant: tenant, subject: subject, to: .denied, now: 0).wait().get()
+        clock.set(60_005)
+        #expect(try !registry.blocksEvaluation(tenant: tenant, subject: subject, now: 59_999))
+        #expect(try registry.state(tenant: tenant, subject: subject, now: 59_999).pendingEffectiveAt == 60_000)
+        #expect(try registry.blocksEvaluation(tenant: tenant, subject: subject, now: 60_000))
+    }
+
+    /// Opt-outs loaded at start are timed from the wall clock as it reads then.
+    @Test func aLoadedPendingOptOutWaitsOnTheMonotonicClock() throws {
+        let store = InterleavingAuthorizationStore()
+        let first = try registry(store, FakeMonotonicClock())
+        _ = try first.change(tenant: tenant, subject: subject, to: .denied, now: 0).wait().get()
+        let clock = FakeMonotonicClock()
+        clock.set(5_000_000)
+        let restarted = try registry(store, clock, now: 20_000)
+        // 40 s of cooldown left at the restart; the clock is then stepped a day ahead.
+        clock.set(5_000_000 + 39_999)
+        #expect(try !restarted.blocksEvaluation(tenant: tenant, subject: subject, now: 86_400_000))
+        clock.set(5_000_000 + 40_000)
+        #expect(try restarted.blocksEvaluation(tenant: tenant, subject: subject, now: 86_400_000))
+        // In force when loaded: a step back after the start does not put it back to pending.
+        let inForceAtStart = try registry(store, FakeMonotonicClock(), now: 100_000)
+        #expect(try inForceAtStart.blocksEvaluation(tenant: tenant, subject: subject, now: 100_000))
+        #expect(try inForceAtStart.blocksEvaluation(tenant: tenant, subject: subject, now: 1_000))
+    }
+}

@@ -222,7 +222,8 @@ final class ServiceRuntime: Sendable {
         let authorizations = try Self.reading(databasePath) {
             try AuthorizationRegistry(
                 store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
-                memoryCapacity: configuration.authorizationOptOutsInMemory, overflowFilter: optOutFilter)
+                memoryCapacity: configuration.authorizationOptOutsInMemory, overflowFilter: optOutFilter,
+                monotonic: { Clock.monotonicMilliseconds() }, now: Clock.nowMilliseconds())
         }
         if configuration.authorizationCooldownSeconds < Self.shortCooldownSeconds {
             // Allowed (tests and demos want it), but the operator should know what it gives up.
