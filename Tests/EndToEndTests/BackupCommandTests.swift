@@ -9,18 +9,9 @@ import Testing
 /// committed before it and nothing after, with its keys, as private as the original; and a backup that cannot be
 /// finished leaves nothing that looks like one.
 @Suite struct BackupCommandTests {
-    private static func temporaryFolder(_ name: String) -> String {
-        NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
-    }
+    private static func temporaryFolder(_ name: String) -> String { InProcessCommand.temporaryFolder(name) }
 
-    private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
-        let printed = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
-        return (status, printed.withLock { $0 })
-    }
+    private static func run(_ arguments: [String]) -> (status: Int32, text: String) { InProcessCommand.run(arguments) }
 
     private static func mode(_ path: String) -> mode_t {
         var status = stat()

@@ -8,19 +8,9 @@ import Testing
 /// What `serve` does with a data folder another server holds, or one that lost part of itself, and with
 /// configuration files it cannot use: it stops, naming the file and what to do, instead of repairing silently.
 @Suite struct DataFolderTests {
-    private static func temporaryFolder(_ name: String) -> String {
-        NSTemporaryDirectory() + "trust-insights-\(name)-" + UUID().uuidString
-    }
+    private static func temporaryFolder(_ name: String) -> String { InProcessCommand.temporaryFolder(name) }
 
-    /// Runs `trust-insights <arguments>` in process; its exit status and everything it printed, both streams.
-    private static func run(_ arguments: [String]) -> (status: Int32, text: String) {
-        let printed = Mutex("")
-        let environment = CommandEnvironment(
-            standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
-        let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
-        return (status, printed.withLock { $0 })
-    }
+    private static func run(_ arguments: [String]) -> (status: Int32, text: String) { InProcessCommand.run(arguments) }
 
     /// Starts a service on `dataDir`, stores one signed evaluation, and stops it, keeping the folder.
     private static func storeOneEvaluation(in dataDir: String) throws {
