@@ -67,6 +67,9 @@ import InsightCore
         #expect(both.status == 400)
         #expect(Set(try errorPointers(both)) == ["/status", "/extra", "/insightIDsUsed/0", "/insightIDsUsed/2"], "\(both.text)")
         #expect(!both.text.contains(another.insightIDs[0]))
+        // An item of the wrong type does not keep the others from being checked (regression probe, 6 December).
+        let mixed = try report(evaluation.evaluationID, #"{"status": "usedUnchangedFriction", "insightIDsUsed": ["\#(another.insightIDs[0])", 3, null]}"#)
+        #expect(Set(try errorPointers(mixed)) == ["/insightIDsUsed/0", "/insightIDsUsed/1", "/insightIDsUsed/2"], "\(mixed.text)")
         // On an evaluation the key cannot see, the body's own problems alone, and nothing said of the IDs.
         let unseen = try report(evaluation.evaluationID, #"{"status": "usedSomehow", "insightIDsUsed": ["\#(evaluation.insightIDs[0])"]}"#, key: otherTenantKey)
         #expect(unseen.status == 400)

@@ -143,6 +143,8 @@ import Testing
         #expect(TrainCommand.formatted(0.87654) == "0.8765")
         #expect(TrainCommand.formatted(6.2e-10) == "6.2e-10")
         #expect(TrainCommand.formatted(0.00004) == "4e-05")
+        #expect(TrainCommand.formatted(Double(1).nextDown) == "0.9999999999999999")
+        #expect(TrainCommand.formatted(0.99996) == "0.99996" && TrainCommand.formatted(1) == "1.0")
         #expect(TrainCommand.formatted(0) == "0.0")
         #expect(TrainCommand.formatted(1) == "1.0")
     }

@@ -56,15 +56,16 @@ public struct ConsumptionIntake: Sendable {
         return answer
     }
 
-    /// What `submit` would say of `insightIDs` for a report whose other members are wrong: none for an evaluation
-    /// the key cannot see, or when the store cannot answer (the report's own problems are the answer then).
+    /// What `submit` would say of the insightIDs that could be read (each with its index in `insightIDsUsed`) of a
+    /// report whose other members are wrong: none for an evaluation the key cannot see, or when the store cannot
+    /// answer (the report's own problems are the answer then).
     public func insightViolations(
-        _ insightIDs: [String], evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment
+        _ items: [(index: Int, id: String)], evaluationID: String, tenant: TenantID, environment: DeploymentEnvironment
     ) -> [ContextViolation] {
-        guard !insightIDs.isEmpty, let evaluationID = Identifier.canonical(evaluationID),
+        guard !items.isEmpty, let evaluationID = Identifier.canonical(evaluationID),
               let target = try? store.consumptionTarget(evaluationID: evaluationID, tenant: tenant, environment: environment)
         else { return [] }
-        return Self.violations(of: ConsumptionReport(status: .usedEvaluationOnly, insightIDsUsed: insightIDs), insightIDs: target.insightIDs)
+        return Self.violations(of: items, insightIDs: target.insightIDs)
     }
 
     static func answer(_ report: ConsumptionReport, existing: ConsumptionRecord) -> Answer {
@@ -74,10 +75,14 @@ public struct ConsumptionIntake: Sendable {
 
     /// Each used insight must be one of the evaluation's, named once; pointers only, never the IDs sent.
     static func violations(of report: ConsumptionReport, insightIDs: [String]) -> [ContextViolation] {
+        violations(of: report.insightIDsUsed.enumerated().map { (index: $0.offset, id: $0.element) }, insightIDs: insightIDs)
+    }
+
+    static func violations(of items: [(index: Int, id: String)], insightIDs: [String]) -> [ContextViolation] {
         let known = Set(insightIDs)
         var seen = Set<String>()
         var violations: [ContextViolation] = []
-        for (index, insightID) in report.insightIDsUsed.enumerated() {
+        for (index, insightID) in items {
             let pointer = "/insightIDsUsed/\(index)"
             if !known.contains(insightID) {
                 violations.append(ContextViolation(pointer: pointer, code: "unknownInsight", detail: "is not an insight of this evaluation"))

@@ -44,8 +44,10 @@ struct ConsumptionRoutes: Sendable {
         case .failure(let invalid):
             // One answer names every problem: the IDs that are not the evaluation's too, beside a wrong status or
             // an unknown member (labels probe, 6 December: a second 400 named them only once the first was fixed).
-            let foreign = invalid.insightIDs.map {
-                intake.insightViolations($0, evaluationID: evaluationID, tenant: principal.tenant, environment: principal.environment)
+            let foreign = invalid.insightIDs.map { items in
+                intake.insightViolations(
+                    items.map { (index: $0.index, id: $0.id) }, evaluationID: evaluationID, tenant: principal.tenant,
+                    environment: principal.environment)
             } ?? []
             throw ServiceProblem.invalidRequest(invalid.violations + foreign)
         }

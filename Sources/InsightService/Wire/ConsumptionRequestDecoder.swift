@@ -12,7 +12,14 @@ enum ConsumptionRequestDecoder {
     /// route checks those against the evaluation as well, so that one answer names every problem.
     struct Invalid: Error, Equatable {
         var violations: [ContextViolation]
-        var insightIDs: [String]?
+        /// Each insightID that could be read, with its index in `insightIDsUsed`; nil when the list was not an
+        /// array, or held more than an evaluation's insights.
+        var insightIDs: [IndexedInsightID]?
+    }
+
+    struct IndexedInsightID: Equatable {
+        var index: Int
+        var id: String
     }
 
     static func decode(_ body: [UInt8]) throws(ServiceProblem) -> ConsumptionReport {
@@ -27,6 +34,7 @@ enum ConsumptionRequestDecoder {
         var violations: [ContextViolation] = []
         var status: ConsumptionStatus?
         var insightIDs: [String]?
+        var readable: [IndexedInsightID]?
         let seen = try Wire.readObjectBody(body, maximumDepth: 4, violations: &violations, wrongShape: ServiceProblem.invalidRequest) { key, pointer, reader, violations in
             switch key {
             case "status":
@@ -36,7 +44,9 @@ enum ConsumptionRequestDecoder {
                     try reader.readNull()
                     insightIDs = []
                 } else {
-                    insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations)
+                    var items: [IndexedInsightID] = []
+                    insightIDs = try decodeInsightIDs(&reader, pointer: pointer(), violations: &violations, readable: &items)
+                    readable = insightIDs == nil && items.isEmpty ? nil : items
                 }
             default:
                 violations.append(Wire.unknownField(pointer()))
@@ -46,13 +56,14 @@ enum ConsumptionRequestDecoder {
         if !seen.contains("status") { violations.append(Wire.missing("/status")) }
         if !seen.contains("insightIDsUsed") { insightIDs = [] }
         guard violations.isEmpty, let status, let insightIDs else {
-            let idsReadWhole = !violations.contains { $0.pointer.hasPrefix("/insightIDsUsed") }
-            return .failure(Invalid(violations: violations, insightIDs: idsReadWhole ? insightIDs : nil))
+            return .failure(Invalid(violations: violations, insightIDs: readable))
         }
         return .success(ConsumptionReport(status: status, insightIDsUsed: insightIDs))
     }
 
-    private static func decodeInsightIDs(_ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation]) throws -> [String]? {
+    private static func decodeInsightIDs(
+        _ reader: inout JSONReader, pointer: String, violations: inout [ContextViolation], readable: inout [IndexedInsightID]
+    ) throws -> [String]? {
         let kind = try reader.peekKind()
         guard kind == .array else {
             violations.append(Wire.wrongType(pointer, expected: "an array of insightIDs", received: kind))
@@ -70,7 +81,9 @@ enum ConsumptionRequestDecoder {
                 return
             }
             if let id = try Wire.readString(&reader, at: pointer + "/" + String(index), maximumLength: maximumInsightIDLength, violations: &violations) {
-                result.append(Identifier.canonical(id) ?? id)
+                let canonical = Identifier.canonical(id) ?? id
+                result.append(canonical)
+                readable.append(IndexedInsightID(index: index, id: canonical))
             }
         }
         if tooMany {
@@ -78,6 +91,7 @@ enum ConsumptionRequestDecoder {
             // about the rest, which would make the answer depend on where the bad items sit.
             violations.removeSubrange(violationsBefore...)
             violations.append(Wire.invalidValue(pointer, "must hold at most \(Evaluator.maximumInsights) insightIDs"))
+            readable.removeAll()
             return nil
         }
         return result

@@ -250,7 +250,9 @@ enum TrainCommand {
     static func formatted(_ value: Double) -> String {
         guard value.isFinite else { return "\(value)" }
         let scaled = (value * 10_000).rounded() / 10_000
-        return scaled == 0 && value != 0 ? "\(value)" : "\(scaled)"
+        // A value rounded onto 0 or 1 from inside is printed whole: a threshold of 0.9999999999999999 shown as 1.0
+        // read as one outside (0, 1), which the format forbids (regression probe, 6 December).
+        return (scaled == 0 && value != 0) || (scaled == 1 && value != 1) ? "\(value)" : "\(scaled)"
     }
 
     static func formatted(seconds duration: Duration) -> String {
