@@ -170,12 +170,14 @@ import Testing
         #expect(result.status == 0, "\(result.text)")
         #expect(Self.mode(out) == 0o700)
         #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out)) == [SQLiteStore.fileName, "signing-keys"])
+        // Renamed onto the empty folder in one step, from beside it.
+        #expect(try Self.partialFolders(beside: out).isEmpty)
         #expect(try Self.count("SELECT count(*) FROM evaluation", in: out) == 1)
 
         let interrupted = out + "-interrupted"
         defer { try? FileManager.default.removeItem(atPath: interrupted) }
         try FileManager.default.createDirectory(atPath: interrupted + "/.partial-0123456789ab", withIntermediateDirectories: true)
         let leftover = Self.run(["backup", "--out", interrupted, "--data-dir", dataDir])
-        #expect(leftover.status == 64 && leftover.text.contains(".partial-0123456789ab, left by an interrupted backup"))
+        #expect(leftover.status == 64 && leftover.text.contains(".partial-0123456789ab: a backup still running into it, or one that was interrupted"))
     }
 }

@@ -37,11 +37,14 @@ enum BackupCommand {
             // Everything is written into a hidden folder first and put in place at the end: a run that is
             // interrupted (Ctrl-C, a cancelled `kubectl exec`, SIGKILL) leaves that folder, never a half-written
             // backup under the name asked for. A half-copied database with its rollback journal there read as an
-            // empty database, and `serve` started on it as a first start (backup probe, 6 December). For a new
-            // folder the hidden one sits beside it and is renamed into place; for an empty folder (a volume's mount
-            // point, which cannot be renamed over) it sits inside, and its files are moved up, the database last.
+            // empty database, and `serve` started on it as a first start (backup probe, 6 December). The hidden
+            // folder sits beside the target and is renamed onto it, in one step, whether the target is new or an
+            // empty folder (rename(2) replaces an empty directory). Only where that cannot be done, an empty folder
+            // that is a mount point or whose parent this user may not write (a volume mounted at /backup), it sits
+            // inside, and its files are moved up one by one, the keys and then the database.
+            let movesUp = existed && !canReplace(target)
             let token = SecureRandom.hexToken(byteCount: 6)
-            let staging = existed
+            let staging = movesUp
                 ? target + "/.partial-" + token
                 : OutputFile.folder(of: target) + "/." + OutputFile.name(of: target) + ".partial-" + token
             guard mkdir(staging, 0o700) == 0 else {
@@ -77,7 +80,12 @@ enum BackupCommand {
             }
             syncFolder(staging)
             let taken = "it is no longer empty (another backup or program wrote into it meanwhile)"
-            if existed {
+            if movesUp {
+                // Made private first, so that no moment has the backup in place in a folder others may enter.
+                if chmod(target, 0o700) != 0 {
+                    environment.printError(
+                        "warning: \(target) keeps its mode (chmod: \(String(cString: strerror(errno)))): the files in it are 0600 and signing-keys/ 0700, but others may list or rename them")
+                }
                 if !keyIDs.isEmpty {
                     guard rename(staging + "/signing-keys", target + "/signing-keys") == 0 else {
                         let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
@@ -93,11 +101,6 @@ enum BackupCommand {
                 unlink(staging + "/" + SQLiteStore.fileName)
                 rmdir(staging)
                 syncFolder(target)
-                // The folder was there before: made private as a new one is, where this user may.
-                if chmod(target, 0o700) != 0 {
-                    environment.printError(
-                        "warning: \(target) keeps its mode (chmod: \(String(cString: strerror(errno)))): the files in it are 0600 and signing-keys/ 0700, but others may list or rename them")
-                }
             } else {
                 guard rename(staging, target) == 0 else {
                     let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
@@ -133,7 +136,7 @@ enum BackupCommand {
         }
         let names = entries(of: out)
         if let leftover = names.first(where: { $0.hasPrefix(".partial-") }) {
-            throw .usage("The value for '--out' names \(out), which holds \(leftover), left by an interrupted backup: delete it, or choose another folder")
+            throw .usage("The value for '--out' names \(out), which holds \(leftover): a backup still running into it, or one that was interrupted (if none is running, delete it and anything beside it), or choose another folder")
         }
         guard names.isEmpty else {
             throw .usage("The value for '--out' names \(out), which is not empty: a backup is written into a new or empty folder, so that it never mixes with another")
@@ -142,6 +145,15 @@ enum BackupCommand {
         guard let resolved = realpath(out, nil) else { return (out, true) }
         defer { free(resolved) }
         return (String(cString: resolved), true)
+    }
+
+    /// Whether a folder beside `target` can be renamed onto it: its parent is writable and it is no mount point
+    /// (rename(2) across one fails with EXDEV or EBUSY).
+    private static func canReplace(_ target: String) -> Bool {
+        let parent = OutputFile.folder(of: target)
+        var own = stat(), above = stat()
+        guard access(parent, W_OK) == 0, stat(target, &own) == 0, stat(parent, &above) == 0 else { return false }
+        return own.st_dev == above.st_dev
     }
 
     /// Removes a folder this run made, with what it holds (files, and the one level of `signing-keys/`).
