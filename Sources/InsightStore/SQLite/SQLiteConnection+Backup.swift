@@ -7,7 +7,6 @@ extension SQLiteConnection {
     /// What `backUp(to:)` wrote.
     public struct BackupSummary: Equatable, Sendable {
         public var bytes: Int
-        public var pages: Int
         public var schemaVersion: Int
     }
 
@@ -57,7 +56,6 @@ extension SQLiteConnection {
                 waitedMilliseconds += 10
             }
         } while code == SQLITE_OK || code == SQLITE_BUSY || code == SQLITE_LOCKED
-        let pages = Int(sqlite3_backup_pagecount(backup))
         let finished = sqlite3_backup_finish(backup)
         guard code == SQLITE_DONE, finished == SQLITE_OK else {
             let failing = code == SQLITE_DONE ? finished : code
@@ -87,7 +85,7 @@ extension SQLiteConnection {
             close(synced)
         }
         kept = true
-        return BackupSummary(bytes: bytes, pages: pages, schemaVersion: version)
+        return BackupSummary(bytes: bytes, schemaVersion: version)
     }
 
     private static func firstText(_ connection: OpaquePointer, _ sql: String, path: String) throws(SQLiteError) -> String? {
