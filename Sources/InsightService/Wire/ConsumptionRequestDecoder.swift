@@ -8,8 +8,8 @@ import JSONStream
 enum ConsumptionRequestDecoder {
     static let maximumInsightIDLength = 64
 
-    /// A body whose members have problems, with the insightIDs it sent when every one of them could be read: the
-    /// route checks those against the evaluation as well, so that one answer names every problem.
+    /// A body whose members have problems, with the insightIDs of it that could be read: the route checks those
+    /// against the evaluation as well, so that one answer names every problem.
     struct Invalid: Error, Equatable {
         var violations: [ContextViolation]
         /// Each insightID that could be read, with its index in `insightIDsUsed`; nil when the list was not an

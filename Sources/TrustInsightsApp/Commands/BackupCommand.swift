@@ -1,3 +1,4 @@
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -156,16 +157,9 @@ enum BackupCommand {
         return own.st_dev == above.st_dev
     }
 
-    /// Removes a folder this run made, with what it holds (files, and the one level of `signing-keys/`).
+    /// Removes a folder this run made, with what it holds.
     private static func removeTree(_ path: String) {
-        for name in entries(of: path) {
-            let child = path + "/" + name
-            if unlink(child) != 0 {
-                for inner in entries(of: child) { unlink(child + "/" + inner) }
-                rmdir(child)
-            }
-        }
-        rmdir(path)
+        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// A backup inside the data folder goes with it when the disk or the folder is lost, and the service would
@@ -195,16 +189,9 @@ enum BackupCommand {
         }
     }
 
-    /// The names in a folder but `.` and `..`; none when it cannot be read.
+    /// The names in a folder; none when it cannot be read.
     private static func entries(of path: String) -> [String] {
-        guard let directory = opendir(path) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
     }
 
     private static func syncFolder(_ path: String) {
