@@ -5,7 +5,7 @@ import Synchronization
 /// millions of made-up refs must not grow the process (it did, by about 150 bytes a subject, for good). The others
 /// are read from the store when a route asks; a subject with no stored state is `notDetermined`.
 ///
-/// Memory holds at most `memoryCapacity` opt-outs (about 230 bytes each, measured, and a 40-byte deadline entry while one is pending, by its layout). The ones past it are kept by the store
+/// Memory holds at most `memoryCapacity` opt-outs (about 230 bytes each, and a 40-byte deadline entry, by its layout, while one is pending). The ones past it are kept by the store
 /// alone and marked in a fixed-size `OptOutFilter`, so an evaluation of their subject reads the store: leaving one
 /// out would evaluate a person against their choice, and holding every one would let a client key grow the process
 /// without end by opting out made-up refs.
