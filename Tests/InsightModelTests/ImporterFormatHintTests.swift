@@ -114,6 +114,22 @@ import Testing
         #expect(xgboostRefusal("tree") == .otherFormat(.lightGBMText, source: "xgboost"))
     }
 
+    /// One of our own models (as our writer orders its members, or by hand) or a manifest, given to either importer,
+    /// is said to need no import rather than to lack a `learner` or to be JSON.
+    @Test(arguments: [
+        "{\n  \"baseMargin\" : -3.5,\n  \"featureNames\" : [\"a\"],\n  \"format\" : \"trust-insights.gbdt\"\n}",
+        "{\"format\": \"trust-insights.gbdt\", \"formatVersion\": 1}",
+        "{\"featureNames\": [\"learner\"]}",
+        "{\"formatVersion\": 1, \"models\": []}",
+    ])
+    func ourOwnFormatIsSaidToNeedNoImport(document: String) {
+        #expect(ModelFileKind.of(Array(document.utf8)) == .trustInsights)
+        #expect(xgboostRefusal(document) == .otherFormat(.trustInsights, source: "xgboost"))
+        #expect(lightGBMRefusal(document) == .otherFormat(.trustInsights, source: "lightgbm"))
+        #expect(ModelImportError.otherFormat(.trustInsights, source: "xgboost").description
+            .contains("already a trust-insights model (or a manifest), which needs no import"))
+    }
+
     /// Anything else is left to the importer, which refuses it in its own words as before.
     @Test func otherFilesAreLeftToTheImporter() {
         #expect(ModelFileKind.of(Array("{\"a\": 1}".utf8)) == nil)

@@ -23,4 +23,26 @@ import Testing
         #expect(try parsed("burst", "-3").int("burst") == -3)
         #expect(throws: CommandLineError.self) { try parsed("burst", "1e3").int("burst") }
     }
+
+    /// `.5` and `5.` stay refused, as the configuration refuses them, but the message says how to write them.
+    @Test func aPointWithoutDigitsOnOneSideIsRefusedWithTheNumberToWrite() {
+        #expect(throws: CommandLineError.usage(
+            "The value '.5' is invalid for '--rate': expected a decimal number "
+                + "(write '0.5': numbers are written as in JSON, with digits on both sides of the point)")
+        ) { try parsed("rate", ".5").double("rate") }
+        #expect(throws: CommandLineError.usage(
+            "The value '-.25' is invalid for '--rate': expected a decimal number "
+                + "(write '-0.25': numbers are written as in JSON, with digits on both sides of the point)")
+        ) { try parsed("rate", "-.25").double("rate") }
+        #expect(throws: CommandLineError.usage(
+            "The value '5.' is invalid for '--rate': expected a decimal number "
+                + "(write '5': numbers are written as in JSON, with digits on both sides of the point)")
+        ) { try parsed("rate", "5.").double("rate") }
+        #expect(throws: CommandLineError.usage("The value '.' is invalid for '--rate': expected a decimal number")) {
+            try parsed("rate", ".").double("rate")
+        }
+        #expect(throws: CommandLineError.usage("The value '.x' is invalid for '--rate': expected a decimal number")) {
+            try parsed("rate", ".x").double("rate")
+        }
+    }
 }

@@ -9,13 +9,16 @@ public enum ModelFileKind: Sendable, Equatable {
     case xgboostModel
     /// XGBoost's `get_dump` or `dump_model`, as text (`booster[0]:`) or JSON (`"nodeid"`).
     case xgboostDump
+    /// A model in our own format (`"format": "trust-insights.gbdt"`), or a manifest: already what an import writes.
+    case trustInsights
 
     /// How far into a file the kinds are looked for: each shows in its first bytes.
     static let window = 512
 
     /// The kind of `bytes`, if it is one of the above; nil for anything else, which the importer then reads and
     /// refuses in its own words. JSON is told by its first member's name (`learner`, `nodeid`, or `name` holding
-    /// `tree`), never by a word further in, where a feature name could be any word.
+    /// `tree`, or one of our own document's members), never by a word further in, where a feature name could be any
+    /// word.
     public static func of<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> ModelFileKind? {
         let head = opening(of: bytes)
         if head.starts(with: "tree\n".utf8) || head.starts(with: "tree\r\n".utf8) || head.elementsEqual("tree".utf8) {
@@ -31,6 +34,9 @@ public enum ModelFileKind: Sendable, Equatable {
         case "learner": return .xgboostModel
         case "nodeid": return .xgboostDump
         case "name": return reader.stringValue() == "tree" ? .lightGBMDump : nil
+        // Our writer sorts its members, so a model opens with `baseMargin`; a hand-made one may open with any of
+        // them, and a manifest opens with `formatVersion`. None of these names opens an XGBoost or LightGBM file.
+        case "baseMargin", "featureNames", "format", "formatVersion": return .trustInsights
         default: return nil
         }
     }
@@ -104,6 +110,9 @@ public enum ModelFileKind: Sendable, Equatable {
         case .xgboostDump:
             "this is an XGBoost dump (get_dump or dump_model), which rounds the thresholds and leaves out the base score: "
                 + "save the model with booster.save_model('model.json') and import that file with --from xgboost"
+        case .trustInsights:
+            "this is already a trust-insights model (or a manifest), which needs no import: list the model in "
+                + "models/manifest.json (docs/MODEL-FORMAT.md, \"Manifest\") and check it with `trust-insights models verify`"
         }
     }
 }

@@ -36,13 +36,28 @@ public struct ParsedArguments: Sendable {
         // Decimal only, as the configuration file writes numbers (JSON's grammar): `Double` would also take
         // `0x1p-1`, `+5` or `5.`, which the configuration refuses. -0 is 0.
         guard ConfigurationKey.isDecimal(text, fraction: true), let parsed = Double(text), parsed.isFinite else {
-            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a decimal number")
+            throw .usage("The value '\(text)' is invalid for '--\(name)': expected a decimal number\(Self.jsonFormHint(text))")
         }
         let number = parsed == 0 ? 0 : parsed
         if let range, !range.contains(number) {
             throw .usage("The value '\(text)' is invalid for '--\(name)': expected \(range.lowerBound)...\(range.upperBound)")
         }
         return number
+    }
+
+    /// `.5` and `5.` are numbers to a person, not to JSON: say how to write them rather than only refuse them.
+    static func jsonFormHint(_ text: String) -> String {
+        let unsigned = text.hasPrefix("-") ? text.dropFirst() : text[...]
+        let written: String
+        if unsigned.hasPrefix("."), unsigned.count > 1 {
+            written = (text.hasPrefix("-") ? "-0" : "0") + unsigned
+        } else if unsigned.hasSuffix("."), unsigned.count > 1 {
+            written = String(text.dropLast())
+        } else {
+            return ""
+        }
+        guard ConfigurationKey.isDecimal(written, fraction: true) else { return "" }
+        return " (write '\(written)': numbers are written as in JSON, with digits on both sides of the point)"
     }
 
     public func choice(_ name: String, from allowed: [String]) throws(CommandLineError) -> String? {
