@@ -543,6 +543,18 @@ import Testing
             ("Content-Type", "application/json"), ("trust-insights-override-outcome", "high"),
         ])
         #expect(lower.status == 200, "\(lower.text)")
+        // Near misses of the whole name are refused too (conformance probe, 6 December); headers that merely
+        // mention an override, or share only the product's name, are not.
+        for name in ["X-Trust-Insights-Override-Outcome", "Trust-Insight-Override-Outcome", "Trust-Insights-Override", "x-trust-insight-override-x"] {
+            let nearMiss = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), (name, "high")])
+            #expect(nearMiss.status == 400, "\(name): \(nearMiss.text)")
+            #expect(try problemType(nearMiss).hasSuffix("invalid-override"), "\(name)")
+            #expect(try errorPointers(nearMiss) == [name])
+        }
+        for name in ["X-HTTP-Method-Override", "Trust-Insights-Client", "X-Trust-Insights-Version"] {
+            let unrelated = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), (name, "high")])
+            #expect(unrelated.status == 200, "\(name): \(unrelated.text)")
+        }
         // A name that does not read like a field name is not repeated, nor kilobytes of one.
         for name in ["Trust-Insights-Override-jane.doe'%hotmail!com", "Trust-Insights-Override-" + String(repeating: "x", count: 4000)] {
             let unrepeated = try evaluate(Requests.payment(), headers: [("Content-Type", "application/json"), (name, "1")])

@@ -9,11 +9,14 @@ enum SandboxOverrideHeaders {
     static let evaluationError = "Trust-Insights-Override-Evaluation-Error"
     /// What the three names share.
     static let prefix = "Trust-Insights-Override-"
+    /// How every name that could be meant as an override opens, near misses included: `X-Trust-Insights-Override-Outcome`
+    /// or `Trust-Insight-Override-Outcome` would otherwise be ignored as any unknown header is.
+    private static let lookalikeOpenings = ["Trust-Insight", "X-Trust-Insight"]
 
     static func parse(_ headers: HTTPFields, environment: DeploymentEnvironment) throws(ServiceProblem) -> SandboxOverrides {
         var overrides = SandboxOverrides()
         // Almost no request carries any of them: one pass over the fields instead of six lookups.
-        guard headers.containsName(withPrefix: prefix) else { return overrides }
+        guard lookalikeOpenings.contains(where: { headers.containsName(withPrefix: $0) }) else { return overrides }
         let known = [outcome, insightError, evaluationError]
         for name in known where headers[name] != nil {
             if environment == .production { throw .overrideInProduction(header: name) }
@@ -22,10 +25,9 @@ enum SandboxOverrideHeaders {
         // wrong reason.
         // Only requests that carry the prefix get here (sandbox tests), so the lowercased copies cost nothing that matters.
         let knownLowercased = known.map(Self.lowercasedASCII)
-        let prefixLowercased = Self.lowercasedASCII(prefix)
         for field in headers {
             let name = Self.lowercasedASCII(field.name)
-            guard name.starts(with: prefixLowercased), !knownLowercased.contains(name) else { continue }
+            guard Self.isNamedLikeAnOverride(name), !knownLowercased.contains(name) else { continue }
             if environment == .production { throw .overrideInProduction(header: field.name) }
             throw .unknownOverride(header: field.name, known: known)
         }
@@ -46,6 +48,14 @@ enum SandboxOverrideHeaders {
             overrides.evaluationError = code
         }
         return overrides
+    }
+
+    /// `trust-insights-override` or `trust-insight-override`, with or without a leading `x-`, then anything or
+    /// nothing: a misspelt override. Other headers that merely mention an override (`X-HTTP-Method-Override`) are
+    /// not ours to refuse.
+    private static func isNamedLikeAnOverride(_ lowercasedName: [UInt8]) -> Bool {
+        let name = lowercasedName.starts(with: "x-".utf8) ? lowercasedName.dropFirst(2) : lowercasedName[...]
+        return name.starts(with: "trust-insights-override".utf8) || name.starts(with: "trust-insight-override".utf8)
     }
 
     private static func lowercasedASCII(_ text: String) -> [UInt8] {
