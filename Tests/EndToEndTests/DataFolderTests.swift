@@ -52,6 +52,30 @@ import Testing
         #expect(try first.client().request("GET", "/readyz").status == 200)
     }
 
+    /// A start as root on the service user's folder (refused, say, because the signing keys are that user's) left a
+    /// root-owned serve.lock, and every later start as the service's user failed on it (operator probe, 6 December).
+    /// The lock file now belongs to whoever owns the folder, whether root made it or an earlier start did.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file away"))
+    func theLockFileBelongsToTheFolderOwnerWhenRootTakesTheLock() throws {
+        let dataDir = Self.temporaryFolder("lock-owner")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        #expect(mkdir(dataDir, 0o700) == 0)
+        #expect(chown(dataDir, 65534, 65534) == 0)
+        for leftByRoot in [false, true] {
+            if leftByRoot {
+                let fd = open(dataDir + "/serve.lock", O_RDWR | O_CREAT, 0o600)
+                #expect(fd >= 0 && fchown(fd, 0, 0) == 0)
+                close(fd)
+            }
+            let lock = try DataFolderLock(dataDir: dataDir)
+            var status = stat()
+            #expect(stat(dataDir + "/serve.lock", &status) == 0)
+            #expect(status.st_uid == 65534 && status.st_gid == 65534, "left by root: \(leftByRoot)")
+            #expect(status.st_mode & 0o777 == 0o600)
+            lock.release()
+        }
+    }
+
     /// The schema's creation (and an upgrade's migrations, which can take a while over a large database) is logged
     /// before the listening line, with the versions and how long it took; a start with nothing to migrate says nothing.
     @Test func theSchemaCreationIsLoggedAndAStartWithNothingToMigrateIsQuiet() throws {

@@ -85,6 +85,7 @@ import Testing
     /// Runs `body` with a committer whose WAL limit is 8 frames (a few commits call for a catch-up) and whose
     /// database file is immutable; the flag is cleared afterwards whatever `body` did.
     private static func withImmutableDatabase(
+        failedCatchUpPauseMilliseconds: Int = 0,
         _ body: (_ path: String, GroupCommitter, Reports, ItemInsert) throws -> Void
     ) throws {
         let directory = try TemporaryDirectory()
@@ -93,9 +94,9 @@ import Testing
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
         try connection.execute(ItemInsert.createTable)
         let reports = Reports()
-        let committer = GroupCommitter(connection: connection, walFrameLimit: 8, checkpointFailing: { error in
-            reports.told.withLock { $0.append(error) }
-        })
+        let committer = GroupCommitter(
+            connection: connection, walFrameLimit: 8, failedCatchUpPauseMilliseconds: failedCatchUpPauseMilliseconds,
+            checkpointFailing: { error in reports.told.withLock { $0.append(error) } })
         guard ImmutableFlag.set(path, true) else {
             print("FailingCheckpointTests: chattr +i is not available here; not checked")
             return
@@ -118,6 +119,27 @@ import Testing
             #expect(committer.failingCheckpoint == nil)
             #expect(reports.told.withLock { $0.count } == 2)
             #expect(reports.told.withLock { $0.last ?? "not nil" } == nil)
+        }
+    }
+
+    /// Tried after every batch, failing catch-ups over an ever longer WAL cost a loaded service over half its
+    /// throughput (operator probe, 6 December): after one fails, the next waits out the pause, then is tried again.
+    @Test func aFailedCatchUpIsNotTriedAgainUntilThePauseHasPassed() throws {
+        try Self.withImmutableDatabase(failedCatchUpPauseMilliseconds: 300) { path, committer, reports, insert in
+            for _ in 0..<30 { try committer.perform(insert.callAsFunction) }
+            #expect(committer.checkpointFailures == 1)
+            #expect(reports.told.withLock { $0.count } == 1)
+            usleep(400_000)
+            for _ in 0..<5 { try committer.perform(insert.callAsFunction) }
+            #expect(committer.checkpointFailures == 2)
+            #expect(reports.told.withLock { $0.count } == 1, "told once per episode, not per attempt")
+
+            // Writable again: the pause is waited out, then the catch-up succeeds and the end is told.
+            _ = ImmutableFlag.set(path, false)
+            usleep(400_000)
+            for _ in 0..<3 { try committer.perform(insert.callAsFunction) }
+            #expect(committer.failingCheckpoint == nil)
+            #expect(reports.told.withLock { $0.count } == 2)
         }
     }
 

@@ -86,9 +86,15 @@ public final class GroupCommitter: Sendable {
     /// applies: the releaser must come (the service's event loops release at the end of every pass). An event loop
     /// that commits its own pass's records answers them in the same pass; handing them to the writer cost two
     /// thread wake-ups per batch, a third of the writer's CPU (docs/BENCHMARKS.md, "The event loop commits its own records, and one row per evaluation").
+    ///
+    /// `failedCatchUpPauseMilliseconds`: after a catch-up fails (the database file refusing writes), the next is tried
+    /// no sooner than this. Tried after every batch instead, the failures cost a loaded service over half its
+    /// throughput while the WAL grew (operator probe, 6 December). The checkpoint thread goes on trying on its own
+    /// timer, and the end of the failures is still told as soon as a commit finds the WAL started over.
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000, releasersCommit: Bool = false,
+        failedCatchUpPauseMilliseconds: Int = 1000,
         hooks: BatchHooks = BatchHooks(), walGrowing: @escaping @Sendable () -> Void = {},
         checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in },
         precondition: @escaping @Sendable () -> (any Error)? = { nil }
@@ -97,7 +103,8 @@ public final class GroupCommitter: Sendable {
         engine = Engine(
             connection: connection, maximumBatch: maximumBatch, walFrameLimit: walFrameLimit,
             commitWindowMicroseconds: max(0, commitWindowMicroseconds),
-            maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), releasersCommit: releasersCommit, hooks: hooks,
+            maximumHoldMicroseconds: max(0, maximumHoldMicroseconds), releasersCommit: releasersCommit,
+            failedCatchUpPauseNanoseconds: UInt64(max(0, failedCatchUpPauseMilliseconds)) * 1_000_000, hooks: hooks,
             walGrowing: walGrowing, checkpointFailing: checkpointFailing, precondition: precondition)
         let engine = self.engine
         thread = DetachedThread.spawn(name: "store-writer") { engine.run() }
@@ -220,6 +227,9 @@ private final class Engine: @unchecked Sendable {
     private let framesInWAL = Atomic<Int>(0)
     /// Why the last catch-up failed, until one succeeds: nil while checkpoints work.
     private let checkpointError = Mutex<String?>(nil)
+    /// While catch-ups fail, the next is tried no sooner than this (CLOCK_MONOTONIC, nanoseconds); writer thread only.
+    private var nextCatchUpAfterFailure: UInt64 = 0
+    private let failedCatchUpPauseNanoseconds: UInt64
     private let precondition: @Sendable () -> (any Error)?
     private let hooks: GroupCommitter.BatchHooks
     private let walGrowing: @Sendable () -> Void
@@ -228,11 +238,12 @@ private final class Engine: @unchecked Sendable {
 
     init(
         connection: SQLiteConnection, maximumBatch: Int, walFrameLimit: Int, commitWindowMicroseconds: Int,
-        maximumHoldMicroseconds: Int, releasersCommit: Bool, hooks: GroupCommitter.BatchHooks,
+        maximumHoldMicroseconds: Int, releasersCommit: Bool, failedCatchUpPauseNanoseconds: UInt64, hooks: GroupCommitter.BatchHooks,
         walGrowing: @escaping @Sendable () -> Void, checkpointFailing: @escaping @Sendable (String?) -> Void,
         precondition: @escaping @Sendable () -> (any Error)?
     ) {
         self.checkpointFailing = checkpointFailing
+        self.failedCatchUpPauseNanoseconds = failedCatchUpPauseNanoseconds
         self.releasersCommit = releasersCommit
         self.walGrowing = walGrowing
         self.connection = connection
@@ -432,6 +443,7 @@ private final class Engine: @unchecked Sendable {
             }
             return
         }
+        if checkpointsFailing.load(ordering: .relaxed), Self.monotonicNanoseconds() < nextCatchUpAfterFailure { return }
         // One row: busy, frames in the WAL, frames copied back.
         guard let statement = try? connection.statement("PRAGMA wal_checkpoint(PASSIVE)") else { return }
         defer { statement.reset() }
@@ -445,6 +457,7 @@ private final class Engine: @unchecked Sendable {
             // refusing the copy (made read-only or immutable under us). Commits still go to the WAL, durable, but it
             // then grows without bound until the disk reserve stops writes: say so, rather than fail silently.
             checkpointErrors.add(1, ordering: .relaxed)
+            nextCatchUpAfterFailure = Self.monotonicNanoseconds() + failedCatchUpPauseNanoseconds
             hooks.failed(error)
             let description = "\(error)"
             let started = checkpointError.withLock { last -> Bool in
@@ -456,6 +469,12 @@ private final class Engine: @unchecked Sendable {
                 checkpointFailing(description)
             }
         }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     /// With `connectionLock` held.

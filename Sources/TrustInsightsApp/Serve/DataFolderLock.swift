@@ -40,8 +40,9 @@ final class DataFolderLock: Sendable {
         guard fd >= 0 else {
             let reason = errno
             close(folder)
-            throw .failure("cannot open \(path): \(String(cString: strerror(reason)))")
+            throw .failure("cannot open \(path): \(String(cString: strerror(reason)))\(Self.foreignLockFileAdvice(path, reason: reason))")
         }
+        Self.giveToTheFolderOwner(fd, folder: folder)
         // Held by a server of an earlier build, which locked only this file.
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
@@ -55,6 +56,27 @@ final class DataFolderLock: Sendable {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
         }
         descriptors = Mutex([fd, folder])
+    }
+
+    /// A start as root on a folder the service's user owns (one refused for the signing keys' owner, say) would
+    /// otherwise leave a root-owned lock file that the service's own user then cannot open, and every later start
+    /// fails until someone deletes it. The file holds only a process ID, so whoever owns the folder may own it.
+    private static func giveToTheFolderOwner(_ fd: Int32, folder: Int32) {
+        guard geteuid() == 0 else { return }
+        var folderStatus = stat()
+        var fileStatus = stat()
+        guard fstat(folder, &folderStatus) == 0, fstat(fd, &fileStatus) == 0 else { return }
+        guard fileStatus.st_uid != folderStatus.st_uid || fileStatus.st_gid != folderStatus.st_gid else { return }
+        _ = fchown(fd, folderStatus.st_uid, folderStatus.st_gid)
+    }
+
+    /// The lock file another user left (a start as root by an earlier build): this process holds the folder's own
+    /// lock, so no server of this build holds the folder, and the file is safe to delete.
+    private static func foreignLockFileAdvice(_ path: String, reason: Int32) -> String {
+        var status = stat()
+        guard reason == EACCES, stat(path, &status) == 0, status.st_uid != geteuid() else { return "" }
+        return " (it belongs to uid \(status.st_uid), which another user's start left; no server holds the data folder now, "
+            + "so it is safe to delete)"
     }
 
     /// `/a/b` for `/a/b/c/`, `.` for `data`, `/` for `/data`.
