@@ -12,6 +12,11 @@ struct ParserRejectionTests {
         ParserCase("tab separator", "GET\t/ HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
         ParserCase("method with a delimiter", "GE(T / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
         ParserCase("method with NUL", "GE\0T / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        // A byte no method begins with is judged on its own, line end or not (wire probe, 6 December).
+        ParserCase("TLS ClientHello on the plain port", bytes: [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03, 0x20], .invalidMethod),
+        ParserCase("control byte before a method", "\u{1}GET / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        ParserCase("CR then a method", "\rGET / HTTP/1.1\r\n\(host)\r\n", .invalidMethod),
+        ParserCase("non-ASCII first byte, no space", bytes: Array("\u{E9}t\u{E9}\r\n".utf8), .invalidMethod),
         ParserCase("relative target", "GET foo HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("asterisk target for GET", "GET * HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
         ParserCase("authority-form for GET", "GET example.com:80 HTTP/1.1\r\n\(host)\r\n", .invalidRequestTarget),
@@ -188,6 +193,17 @@ struct ParserRejectionTests {
     @Test(arguments: chunkCases)
     func rejectsMalformedChunk(_ testCase: ParserCase) {
         expectFailure(testCase)
+    }
+
+    /// A TLS handshake sent to the plain port was held until the request deadline (10 s) and then answered 408:
+    /// the first byte alone now settles it.
+    @Test func aByteNoMethodBeginsWithIsRefusedAsItArrives() {
+        for first: UInt8 in [0x16, 0x00, 0x80, 0xFF, UInt8(ascii: "("), UInt8(ascii: "\t")] {
+            #expect(ParserVerifier.events([[first]], limits: HTTPParserLimits()).last?.failure == .invalidMethod, "\(first)")
+        }
+        for first in [UInt8(ascii: "G"), ByteClass.cr, ByteClass.space] {
+            #expect(ParserVerifier.events([[first]], limits: HTTPParserLimits()).isEmpty, "\(first) waits for more")
+        }
     }
 
     @Test func parserStaysFailedAfterAnError() {

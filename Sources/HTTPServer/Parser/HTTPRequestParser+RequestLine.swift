@@ -13,6 +13,11 @@ extension HTTPRequestParser {
     static func parseRequestLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<RequestLine, HTTPParseError> {
+        // The parser refuses a line's first byte as it arrives when no method can begin with it: the same verdict
+        // here, whatever else the line holds.
+        if let first = range.first.map({ bytes[$0] }), !ByteClass.isToken(first), first != ByteClass.space {
+            return .failure(.invalidMethod)
+        }
         var firstSpace = range.lowerBound
         while firstSpace < range.upperBound && bytes[firstSpace] != ByteClass.space { firstSpace += 1 }
         guard firstSpace < range.upperBound, firstSpace > range.lowerBound else {

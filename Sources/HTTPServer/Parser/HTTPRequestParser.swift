@@ -74,6 +74,11 @@ struct HTTPRequestParser {
                 return nil
             case .requestLine(let skipped):
                 let lineStart = readIndex
+                // A byte that can begin no request line (a TLS handshake's 0x16, a binary protocol) is refused as it
+                // arrives: waiting for a space or a line end would hold the connection to the request deadline.
+                if lineStart < buffer.count, !Self.canBeginRequestLine(buffer[lineStart]) {
+                    return failRequestLine(.invalidMethod, startingAt: lineStart)
+                }
                 switch takeLine(limit: limits.maxRequestLineBytes) {
                 case .incomplete: return nil
                 case .tooLong: return failRequestLine(overlongRequestLineError(startingAt: lineStart), startingAt: lineStart)
@@ -197,6 +202,12 @@ struct HTTPRequestParser {
         return fail(error)
     }
 
+    /// A method's first byte (tchar), or the CR, LF or space that the full line's own checks judge.
+    @inline(__always)
+    static func canBeginRequestLine(_ byte: UInt8) -> Bool {
+        ByteClass.isToken(byte) || byte == ByteClass.cr || byte == ByteClass.lf || byte == ByteClass.space
+    }
+
     private func startsWithHead(at start: Int) -> Bool {
         let prefix: [UInt8] = [0x48, 0x45, 0x41, 0x44, ByteClass.space]  // "HEAD "
         return buffer.count - start >= prefix.count && buffer[start..<(start + prefix.count)].elementsEqual(prefix)
@@ -219,6 +230,8 @@ struct HTTPRequestParser {
     /// bytes were cut.
     private func overlongRequestLineError(startingAt start: Int) -> HTTPParseError {
         let seen = buffer[start..<(start + limits.maxRequestLineBytes + 2)]
+        // As `next()` judges the first byte on arrival, whatever follows.
+        if let first = seen.first, !ByteClass.isToken(first), first != ByteClass.space { return .invalidMethod }
         let window = seen.prefix(limits.maxRequestLineBytes)
         guard let firstSpace = window.firstIndex(of: ByteClass.space) else {
             return window.allSatisfy(ByteClass.isToken) ? .methodTooLong : .invalidMethod
