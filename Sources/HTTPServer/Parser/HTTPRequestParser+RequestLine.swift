@@ -13,18 +13,17 @@ extension HTTPRequestParser {
     static func parseRequestLine(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>
     ) -> Result<RequestLine, HTTPParseError> {
-        // The parser refuses a line's first byte as it arrives when no method can begin with it: the same verdict
-        // here, whatever else the line holds.
-        if let first = range.first.map({ bytes[$0] }), !ByteClass.isToken(first), first != ByteClass.space {
-            return .failure(.invalidMethod)
-        }
+        // A byte no method holds, before the first space (or anywhere in a line without one), is an invalid method
+        // whatever else the line holds: the parser refuses it so as it arrives, before the line ends.
         var firstSpace = range.lowerBound
-        while firstSpace < range.upperBound && bytes[firstSpace] != ByteClass.space { firstSpace += 1 }
+        while firstSpace < range.upperBound && bytes[firstSpace] != ByteClass.space {
+            guard ByteClass.isToken(bytes[firstSpace]) else { return .failure(.invalidMethod) }
+            firstSpace += 1
+        }
         guard firstSpace < range.upperBound, firstSpace > range.lowerBound else {
             return .failure(.malformedRequestLine)
         }
         let methodRange = range.lowerBound..<firstSpace
-        for index in methodRange where !ByteClass.isToken(bytes[index]) { return .failure(.invalidMethod) }
         var secondSpace = firstSpace + 1
         while secondSpace < range.upperBound && bytes[secondSpace] != ByteClass.space { secondSpace += 1 }
         guard secondSpace < range.upperBound else { return .failure(.malformedRequestLine) }

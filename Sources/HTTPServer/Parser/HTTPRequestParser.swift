@@ -74,11 +74,9 @@ struct HTTPRequestParser {
                 return nil
             case .requestLine(let skipped):
                 let lineStart = readIndex
-                // A byte that can begin no request line (a TLS handshake's 0x16, a binary protocol) is refused as it
-                // arrives: waiting for a space or a line end would hold the connection to the request deadline.
-                if lineStart < buffer.count, !Self.canBeginRequestLine(buffer[lineStart]) {
-                    return failRequestLine(.invalidMethod, startingAt: lineStart)
-                }
+                // Bytes that begin no request line (a TLS handshake's 0x16, a binary protocol) are refused as they
+                // arrive: waiting for a space or a line end would hold the connection to the request deadline.
+                if let error = requestLineOpeningError(at: lineStart) { return failRequestLine(error, startingAt: lineStart) }
                 switch takeLine(limit: limits.maxRequestLineBytes) {
                 case .incomplete: return nil
                 case .tooLong: return failRequestLine(overlongRequestLineError(startingAt: lineStart), startingAt: lineStart)
@@ -202,10 +200,28 @@ struct HTTPRequestParser {
         return fail(error)
     }
 
-    /// A method's first byte (tchar), or the CR, LF or space that the full line's own checks judge.
-    @inline(__always)
-    static func canBeginRequestLine(_ byte: UInt8) -> Bool {
-        ByteClass.isToken(byte) || byte == ByteClass.cr || byte == ByteClass.lf || byte == ByteClass.space
+    /// How far into a request line still arriving its method is judged: longer than any method implemented, and
+    /// short enough that a line drip-fed a byte at a time costs little to look at again.
+    static let openingWindow = 32
+
+    /// What the first bytes of a request line settle before its end arrives, as the whole line would be judged: a
+    /// leading space is a malformed line, and a byte before the first space that no method holds (anything but a
+    /// token character) an invalid method. A CR is judged only once the byte after it shows it ends no line. nil
+    /// while the opening is a method so far.
+    private func requestLineOpeningError(at start: Int) -> HTTPParseError? {
+        let end = min(buffer.count, start + Self.openingWindow)
+        guard start < end else { return nil }
+        if buffer[start] == ByteClass.space { return .malformedRequestLine }
+        for index in start..<end {
+            let byte = buffer[index]
+            if byte == ByteClass.space || byte == ByteClass.lf { return nil }
+            if byte == ByteClass.cr {
+                guard index + 1 < buffer.count, buffer[index + 1] != ByteClass.lf else { return nil }
+                return .invalidMethod
+            }
+            if !ByteClass.isToken(byte) { return .invalidMethod }
+        }
+        return nil
     }
 
     private func startsWithHead(at start: Int) -> Bool {
@@ -230,12 +246,12 @@ struct HTTPRequestParser {
     /// bytes were cut.
     private func overlongRequestLineError(startingAt start: Int) -> HTTPParseError {
         let seen = buffer[start..<(start + limits.maxRequestLineBytes + 2)]
-        // As `next()` judges the first byte on arrival, whatever follows.
-        if let first = seen.first, !ByteClass.isToken(first), first != ByteClass.space { return .invalidMethod }
         let window = seen.prefix(limits.maxRequestLineBytes)
-        guard let firstSpace = window.firstIndex(of: ByteClass.space) else {
-            return window.allSatisfy(ByteClass.isToken) ? .methodTooLong : .invalidMethod
-        }
+        // As `requestLineOpeningError` and `parseRequestLine` judge the opening, whatever follows.
+        if window.first == ByteClass.space { return .malformedRequestLine }
+        let methodEnd = window.firstIndex(of: ByteClass.space) ?? window.endIndex
+        if !window[..<methodEnd].allSatisfy(ByteClass.isToken) { return .invalidMethod }
+        guard let firstSpace = window.firstIndex(of: ByteClass.space) else { return .methodTooLong }
         guard let secondSpace = window[(firstSpace + 1)...].firstIndex(of: ByteClass.space) else {
             return .requestLineTooLong
         }
