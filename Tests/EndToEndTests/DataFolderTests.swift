@@ -54,26 +54,66 @@ import Testing
 
     /// A start as root on the service user's folder (refused, say, because the signing keys are that user's) left a
     /// root-owned serve.lock, and every later start as the service's user failed on it (operator probe, 6 December).
-    /// The lock file now belongs to whoever owns the folder, whether root made it or an earlier start did.
+    /// A lock file root makes now belongs to the folder's owner and group (group-writable where the folder is, as a
+    /// volume root under `fsGroup`); one that was there is left to whoever made it (regression probe: taking it over
+    /// locked the service out of a root-owned volume root).
     @Test(.enabled(if: geteuid() == 0, "only root can give a file away"))
-    func theLockFileBelongsToTheFolderOwnerWhenRootTakesTheLock() throws {
-        let dataDir = Self.temporaryFolder("lock-owner")
-        defer { try? FileManager.default.removeItem(atPath: dataDir) }
-        #expect(mkdir(dataDir, 0o700) == 0)
-        #expect(chown(dataDir, 65534, 65534) == 0)
-        for leftByRoot in [false, true] {
-            if leftByRoot {
-                let fd = open(dataDir + "/serve.lock", O_RDWR | O_CREAT, 0o600)
-                #expect(fd >= 0 && fchown(fd, 0, 0) == 0)
-                close(fd)
-            }
-            let lock = try DataFolderLock(dataDir: dataDir)
-            var status = stat()
-            #expect(stat(dataDir + "/serve.lock", &status) == 0)
-            #expect(status.st_uid == 65534 && status.st_gid == 65534, "left by root: \(leftByRoot)")
-            #expect(status.st_mode & 0o777 == 0o600)
-            lock.release()
+    func aLockFileRootMakesBelongsToTheFolderAndOneThatWasThereIsLeftAlone() throws {
+        let plain = Self.temporaryFolder("lock-owner")
+        let volume = Self.temporaryFolder("lock-volume")
+        defer {
+            try? FileManager.default.removeItem(atPath: plain)
+            try? FileManager.default.removeItem(atPath: volume)
         }
+        #expect(mkdir(plain, 0o700) == 0 && chown(plain, 65534, 65534) == 0)
+        #expect(mkdir(volume, 0o700) == 0 && chown(volume, 0, 65534) == 0 && chmod(volume, 0o2770) == 0)
+        func lockFile(_ folder: String) -> stat {
+            var status = stat()
+            #expect(stat(folder + "/serve.lock", &status) == 0)
+            return status
+        }
+        try DataFolderLock(dataDir: plain).release()
+        #expect(lockFile(plain).st_uid == 65534 && lockFile(plain).st_gid == 65534 && lockFile(plain).st_mode & 0o777 == 0o600)
+        try DataFolderLock(dataDir: volume).release()
+        #expect(lockFile(volume).st_uid == 0 && lockFile(volume).st_gid == 65534 && lockFile(volume).st_mode & 0o777 == 0o660)
+
+        // The service's own lock file, there before root's start, stays the service's.
+        #expect(unlink(volume + "/serve.lock") == 0)
+        let made = open(volume + "/serve.lock", O_RDWR | O_CREAT, 0o600)
+        #expect(made >= 0 && fchown(made, 65534, 65534) == 0)
+        close(made)
+        try DataFolderLock(dataDir: volume).release()
+        #expect(lockFile(volume).st_uid == 65534 && lockFile(volume).st_mode & 0o777 == 0o600)
+    }
+
+    /// serve.lock as a symbolic or hard link to another file: a start (as root above all) truncated that file and
+    /// wrote a process ID into it, and then gave it to the folder's owner (regression probe, 6 December). Refused,
+    /// and the file is untouched.
+    @Test func aLockFileThatIsALinkIsRefusedAndItsTargetUntouched() throws {
+        let dataDir = Self.temporaryFolder("lock-link")
+        let outside = Self.temporaryFolder("lock-link-target")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: outside)
+        }
+        #expect(mkdir(dataDir, 0o700) == 0 && mkdir(outside, 0o700) == 0)
+        let target = outside + "/precious"
+        try Data("precious\n".utf8).write(to: URL(fileURLWithPath: target))
+        for makeLink in [{ symlink(target, dataDir + "/serve.lock") }, { symlink(outside + "/absent", dataDir + "/serve.lock") },
+                         { link(target, dataDir + "/serve.lock") }] {
+            #expect(makeLink() == 0)
+            #expect {
+                _ = try DataFolderLock(dataDir: dataDir)
+            } throws: { error in
+                guard case .failure(let message) = error as? CommandLineError else { return false }
+                return message.contains("refusing \(dataDir)/serve.lock: it is a link or not a regular file")
+            }
+            #expect(unlink(dataDir + "/serve.lock") == 0)
+        }
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious\n")
+        #expect(!FileManager.default.fileExists(atPath: outside + "/absent"))
+        // The folder is free again once the link is gone.
+        try DataFolderLock(dataDir: dataDir).release()
     }
 
     /// The schema's creation (and an upgrade's migrations, which can take a while over a large database) is logged

@@ -36,13 +36,24 @@ final class DataFolderLock: Sendable {
             if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.owner(path)) }
             throw .failure("cannot lock the data folder \(dataDir): \(String(cString: strerror(reason)))")
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Opened inside the folder just locked, never through a link: a `serve.lock` that is a symbolic or hard link
+        // to another file would have a start as root truncate that file (and, below, give it away).
+        var fd = openat(folder, Self.fileName, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let created = fd >= 0
+        if !created && errno == EEXIST { fd = openat(folder, Self.fileName, O_RDWR | O_NOFOLLOW | O_CLOEXEC) }
         guard fd >= 0 else {
             let reason = errno
             close(folder)
+            if reason == ELOOP { throw Self.notAPlainFile(path) }
             throw .failure("cannot open \(path): \(String(cString: strerror(reason)))\(Self.foreignLockFileAdvice(path, reason: reason))")
         }
-        Self.giveToTheFolderOwner(fd, folder: folder)
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+            close(fd)
+            close(folder)
+            throw Self.notAPlainFile(path)
+        }
+        if created { Self.giveToTheFolderOwner(fd, folder: folder) }
         // Held by a server of an earlier build, which locked only this file.
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
@@ -58,25 +69,32 @@ final class DataFolderLock: Sendable {
         descriptors = Mutex([fd, folder])
     }
 
-    /// A start as root on a folder the service's user owns (one refused for the signing keys' owner, say) would
-    /// otherwise leave a root-owned lock file that the service's own user then cannot open, and every later start
-    /// fails until someone deletes it. The file holds only a process ID, so whoever owns the folder may own it.
+    /// A lock file made by a start as root on a folder the service's user owns (one refused for the signing keys'
+    /// owner, say) would otherwise be root's, and every later start as the service's user would fail on it until
+    /// someone deleted it. The file holds only a process ID, so it goes to those who may run the service here: the
+    /// folder's owner and group, and the group may write it where it may write the folder (a volume's root under
+    /// Kubernetes' `fsGroup`, owned by root). Only a file this process has just made is given away: one that was
+    /// there belongs to whoever made it.
     private static func giveToTheFolderOwner(_ fd: Int32, folder: Int32) {
         guard geteuid() == 0 else { return }
         var folderStatus = stat()
-        var fileStatus = stat()
-        guard fstat(folder, &folderStatus) == 0, fstat(fd, &fileStatus) == 0 else { return }
-        guard fileStatus.st_uid != folderStatus.st_uid || fileStatus.st_gid != folderStatus.st_gid else { return }
+        guard fstat(folder, &folderStatus) == 0 else { return }
         _ = fchown(fd, folderStatus.st_uid, folderStatus.st_gid)
+        if folderStatus.st_mode & S_IWGRP != 0 { _ = fchmod(fd, 0o660) }
     }
 
-    /// The lock file another user left (a start as root by an earlier build): this process holds the folder's own
-    /// lock, so no server of this build holds the folder, and the file is safe to delete.
+    private static func notAPlainFile(_ path: String) -> CommandLineError {
+        .failure("refusing \(path): it is a link or not a regular file, and a start could write through it to another file; "
+            + "remove it (it only ever holds a process ID) and start again")
+    }
+
+    /// A lock file another user left (a start as root by an earlier build). This process holds the folder's own
+    /// lock, but a server of a build before that lock existed takes only the file's: so the advice is conditional.
     private static func foreignLockFileAdvice(_ path: String, reason: Int32) -> String {
         var status = stat()
         guard reason == EACCES, stat(path, &status) == 0, status.st_uid != geteuid() else { return "" }
-        return " (it belongs to uid \(status.st_uid), which another user's start left; no server holds the data folder now, "
-            + "so it is safe to delete)"
+        return " (it belongs to uid \(status.st_uid), left by a start as that user: delete it once no other "
+            + "trust-insights serve runs on this folder)"
     }
 
     /// `/a/b` for `/a/b/c/`, `.` for `data`, `/` for `/data`.
@@ -111,7 +129,7 @@ final class DataFolderLock: Sendable {
     /// need it, since a server starting in that instant would find the file locked.
     static func holder(dataDir: String) -> Int? {
         let path = dataDir + "/" + fileName
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
@@ -123,7 +141,7 @@ final class DataFolderLock: Sendable {
 
     /// The process ID the lock file names, if it can be read.
     private static func owner(_ path: String) -> Int? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 32)
