@@ -1,4 +1,5 @@
 import DetachedThreads
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,14 +27,22 @@ final class Checkpointer: @unchecked Sendable {
     /// Asked before each checkpoint, and on every tick while idle: false skips the checkpoint (the store's files
     /// were replaced under it, and what it would copy or reset may not be what is on disk).
     private let filesIntact: @Sendable () -> Bool
+    private let failures = Atomic<Int>(0)
+    /// How long a failed checkpoint waits before the next, whatever nudges come meanwhile.
+    private let failurePauseMicroseconds: Int
+
+    /// Checkpoints that failed with an error (the database file refusing writes); for tests.
+    var failedCheckpoints: Int { failures.load(ordering: .relaxed) }
 
     /// `spacingMicroseconds` is the least time between two checkpoints: back to back, each would pay its two fsyncs
     /// for a handful of frames.
     init(
         path: String, intervalMilliseconds: Int = 500, spacingMicroseconds: Int = 5000,
+        failurePauseMilliseconds: Int = GroupCommitter.defaultFailedCatchUpPauseMilliseconds,
         filesIntact: @escaping @Sendable () -> Bool = { true }
     ) throws {
         self.filesIntact = filesIntact
+        failurePauseMicroseconds = failurePauseMilliseconds * 1000
         connection = try SQLiteConnection(path: path)
         // Possibly the last connection to close: it must leave the WAL files in place too (see SQLiteStore).
         connection.keepWALFilesOnClose()
@@ -78,9 +87,14 @@ final class Checkpointer: @unchecked Sendable {
             // Checked on every tick, writes or not, so that files replaced under an idle service are noticed (and
             // said) within a tick rather than at its next write.
             guard filesIntact() else { continue }
-            try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            // A database file that refuses the copy (immutable, remounted read-only) fails every checkpoint: tried
+            // every `spacingMicroseconds` behind the writer's nudges, the failures took a core's share from the
+            // answers. The writer's catch-up, which says so in the log, waits as long between its attempts.
+            let failed = (try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")) == nil
+            if failed { failures.add(1, ordering: .relaxed) }
+            let spacing = failed ? failurePauseMicroseconds : spacingMicroseconds
             let spaced = signal.locked { () -> Bool in
-                let deadline = Condition.deadline(microsecondsFromNow: spacingMicroseconds)
+                let deadline = Condition.deadline(microsecondsFromNow: spacing)
                 // Nudges that come meanwhile leave `nudged` set, so the next checkpoint follows the spacing at once.
                 while !stopping && signal.waitLocked(until: deadline) {}
                 return !stopping

@@ -91,10 +91,12 @@ public final class GroupCommitter: Sendable {
     /// no sooner than this. Tried after every batch instead, the failures cost a loaded service over half its
     /// throughput while the WAL grew (operator probe, 6 December). The checkpoint thread goes on trying on its own
     /// timer, and the end of the failures is still told as soon as a commit finds the WAL started over.
+    public static let defaultFailedCatchUpPauseMilliseconds = 1000
+
     public init(
         connection: SQLiteConnection, maximumBatch: Int = 512, walFrameLimit: Int = 1000,
         commitWindowMicroseconds: Int = 0, maximumHoldMicroseconds: Int = 2000, releasersCommit: Bool = false,
-        failedCatchUpPauseMilliseconds: Int = 1000,
+        failedCatchUpPauseMilliseconds: Int = GroupCommitter.defaultFailedCatchUpPauseMilliseconds,
         hooks: BatchHooks = BatchHooks(), walGrowing: @escaping @Sendable () -> Void = {},
         checkpointFailing: @escaping @Sendable (_ error: String?) -> Void = { _ in },
         precondition: @escaping @Sendable () -> (any Error)? = { nil }
