@@ -58,6 +58,17 @@ struct HTTPRequestParser {
     /// Bytes received but not yet consumed.
     var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// The most an emptied buffer keeps for the next bytes: more than a request's head and body as apps send them.
+    static let retainedBufferCapacity = 16_384
+
+    /// Lets go of every byte held, and the buffer's memory: a connection closing lingeringly after its answer reads
+    /// and discards what the peer still sends, and need not keep what came before.
+    mutating func discardBufferedBytes() {
+        buffer = []
+        readIndex = 0
+        scanIndex = 0
+    }
+
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         compact()
         buffer.append(contentsOf: bytes)
@@ -275,13 +286,20 @@ struct HTTPRequestParser {
         body.append(contentsOf: buffer[readIndex..<(readIndex + count)])
         readIndex += count
         scanIndex = readIndex
+        // Every byte read is in the body now: a large buffer goes at once, not at the next read, which a client
+        // that stops sending never brings.
+        if readIndex == buffer.count, buffer.capacity > Self.retainedBufferCapacity { compact() }
         return count
     }
 
     /// Drops consumed bytes once they are a large share of the buffer, so pipelined input does not grow it.
     private mutating func compact() {
         if readIndex == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            // A large read (up to the event loop's 64 KiB) whose bytes went into a body leaves a buffer that large,
+            // held beside the body (itself sized to its length) for as long as the body takes to arrive: twice the
+            // memory its reservation counts (10,000 connections held 1.3-1.6 GB so). Kept only while small, as every
+            // request's head needs one.
+            if buffer.capacity > Self.retainedBufferCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
             readIndex = 0
             scanIndex = 0
         } else if readIndex > 4096 && readIndex * 2 > buffer.count {

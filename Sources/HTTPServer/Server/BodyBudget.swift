@@ -6,9 +6,11 @@ import Synchronization
 /// declared length (a chunked one, its route's limit) before a byte of it is read; one that does not fit is answered
 /// `503` with `Retry-After` and its bytes are never buffered.
 final class BodyBudget: Sendable {
-    /// Bodies up to this size take no reservation: an evaluation's is far below it, and what they can hold is
-    /// already bounded by the connection cap.
-    static let reservedAbove = 65_536
+    /// Bodies up to this size take no reservation: an evaluation's (under 2 KiB as apps send them) is below it, and
+    /// what they can hold, this much per connection, is bounded by the connection cap. It was 64 KiB: 10,000
+    /// connections each sending all but the last bytes of a 64 KiB evaluation held 1.3-1.6 GB, over the 1 GiB the
+    /// deployment gives the process (resources probe, 6 December).
+    static let reservedAbove = 8_192
 
     let total: Int
     private let remaining: Atomic<Int>

@@ -399,6 +399,9 @@ final class EventLoop {
     private func startLingering(_ connection: SocketConnection) {
         shutdown(connection.fd, Int32(SHUT_WR))
         connection.isLingering = true
+        // What the refused request sent before its answer is of no more use: 10,000 connections refused 401 with
+        // 64 KiB of body each in hand held 650 MB through their linger (resources probe, 6 December).
+        connection.session.parser.discardBufferedBytes()
         connection.lingerQuietSince = now
         connection.session.deadlines.lingerStarted(at: now)
         drainLingering(connection)

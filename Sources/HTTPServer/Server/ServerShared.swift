@@ -58,7 +58,7 @@ final class ServerShared: Sendable {
         bodyBudget = BodyBudget(total: configuration.maxBufferedBodyBytes)
         bodyBudgetRefusals = metrics.counter(
             "http_body_budget_refusals_total",
-            help: "Requests answered 503 because their body (over 64 KiB) did not fit in maxBufferedBodyBytes.")
+            help: "Requests answered 503 because their body (over 8 KiB) did not fit in maxBufferedBodyBytes.")
         suppressedAccessLogLines = metrics.counter(
             "http_access_log_lines_suppressed_total",
             help: "Access-log lines of 4xx answers left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")
