@@ -48,8 +48,10 @@ import Testing
         // How full the velocity tracker is, for both of its bounds.
         #expect(value("trust_insights_velocity_tracked_accounts") == 0)
         #expect(value("trust_insights_velocity_tracked_counterparties") == 0)
-        #expect(value("trust_insights_velocity_evicted_accounts_total") == 0)
-        #expect(value("trust_insights_velocity_evicted_counterparties_total") == 0)
+        for environment in ["sandbox", "production"] {
+            #expect(value("trust_insights_velocity_evicted_accounts_total{environment=\"\(environment)\"}") == 0)
+            #expect(value("trust_insights_velocity_evicted_counterparties_total{environment=\"\(environment)\"}") == 0)
+        }
         // Opt-outs held in memory, and those past memory's cap that only the store keeps: a client flooding them
         // shows here.
         #expect(value("trust_insights_authorization_opt_outs_held") == 0)

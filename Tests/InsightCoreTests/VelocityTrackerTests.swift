@@ -196,6 +196,24 @@ import Testing
         }
     }
 
+    /// Evictions are counted by their subjects' environment: a sandbox load test filling the tracker evicted only
+    /// sandbox accounts, yet the one counter it moved fired the alert to raise the limits (resources probe,
+    /// 6 December).
+    @Test func evictionsAreCountedByTheEnvironmentOfTheirSubjects() {
+        let tracker = Self.trackerHolding1024Accounts()
+        let production = VelocityPartition(tenant: TenantID("bank")!, environment: .production)
+        let sandbox = VelocityPartition(tenant: TenantID("bank")!, environment: .sandbox)
+        for index in 0..<200 { _ = observe(tracker, production, account: SubjectKey(high: 1, low: UInt64(index)), at: Int64(index)) }
+        for index in 0..<5_000 { _ = observe(tracker, sandbox, account: SubjectKey(high: 2, low: UInt64(index)), at: 1_000 + Int64(index)) }
+        #expect(tracker.evicted(in: .sandbox).accounts > 3_000)
+        #expect(tracker.evicted(in: .production).accounts == 0)
+        let other = VelocityPartition(tenant: TenantID("other")!, environment: .production)
+        for index in 0..<5_000 { _ = observe(tracker, other, account: SubjectKey(high: 3, low: UInt64(index)), at: 10_000 + Int64(index)) }
+        #expect(tracker.evicted(in: .production).accounts > 3_000)
+        #expect(tracker.evicted(in: .sandbox).accounts + tracker.evicted(in: .production).accounts == tracker.evictedAccounts)
+        #expect(tracker.evicted(in: .sandbox).counterparties == 0 && tracker.evicted(in: .production).counterparties == 0)
+    }
+
     /// Entries whose every window has passed hold no count and go first: a tenant's accounts from last month do not
     /// make it the largest partition, nor push out the accounts another tenant evaluates now.
     @Test func expiredEntriesGoBeforeAnyLiveOne() {

@@ -14,8 +14,11 @@ struct PartitionedTable<State: VelocityEntry> {
     private var sizes: [Int] = []
     let capacity: Int
     /// Entries dropped while their windows still held counts (not those whose windows had all passed): each is a
-    /// subject whose counts restart from zero, which an operator sizing `maxTracked*` needs to see.
-    private(set) var evictedWithCounts = 0
+    /// subject whose counts restart from zero, which an operator sizing `maxTracked*` needs to see. Sandbox and
+    /// production apart: a sandbox load test evicts sandbox entries first, and is no reason to raise the limits.
+    var evictedWithCounts: Int { evictedSandboxWithCounts + evictedProductionWithCounts }
+    private(set) var evictedSandboxWithCounts = 0
+    private(set) var evictedProductionWithCounts = 0
 
     init(capacity: Int) { self.capacity = capacity }
 
@@ -69,7 +72,7 @@ struct PartitionedTable<State: VelocityEntry> {
             .prefix(count)
         for (key, _) in oldest { entries.removeValue(forKey: key) }
         sizes[victim] -= oldest.count
-        evictedWithCounts += oldest.count
+        if isSandbox(victim) { evictedSandboxWithCounts += oldest.count } else { evictedProductionWithCounts += oldest.count }
     }
 }
 

@@ -168,6 +168,16 @@ public final class VelocityTracker: Sendable {
     /// Accounts and counterparties evicted from full shards while they still held counts, since start.
     public var evictedAccounts: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.accounts.evictedWithCounts } } }
     public var evictedCounterparties: Int { shards.reduce(0) { $0 + $1.state.withLock { $0.counterparties.evictedWithCounts } } }
+    /// The accounts and counterparties evicted while they held counts of one environment's traffic.
+    public func evicted(in environment: DeploymentEnvironment) -> (accounts: Int, counterparties: Int) {
+        shards.reduce((0, 0)) { sum, shard in
+            shard.state.withLock { state in
+                environment == .sandbox
+                    ? (sum.0 + state.accounts.evictedSandboxWithCounts, sum.1 + state.counterparties.evictedSandboxWithCounts)
+                    : (sum.0 + state.accounts.evictedProductionWithCounts, sum.1 + state.counterparties.evictedProductionWithCounts)
+            }
+        }
+    }
 
     private func shard(for key: SubjectKey) -> ShardBox {
         shards[Int(key.low % UInt64(shards.count))]

@@ -320,12 +320,15 @@ final class ServiceRuntime: Sendable {
         let trackedAccounts = metrics.gauge("trust_insights_velocity_tracked_accounts", help: "Accounts held by the velocity tracker.")
         let trackedCounterparties = metrics.gauge(
             "trust_insights_velocity_tracked_counterparties", help: "Counterparties held by the velocity tracker (up to maxTrackedCounterparties).")
-        let evictedAccounts = metrics.counter(
-            "trust_insights_velocity_evicted_accounts_total",
-            help: "Accounts the velocity tracker dropped from a full shard while they still held counts (their rules fire late until the windows refill): raise maxTrackedAccounts if this grows.")
-        let evictedCounterparties = metrics.counter(
-            "trust_insights_velocity_evicted_counterparties_total",
-            help: "Counterparties dropped from a full shard while they still held counts: raise maxTrackedCounterparties if this grows.")
+        // By environment: sandbox entries go first, so a sandbox load test's evictions say nothing about production's.
+        let evictedAccountsHelp = "Accounts the velocity tracker dropped from a full shard while they still held counts (their rules fire late until the windows refill): raise maxTrackedAccounts if the production series grows."
+        let evictedCounterpartiesHelp = "Counterparties dropped from a full shard while they still held counts: raise maxTrackedCounterparties if the production series grows."
+        let evictedAccounts = DeploymentEnvironment.allCases.map { environment in
+            metrics.counter("trust_insights_velocity_evicted_accounts_total", help: evictedAccountsHelp, labels: ["environment": environment.rawValue])
+        }
+        let evictedCounterparties = DeploymentEnvironment.allCases.map { environment in
+            metrics.counter("trust_insights_velocity_evicted_counterparties_total", help: evictedCounterpartiesHelp, labels: ["environment": environment.rawValue])
+        }
         let optOutsHeld = metrics.gauge(
             "trust_insights_authorization_opt_outs_held",
             help: "Opt-outs in force or pending, held in memory for the evaluation path (about 230 bytes each, up to authorizationOptOutsInMemory).")
@@ -361,8 +364,11 @@ final class ServiceRuntime: Sendable {
             modelsRefused.set(Double(models.registry.snapshot.refused.count))
             trackedAccounts.set(Double(velocity.trackedAccounts))
             trackedCounterparties.set(Double(velocity.trackedCounterparties))
-            evictedAccounts.advance(to: UInt64(velocity.evictedAccounts))
-            evictedCounterparties.advance(to: UInt64(velocity.evictedCounterparties))
+            for (index, environment) in DeploymentEnvironment.allCases.enumerated() {
+                let evicted = velocity.evicted(in: environment)
+                evictedAccounts[index].advance(to: UInt64(evicted.accounts))
+                evictedCounterparties[index].advance(to: UInt64(evicted.counterparties))
+            }
             storageWritable.set(readiness.lastKnownStorageWritable ? 1 : 0)
         }
     }
