@@ -82,6 +82,35 @@ assert fetches[1] - fetches[0] >= 0.2, "fetches not spaced"
 assert refused(production_b64, stale, production_rid, received_at=forged_at) is None, "a known kid needs no fetch"
 assert len(fetches) == 2
 
+# A failed fetch is no verdict and changes nothing: the same payload, retried, verifies (clients probe, 6 December:
+# the fetch's start was recorded before it failed, and the retry was refused as if a fetch had lacked the kid).
+failing = SigningKeySet(base_url, spacing_seconds=0.05)
+failing.keys = {}
+received = time.monotonic()
+def fetch_signing_keys(url):
+    raise OSError("network down")
+try:
+    refused(production_b64, failing, production_rid, received_at=received)
+    raise AssertionError("a failed fetch gave a verdict")
+except OSError:
+    pass
+fetch_signing_keys = fetch_from_server
+assert refused(production_b64, failing, production_rid, received_at=received) is None, "refused after a failed fetch"
+
+# A kid the set holds is looked up while a fetch for another is under way, not after it.
+slow = SigningKeySet(base_url, spacing_seconds=0.0)
+def fetch_signing_keys(url):
+    time.sleep(0.6)
+    return fetch_from_server(url)
+fetching = threading.Thread(target=slow.key, args=("ffffffffffffffff", time.monotonic()))
+fetching.start()
+time.sleep(0.1)
+began = time.monotonic()
+assert slow.key(production_kid, began) is not None
+assert time.monotonic() - began < 0.3, "a known kid waited for another kid's fetch"
+fetching.join()
+fetch_signing_keys = fetch_from_server
+
 # The payload is JCS (RFC 8785), checked by an independent implementation when it is installed.
 try:
     import rfc8785
