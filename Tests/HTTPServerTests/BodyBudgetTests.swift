@@ -114,4 +114,40 @@ struct BodyBudgetTests {
         #expect(last.readResponse()?.bodyText == "\(length)")
         #expect(server.bodyBudgetRefusals == 2)
     }
+
+    /// Bodies of 8 to 64 KiB reserve from a small budget of their own: in one shared budget, any client key holding
+    /// unfinished evaluations on a few thousand connections took all of it, and a partner's label upload was answered
+    /// 503 (regression probe, 6 December). Filling the small one leaves the large one's bodies alone.
+    @Test func mediumBodiesCannotTakeTheRoomOfLargeOnes() throws {
+        #expect(BodyBudget.smallTotal(besideLarge: 256 << 20) == 32 << 20)
+        #expect(BodyBudget.smallTotal(besideLarge: 300_000) == 300_000)
+        var configuration = TestServer.configuration()
+        configuration.maxBufferedBodyBytes = 8 << 20  // the small budget: 1 MiB
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        var holders: [RawClient] = []
+        for _ in 0..<17 {  // 17 x 60,000 bytes fit in 1 MiB; an 18th does not
+            let holder = try RawClient(port: server.port)
+            holder.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: 60000\r\n\r\n" + String(repeating: "x", count: 100))
+            holders.append(holder)
+        }
+        usleep(300_000)
+        let refused = try RawClient(port: server.port)
+        refused.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: 60000\r\n\r\n")
+        #expect(refused.readResponse()?.status == 503)
+
+        let large = try RawClient(port: server.port)
+        large.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: 200000\r\n\r\n" + String(repeating: "y", count: 200_000))
+        #expect(large.readResponse()?.bodyText == "200000", "a large body has its own room")
+        let small = try RawClient(port: server.port)
+        small.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 8192\r\n\r\n" + String(repeating: "z", count: 8192))
+        #expect(small.readResponse()?.status == 200, "a body of 8 KiB reserves nothing")
+
+        holders[0].send(String(repeating: "x", count: 59_900))
+        #expect(holders[0].readResponse()?.bodyText == "60000")
+        let next = try RawClient(port: server.port)
+        next.send("POST /large HTTP/1.1\r\nHost: a\r\nContent-Length: 60000\r\n\r\n" + String(repeating: "w", count: 60_000))
+        #expect(next.readResponse()?.bodyText == "60000", "the room came back")
+        #expect(server.bodyBudgetRefusals == 1)
+    }
 }

@@ -58,8 +58,10 @@ struct HTTPRequestParser {
     /// Bytes received but not yet consumed.
     var bufferedByteCount: Int { buffer.count - readIndex }
 
-    /// The most an emptied buffer keeps for the next bytes: more than a request's head and body as apps send them.
-    static let retainedBufferCapacity = 16_384
+    /// The most an emptied buffer keeps for the next bytes: more than a request's head and body as apps send them,
+    /// and no more than a body that reserves nothing (`BodyBudget.reservedAbove`), so that no body is held twice over
+    /// more than that (regression probe: at 16 KiB, bodies of 8 to 16 KiB were).
+    static let retainedBufferCapacity = 8_192
 
     /// Lets go of every byte held, and the buffer's memory: a connection closing lingeringly after its answer reads
     /// and discards what the peer still sends, and need not keep what came before.

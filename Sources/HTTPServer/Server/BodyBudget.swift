@@ -11,6 +11,15 @@ final class BodyBudget: Sendable {
     /// connections each sending all but the last bytes of a 64 KiB evaluation held 1.3-1.6 GB, over the 1 GiB the
     /// deployment gives the process (resources probe, 6 December).
     static let reservedAbove = 8_192
+    /// Bodies over this (label batches, by default only they) reserve from the server's large budget; the others
+    /// that reserve at all, from its small one. One budget for both let any client key, holding unfinished
+    /// evaluations of 8 to 64 KiB on a few thousand connections, take all of it: a partner's label upload was then
+    /// answered 503 (regression probe, 6 December).
+    static let largeAbove = 65_536
+
+    /// The small budget beside a large one of `total` bytes: an eighth of it (32 MiB at the default 256 MiB), and no
+    /// less than the whole of a budget of 1 MiB or less.
+    static func smallTotal(besideLarge total: Int) -> Int { max(total / 8, min(total, 1 << 20)) }
 
     let total: Int
     private let remaining: Atomic<Int>

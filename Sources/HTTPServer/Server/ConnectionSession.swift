@@ -197,12 +197,13 @@ struct ConnectionSession {
                     headers: ["Accept-Encoding": "identity"])
             }
             if earlyError == nil, head.hasBody, let bytes = Self.reservedBodyBytes(head.framing, limit: bodyLimit) {
-                bodyReservation = services.shared.bodyBudget.reserve(bytes)
+                let budget = bytes > BodyBudget.largeAbove ? services.shared.bodyBudget : services.shared.smallBodyBudget
+                bodyReservation = budget.reserve(bytes)
                 if bodyReservation == nil {
                     services.shared.bodyBudgetRefusals.increment()
                     earlyError = HTTPError(
                         .serviceUnavailable, slug: "server-busy",
-                        detail: "The server holds as many large request bodies as it may at once; send this one again shortly (Retry-After).",
+                        detail: "The server holds as many request bodies of this size as it may at once; send this one again shortly (Retry-After).",
                         headers: ["Retry-After": "1"])
                 }
             }

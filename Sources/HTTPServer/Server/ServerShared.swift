@@ -18,9 +18,10 @@ final class ServerShared: Sendable {
     let reclaimedIdleConnections: Counter
     /// Access-log lines of 4xx answers left out by `accessLogRefusedPerSecond`.
     let suppressedAccessLogLines: Counter
-    /// See `BodyBudget`.
+    /// See `BodyBudget`: bodies over `BodyBudget.largeAbove` reserve from the first, smaller ones from the second.
     let bodyBudget: BodyBudget
-    /// Requests answered `503` because their body did not fit in `bodyBudget`.
+    let smallBodyBudget: BodyBudget
+    /// Requests answered `503` because their body did not fit in its budget.
     let bodyBudgetRefusals: Counter
     let draining = Atomic<Bool>(false)
     let openConnections = Atomic<Int>(0)
@@ -56,9 +57,10 @@ final class ServerShared: Sendable {
             "http_idle_connections_reclaimed_total",
             help: "Idle connections closed to admit a new connection at the connection cap.")
         bodyBudget = BodyBudget(total: configuration.maxBufferedBodyBytes)
+        smallBodyBudget = BodyBudget(total: BodyBudget.smallTotal(besideLarge: configuration.maxBufferedBodyBytes))
         bodyBudgetRefusals = metrics.counter(
             "http_body_budget_refusals_total",
-            help: "Requests answered 503 because their body (over 8 KiB) did not fit in maxBufferedBodyBytes.")
+            help: "Requests answered 503 because their body did not fit: over 64 KiB in maxBufferedBodyBytes, 8-64 KiB in an eighth of it.")
         suppressedAccessLogLines = metrics.counter(
             "http_access_log_lines_suppressed_total",
             help: "Access-log lines of 4xx answers left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")
