@@ -13,8 +13,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     public var maxHeaderBytes = 16384
     public var maxHeaderCount = 100
     public var defaultBodyLimit = 65536
-    /// Bytes of bodies over 8 KiB all connections may hold at once (`BodyBudget`); a request whose body does not fit
-    /// is answered `503` with `Retry-After` before its body is read.
+    /// Bytes of bodies over 64 KiB all connections may hold at once, and an eighth of it for bodies of 8 to 64 KiB
+    /// (`BodyBudget`); a request whose body does not fit is answered `503` with `Retry-After` before its body is read.
     public var maxBufferedBodyBytes = 256 * 1024 * 1024
     /// From a request's first byte to its last; trickling bytes does not extend it.
     public var requestTimeout = Duration.seconds(10)

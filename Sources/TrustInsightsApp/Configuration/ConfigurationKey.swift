@@ -46,7 +46,7 @@ struct ConfigurationKey: Sendable {
         .init(name: "maxHeaderBytes", value: .integer(\.maxHeaderBytes, 256...1_048_576), help: "Largest header block (431 above)."),
         .init(name: "maxHeaderCount", value: .integer(\.maxHeaderCount, 1...10_000), help: "Most header fields (431 above)."),
         .init(name: "maxBodyBytes", value: .integer(\.maxBodyBytes, 4096...1_073_741_824), help: "Default body limit of a route (413 above); at least 4096, below which ordinary evaluations would be refused."),
-        .init(name: "maxBufferedBodyBytes", value: .integer(\.maxBufferedBodyBytes, 1_048_576...68_719_476_736), help: "Bytes of bodies over 8 KiB (label batches, large evaluations) all connections may hold at once; a request whose body does not fit is answered 503 server-busy with Retry-After, its body unread."),
+        .init(name: "maxBufferedBodyBytes", value: .integer(\.maxBufferedBodyBytes, 1_048_576...68_719_476_736), help: "Bytes of bodies over 64 KiB (label batches), and an eighth of it of bodies of 8-64 KiB, all connections may hold at once; a request whose body does not fit is answered 503 server-busy with Retry-After, its body unread."),
         .init(name: "requestTimeoutSeconds", value: .seconds(\.requestTimeoutSeconds, 0.01...3600), help: "From a request's first byte to its last (408 after)."),
         .init(name: "idleTimeoutSeconds", value: .seconds(\.idleTimeoutSeconds, 0.01...86400), help: "Idle keep-alive connections close after this."),
         .init(name: "writeTimeoutSeconds", value: .seconds(\.writeTimeoutSeconds, 0.01...3600), help: "A stalled reader is dropped after this."),
