@@ -39,7 +39,7 @@ let package = Package(
             name: "TrustInsightsApp",
             dependencies: [
                 "HTTPServer", "InsightModel", "InsightCore", "InsightStore", "InsightCrypto",
-                "InsightTraining", "InsightSimulation", "InsightService", "JSONStream",
+                "InsightTraining", "InsightSimulation", "InsightService", "JSONStream", "CLinux",
             ],
             swiftSettings: optimised
         ),

@@ -2,6 +2,10 @@
 #include "CLinux.h"
 #include <stdlib.h>
 #include <pthread.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <unistd.h>
 
 int clinux_accept4(int fd, struct sockaddr *addr, socklen_t *len, int flags) {
     return accept4(fd, addr, len, flags);
@@ -35,3 +39,15 @@ int clinux_set_tcp_nodelay(int fd) {
 }
 
 int clinux_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
+
+int clinux_open_unnamed_file(const char *folder, unsigned int mode) {
+    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+}
+
+int clinux_name_unnamed_file(int fd, const char *path) {
+    char procPath[64];
+    snprintf(procPath, sizeof procPath, "/proc/self/fd/%d", fd);
+    if (linkat(AT_FDCWD, procPath, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0) return 0;
+    if (errno == EEXIST) return -1;
+    return linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH);
+}

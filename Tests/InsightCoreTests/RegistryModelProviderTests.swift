@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import InsightModel
 @testable import InsightCore
@@ -79,5 +80,40 @@ import InsightModel
             }
         }
         #expect(resolved >= 2)
+    }
+
+    /// A mistyped category or insight type on a manifest entry is a manifest error naming the entry and the word,
+    /// with the catalogue or without it (the lists are fixed), at start (skipping invalid models) as on reload. It
+    /// was a model left out, and then "isLikelyBeingCoached/payment has no current version" (pipeline probe,
+    /// 6 December).
+    @Test func aManifestEntryOfAnUnknownCategoryOrInsightTypeIsNamed() throws {
+        let root = CatalogueTestSupport.packageRoot + "/models"
+        let shipped = String(decoding: try Data(contentsOf: URL(fileURLWithPath: root + "/manifest.json")), as: UTF8.self)
+        let checks: [any ModelSchemaCheck] = [
+            CatalogueSchemaCheck(catalogue: try CatalogueTestSupport.shippedCatalogue()), KnownPairsSchemaCheck(),
+        ]
+        let cases = [
+            (#""category": "payment""#, #""category": "crypto""#,
+             "models[0] (isLikelyBeingCoached/crypto 2026.11.1): unknown operation category 'crypto' (payment, account, resourceUse, communication or other)"),
+            (#""insightType": "isLikelyBeingCoached""#, #""insightType": "isFoo""#,
+             "models[0] (isFoo/payment 2026.11.1): unknown insight type 'isFoo' (the service answers isLikelyBeingCoached)"),
+        ]
+        for (original, mistyped, expected) in cases {
+            let first = try #require(shipped.range(of: original))
+            let manifest = shipped.replacingCharacters(in: first, with: mistyped)
+            for check in checks {
+                for skipping in [true, false] {
+                    do {
+                        _ = try RegistrySnapshot(
+                            manifestData: Data(manifest.utf8), manifestFile: "manifest.json", generation: 1,
+                            schemaCheck: check, skippingInvalidModels: skipping
+                        ) { path in try Data(contentsOf: URL(fileURLWithPath: root + "/" + path)) }
+                        Issue.record("\(mistyped) was taken")
+                    } catch {
+                        #expect(error.reason == expected, "\(error.reason)")
+                    }
+                }
+            }
+        }
     }
 }

@@ -348,6 +348,82 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: pinned)) == pinnedBefore)
     }
 
+    /// Every file the service reads is no output of the commands that write files of their own (exit 64): the
+    /// configuration file, every file of the configuration folder and its `features/`, the models folder's manifest
+    /// and the models it lists, found as `serve` would find them. `simulate --out config/velocity.json` replaced the
+    /// velocity settings with rows and the next start failed (pipeline probe, 6 December). A new file in the
+    /// models folder is still fine: that is where a new model goes.
+    @Test func theServicesFilesAreNoOutputOfAnyCommand() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let config = directory.path + "/service-config", models = directory.path + "/service-models"
+        try FileManager.default.copyItem(atPath: root + "/config", toPath: config)
+        try FileManager.default.copyItem(atPath: root + "/models", toPath: models)
+        let variables = [
+            "TRUST_INSIGHTS_CONFIG": config + "/default.json", "TRUST_INSIGHTS_CONFIG_DIR": config,
+            "TRUST_INSIGHTS_MODELS_DIR": models,
+        ]
+        let model = models + "/payment-2026.11.1.json"
+        try Data("margin,prob\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/notes.txt"))
+        try FileManager.default.copyItem(atPath: model, toPath: directory.path + "/model.json")
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/link.json", withDestinationPath: config + "/rate-limits.json")
+        let targets = [
+            config + "/velocity.json", config + "/rate-limits.json", config + "/default.json",
+            config + "/features/../features/other.json", models + "/manifest.json", model,
+            models + "/../service-models/account-2026.11.1.json", directory.path + "/link.json",
+        ]
+        let before = try targets.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for target in targets {
+            let runs = [
+                CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", target, "--config-dir", root + "/config"], variables: variables),
+                CommandRun(["train", "--train", train.path, "--valid", valid.path, "--out", target, "--trees", "3"], variables: variables),
+                CommandRun(["models", "score", "--model", directory.path + "/model.json", "--input", directory.path + "/notes.txt", "--output", target], variables: variables),
+            ]
+            for run in runs {
+                #expect(run.status == 64, "\(target): \(run.errors)")
+                #expect(run.errors.contains("which the service reads"), "\(target): \(run.errors)")
+            }
+        }
+        #expect(try targets.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        // A new model beside the shipped ones, and writing it again, are what the folder is for.
+        for _ in 0..<2 {
+            let trained = CommandRun(
+                ["train", "--train", train.path, "--valid", valid.path, "--out", models + "/payment-2026.12.1.json", "--trees", "3"],
+                variables: variables)
+            #expect(trained.status == 0, "\(trained.errors)")
+        }
+        // With the configuration file broken, the folders it would have named are unknown: the built-in ones and
+        // the file itself are still kept.
+        let broken = CommandRun(
+            ["simulate", "--category", "payment", "--rows", "5", "--out", directory.path + "/broken.json", "--config-dir", root + "/config"],
+            variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/broken.json"])
+        #expect(broken.status == 0, "a configuration file that does not exist yet names no service file: \(broken.errors)")
+        let kept = CommandRun(
+            ["simulate", "--category", "payment", "--rows", "5", "--out", directory.path + "/broken.json", "--config-dir", root + "/config"],
+            variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/broken.json"])
+        #expect(kept.status == 64 && kept.errors.contains("which the service reads"), "\(kept.errors)")
+    }
+
+    /// A `high` that misses its precision target is said on standard error, as a `medium` that misses its recall
+    /// target is; before, only the metadata's `high-rule` told (pipeline probe, 6 December).
+    @Test func aHighThresholdBelowItsPrecisionTargetIsWarnedOf() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("model.json")
+        let missed = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "3",
+                          "--high-precision", "1"])
+        #expect(missed.status == 0, "\(missed.output.standardError.withLock { $0 })")
+        let text = missed.output.standardError.withLock { $0 }
+        let model = String(decoding: try Data(contentsOf: out), as: UTF8.self)
+        #expect(model.contains("bestPrecisionFallback"))
+        #expect(text.contains("warning: no high threshold reaches precision 1.0 on the validation data; high is the score with the best precision"), "\(text)")
+        let met = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "3",
+                       "--high-precision", "0.5"])
+        #expect(met.status == 0)
+        #expect(!met.output.standardError.withLock { $0 }.contains("no high threshold reaches"))
+    }
+
     /// A model that could not reach standard output is not reported written.
     @Test func aStandardOutputThatCannotBeWrittenIsSaidBeforeAnySummary() throws {
         let (directory, train, valid) = try dataSet()

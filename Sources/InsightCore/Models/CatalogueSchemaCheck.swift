@@ -8,13 +8,17 @@ public struct CatalogueSchemaCheck: ModelSchemaCheck {
     public init(catalogue: FeatureCatalogue) { self.catalogue = catalogue }
 
     public func problems(with model: ModelDocument, insightType: String, category: String) -> [String] {
-        guard insightType == InsightType.isLikelyBeingCoached else { return ["unknown insight type '\(insightType)'"] }
-        guard let category = OperationCategory(rawValue: category) else { return ["unknown operation category '\(category)'"] }
+        if let problem = problem(insightType: insightType, category: category) { return [problem] }
+        guard let category = OperationCategory(rawValue: category) else { return [] }
         do {
             _ = try catalogue.catalogue(for: category).indices(forModelFeatures: model.featureNames)
             return []
         } catch {
             return ["features not in the \(category.rawValue) catalogue: \(error.names.joined(separator: ", "))"]
         }
+    }
+
+    public func problem(insightType: String, category: String) -> String? {
+        KnownPairsSchemaCheck().problem(insightType: insightType, category: category)
     }
 }

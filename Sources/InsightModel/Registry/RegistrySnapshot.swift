@@ -40,6 +40,12 @@ public final class RegistrySnapshot: Sendable {
         if let problem = ModelManifestProblem.first(in: manifest) {
             throw ModelRegistryError(file: manifestFile, reason: problem.description)
         }
+        for (index, entry) in manifest.models.enumerated() {
+            if let problem = schemaCheck.problem(insightType: entry.insightType, category: entry.category) {
+                throw ModelRegistryError(
+                    file: manifestFile, reason: "\(ModelManifestProblem.name(of: entry, at: index)): \(problem)")
+            }
+        }
         var models: [Pair: [String: LoadedModel]] = [:]
         var currents: [Pair: String] = [:]
         var newest: [Pair: String] = [:]

@@ -86,8 +86,9 @@ enum ModelsCatalogue {
             directory = try serviceFolder(.config, arguments, environment) + "/features"
         }
         if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
+            // The insight types and categories are fixed lists, checked all the same.
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")
-            return PermissiveSchemaCheck()
+            return KnownPairsSchemaCheck()
         }
         do {
             return CatalogueSchemaCheck(catalogue: try FeatureCatalogue.load(from: directory))

@@ -53,6 +53,8 @@ enum ModelsImportCommand {
         try OutputFile.refuseOverwriting(
             inputs: [input] + (arguments.value("evaluate").map { [$0] } ?? []), option: "out", path: outPath,
             with: "the converted model")
+        try ServiceFiles.refuseOverwriting(
+            outPath, option: "out", with: "the converted model", arguments: arguments, environment: environment)
         // With --register the manifest being registered in refuses a listed file itself (naming it likewise).
         if !arguments.flag("register") { try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out") }
         let medium = try arguments.double("medium", in: 0...1) ?? 0.2

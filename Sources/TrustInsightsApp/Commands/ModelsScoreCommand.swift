@@ -19,6 +19,8 @@ enum ModelsScoreCommand {
             let outputPath = arguments.value("output").flatMap { $0 == "-" ? nil : $0 }
             if let output = outputPath {
                 try OutputFile.refuseOverwriting(inputs: [inputPath, modelPath], option: "output", path: output, with: "the scores")
+                try ServiceFiles.refuseOverwriting(
+                    output, option: "output", with: "the scores", arguments: arguments, environment: environment)
                 try ModelsFiles.refuseOverwritingListedModel(output, option: "output")
             }
             let model = try ModelsFiles.loadModel(modelPath)

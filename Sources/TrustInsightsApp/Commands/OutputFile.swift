@@ -117,7 +117,7 @@ enum OutputFile {
     }
 
     /// Writes what `produce` hands its sink, chunk by chunk (`write` hands it all at once). A regular file, or a new
-    /// one, is written under a temporary name beside it and renamed over it only once complete, so a command killed
+    /// one, is written to a `TemporaryFile` beside it and renamed over it only once complete, so a command killed
     /// half-way (or failing) leaves the old file, never a truncated one that looks whole; anything else is written
     /// through (see the type's comment).
     static func stream<Result>(
@@ -144,22 +144,19 @@ enum OutputFile {
         // A new file gets what `open` would give it, 0666 less the umask: metrics and reports can be confidential,
         // and an operator's umask of 077 must keep them private. A replaced one keeps its mode.
         let mode = exists ? status.st_mode & 0o7777 : 0o666 & ~currentUmask()
-        var template = Array((folder + "/." + name(of: path) + ".XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw failure(path) }
-        let temporary = String(cString: template.map { UInt8(bitPattern: $0) })
+        var temporary = try TemporaryFile(besideFile: path, in: folder)
         let result: Result
         do {
-            result = try produce { chunk in try writeAll(chunk, to: descriptor, path: path) }
-            guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else { throw failure(path) }
+            result = try produce { chunk in try writeAll(chunk, to: temporary.descriptor, path: path) }
+            guard fchmod(temporary.descriptor, mode) == 0, fsync(temporary.descriptor) == 0 else { throw failure(path) }
+            try temporary.name()
         } catch {
-            close(descriptor)
-            unlink(temporary)
+            temporary.discard()
             throw error
         }
-        guard close(descriptor) == 0, rename(temporary, path) == 0 else {
+        guard let named = temporary.closing(), rename(named, path) == 0 else {
             let error = failure(path)
-            unlink(temporary)
+            temporary.discard()
             throw error
         }
         // The rename is durable once the folder's entry is.

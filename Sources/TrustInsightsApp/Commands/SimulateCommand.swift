@@ -64,7 +64,10 @@ enum SimulateCommand {
                 try OutputFile.refuseOverwriting(
                     inputs: OutputFile.files(in: [configDirectory + "/features"]), option: "out", path: output,
                     with: "the simulated sessions")
-                // Nor are the models folder's manifest and the models it pins.
+                try ServiceFiles.refuseOverwriting(
+                    output, option: "out", with: "the simulated sessions", arguments: arguments,
+                    environment: environment, configFolders: [configDirectory])
+                // Nor is any other models manifest, or a model one pins.
                 try ModelsFiles.refuseOverwritingListedModel(output, option: "out")
                 positives = try OutputFile.stream(to: output) { sink in try simulator.writeCSV(rows: rows, to: sink) }
             }

@@ -106,6 +106,8 @@ enum TrainCommand {
         if !toStandardOutput {
             try OutputFile.requireFolder(of: outPath)
             try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
+            try ServiceFiles.refuseOverwriting(
+                outPath, option: "out", with: "the model", arguments: arguments, environment: environment)
             try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out")
         }
         if OutputFile.isSameFile(trainPath, validPath) {
@@ -183,6 +185,14 @@ enum TrainCommand {
             "thresholds: high \(formatted(thresholds.high)) (precision \(formatted(thresholds.precisionAtHigh)), "
                 + "recall \(formatted(thresholds.recallAtHigh))), medium \(formatted(thresholds.medium)) "
                 + "(precision \(formatted(thresholds.precisionAtMedium)), recall \(formatted(thresholds.recallAtMedium)))")
+        // Said as medium's miss is: otherwise only the metadata told that high flags at a lower precision than
+        // asked (pipeline probe, 6 December).
+        if thresholds.highChoice == .bestPrecisionFallback {
+            environment.printError(
+                "warning: no high threshold reaches precision \(formatted(thresholds.rule.highPrecision)) on the validation data; "
+                    + "high is the score with the best precision, \(formatted(thresholds.precisionAtHigh)) "
+                    + "(more trees or rows, or a lower --high-precision); the metadata says high-rule: bestPrecisionFallback")
+        }
         if thresholds.mediumChoice == .recallTargetUnreachable {
             environment.printError(
                 "warning: no medium threshold inside (0, high) reaches recall \(formatted(thresholds.rule.mediumRecall)) on the validation data "

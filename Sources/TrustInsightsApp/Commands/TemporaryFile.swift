@@ -1,0 +1,75 @@
+import CLinux
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The file a replaced output is written to before it is renamed over the old one. Where the file system has
+/// O_TMPFILE it has no name until it is complete, so a command killed half-way (SIGKILL included) leaves nothing
+/// behind; elsewhere it is `.<name>.XXXXXX` beside the output, removed when the command fails but left by a kill
+/// (a pipeline probe found 61 MB of an interrupted `simulate` left that way, 6 December).
+struct TemporaryFile {
+    let descriptor: Int32
+    private let folder: String
+    private let outputName: String
+    /// The name it has in `folder`: none yet while unnamed.
+    private(set) var path: String?
+    private var isOpen = true
+
+    init(besideFile output: String, in folder: String) throws(CommandLineError) {
+        self.folder = folder
+        self.outputName = OutputFile.name(of: output)
+        // Naming an unnamed file goes through /proc/self/fd (AT_EMPTY_PATH needs a privilege): without /proc it
+        // could be written but never named.
+        if access("/proc/self/fd", X_OK) == 0 {
+            let unnamed = clinux_open_unnamed_file(folder, 0o600)
+            if unnamed >= 0 {
+                descriptor = unnamed
+                path = nil
+                return
+            }
+        }
+        var template = Array((folder + "/." + outputName + ".XXXXXX").utf8CString)
+        let named = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard named >= 0 else { throw Self.failure(output) }
+        descriptor = named
+        path = String(cString: template.map { UInt8(bitPattern: $0) })
+    }
+
+    /// Gives a complete unnamed file a hidden name beside the output, for the rename that puts it in place.
+    mutating func name() throws(CommandLineError) {
+        guard path == nil else { return }
+        var generator = SystemRandomNumberGenerator()
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        for _ in 0..<100 {
+            let suffix = String((0..<6).map { _ in letters[Int(generator.next(upperBound: UInt64(letters.count)))] })
+            let candidate = folder + "/." + outputName + "." + suffix
+            if clinux_name_unnamed_file(descriptor, candidate) == 0 {
+                path = candidate
+                return
+            }
+            guard errno == EEXIST else { throw Self.failure(folder + "/" + outputName) }
+        }
+        throw Self.failure(folder + "/" + outputName)
+    }
+
+    /// Closes the file; its name, or nil when close reported a failed write.
+    mutating func closing() -> String? {
+        isOpen = false
+        return close(descriptor) == 0 ? path : nil
+    }
+
+    /// Closes the file if it is open and removes its name if it has one.
+    mutating func discard() {
+        if isOpen {
+            close(descriptor)
+            isOpen = false
+        }
+        if let path { unlink(path) }
+        path = nil
+    }
+
+    private static func failure(_ path: String) -> CommandLineError {
+        .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+    }
+}
