@@ -33,7 +33,7 @@ final class DataFolderLock: Sendable {
         guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             close(folder)
-            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.owner(path)) }
+            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
             throw .failure("cannot lock the data folder \(dataDir): \(String(cString: strerror(reason)))")
         }
         // Opened inside the folder just locked, never through a link: a `serve.lock` that is a symbolic or hard link
@@ -137,6 +137,21 @@ final class DataFolderLock: Sendable {
             return nil
         }
         return errno == EWOULDBLOCK ? owner(path) ?? 0 : nil
+    }
+
+    /// The process ID of the server that holds the folder, read from the lock file. A server that took the folder's
+    /// lock an instant ago has not written its ID yet: the file is empty, or still names the server before it,
+    /// which has ended. So a few reads, 10 ms apart, until it names a live process; one start of two racing on a
+    /// folder was refused without the winner's ID (races probe, 6 December).
+    private static func liveOwner(_ path: String) -> Int? {
+        for attempt in 0..<20 {
+            if let pid = owner(path), pid > 0,
+               kill(pid_t(truncatingIfNeeded: pid), 0) == 0 || errno == EPERM {
+                return pid
+            }
+            if attempt < 19 { usleep(10_000) }
+        }
+        return nil
     }
 
     /// The process ID the lock file names, if it can be read.
