@@ -41,7 +41,7 @@ int clinux_set_tcp_nodelay(int fd) {
 int clinux_set_thread_name(const char *name) { return pthread_setname_np(pthread_self(), name); }
 
 int clinux_open_unnamed_file(const char *folder, unsigned int mode) {
-    return open(folder, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
+    return open(folder, O_TMPFILE | O_RDWR | O_CLOEXEC, (mode_t)mode);
 }
 
 int clinux_name_unnamed_file(int fd, const char *path) {

@@ -84,6 +84,37 @@ import Testing
         #expect(try client.readResponse().status == 200)
     }
 
+    /// The GET routes read no body. A keyless one declaring a body it does not send is told 401 at once, not 408 at
+    /// the deadline, and a body over 8 KiB on any GET is 413 at once without reserving from the budget of 8-64 KiB
+    /// bodies: 520 keyless GETs declaring 60 KB held all of it, and partners' label uploads got 503 (security
+    /// probe, 6 December).
+    @Test func aGETWithABodyHoldsNoBudgetAndWaitsForNoKey() throws {
+        for path in ["/v1/compliance", "/v1/models", "/v1/metrics/labels", "/v1/authorization/acct-get-body"] {
+            let client = try service.client()
+            client.send(Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 60000\r\n\r\nabc".utf8))
+            let started = Date()
+            let response = try client.readResponse()
+            #expect(response.status == 401, "\(path)")
+            #expect(Date().timeIntervalSince(started) < 5, "\(path) was answered at once")
+        }
+        var clients: [SocketClient] = []
+        for path in ["/healthz", "/v1/signing-keys", "/v1/compliance"] {
+            for length in [8193, 60000] {
+                let client = try service.client()
+                var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n"
+                if path == "/v1/compliance" { head += "Authorization: Bearer \(clientKey)\r\n" }
+                client.send(Array((head + "\r\n").utf8))
+                let response = try client.readResponse()
+                #expect(response.status == 413, "\(path) \(length)")
+                clients.append(client)
+            }
+        }
+        // A small body is read and ignored, as before.
+        let small = try service.client().request(
+            "GET", "/v1/compliance", headers: [("Authorization", "Bearer \(clientKey)")], body: Array("x".utf8))
+        #expect(small.status == 200)
+    }
+
     /// API.md "Retries": the evaluation route takes no Idempotency-Key; a retry carrying one is a second evaluation,
     /// not a replay of the first, whatever the header holds.
     @Test func anIdempotencyKeyOnAnEvaluationIsIgnored() throws {

@@ -125,6 +125,24 @@ struct MessageTypeTests {
             #expect(replaced.utf8.count == 32)
         }
     }
+
+    /// A key's random part pasted without the prefix that marks it, or with its separators changed, was kept and
+    /// logged (security probe, 6 December): a run of that many base64url characters is refused as well.
+    @Test func replacesRequestIDsThatHoldALongBase64URLRun() {
+        var generator = RequestIDGenerator(seed: 1, refusedMarkers: ["ti_sandbox_"], refusedRunLength: 43)
+        let secret = "D-14oDq9_xYz0123456789abcdefghijklmnopqrstu"
+        #expect(secret.utf8.count == 43)
+        for kept in ["550e8400-e29b-41d4-a716-446655440000", String(secret.dropLast()), "a.\(secret.dropLast())", "order-7/\(secret.dropFirst(2))"] {
+            #expect(generator.requestID(incoming: kept) == kept, "\(kept)")
+        }
+        for leaked in [secret, "k066436afbc574f44_\(secret)", "ti-sandbox-k066436afbc574f44-\(secret)", "ti_sandbox%5Fk066436afbc574f44_\(secret)",
+                       "Bearer_ti.sandbox.k066436afbc574f44.\(secret)"] {
+            let replaced = generator.requestID(incoming: leaked)
+            #expect(replaced != leaked && replaced.utf8.count == 32, "\(leaked)")
+        }
+        var unlimited = RequestIDGenerator(seed: 1)
+        #expect(unlimited.requestID(incoming: secret) == secret)
+    }
 }
 
 enum JSONValue: Decodable, Equatable {

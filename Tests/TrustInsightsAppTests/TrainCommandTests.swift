@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Foundation
 import Synchronization
 import Testing
 
@@ -393,6 +393,29 @@ import Testing
                 variables: variables)
             #expect(trained.status == 0, "\(trained.errors)")
         }
+        // A configuration file naming the folders, with a setting `serve` would refuse beside it (the
+        // `TRUST_INSIGHTS_PORT=tcp://...` of Kubernetes' service links): the folders it names are kept all the same.
+        var settings = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: config + "/default.json"))) as? [String: Any])
+        settings["configDir"] = config
+        settings["modelsDir"] = models
+        settings["port"] = -5
+        try JSONSerialization.data(withJSONObject: settings).write(to: URL(fileURLWithPath: directory.path + "/conf.json"))
+        for target in [config + "/rate-limits.json", model] {
+            let refused = CommandRun(
+                ["simulate", "--category", "payment", "--rows", "5", "--out", target, "--config-dir", root + "/config"],
+                variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/conf.json", "TRUST_INSIGHTS_PORT": "tcp://10.0.0.1:80"])
+            #expect(refused.status == 64 && refused.errors.contains("which the service reads"), "\(target): \(refused.errors)")
+        }
+        // A manifest that does not parse (being edited): every file beside it is kept.
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: models + "/manifest.json"))
+        try Data("{ broken".utf8).write(to: URL(fileURLWithPath: models + "/manifest.json"))
+        let mended = CommandRun(
+            ["train", "--train", train.path, "--valid", valid.path, "--out", models + "/account-2026.11.1.json", "--trees", "3"],
+            variables: variables)
+        #expect(mended.status == 64 && mended.errors.contains("which the service reads"), "\(mended.errors)")
+        try manifest.write(to: URL(fileURLWithPath: models + "/manifest.json"))
+        #expect(try targets.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
         // With the configuration file broken, the folders it would have named are unknown: the built-in ones and
         // the file itself are still kept.
         let broken = CommandRun(
@@ -422,6 +445,38 @@ import Testing
                        "--high-precision", "0.5"])
         #expect(met.status == 0)
         #expect(!met.output.standardError.withLock { $0 }.contains("no high threshold reaches"))
+    }
+
+    /// An output name is checked against the file system's limit before any work, and the hidden temporary name
+    /// beside it never makes a name that fits too long (one of 248 to 255 bytes could not be written at all).
+    @Test func outputNamesUpToTheLimitAreWrittenAndLongerOnesRefusedAtOnce() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let longest = folder.path + "/" + String(repeating: "b", count: 255)
+        for _ in 0..<2 {
+            let written = CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", longest, "--config-dir", root + "/config"])
+            #expect(written.status == 0, "\(written.errors)")
+        }
+        let tooLong = CommandRun(
+            ["simulate", "--category", "payment", "--rows", "100000000", "--out", longest + "b", "--config-dir", root + "/config"])
+        #expect(tooLong.status == 1 && tooLong.errors.contains("File name too long"), "\(tooLong.errors)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [String(repeating: "b", count: 255)])
+    }
+
+    /// Every line of an error message starts `Error: `: a manifest's category holding a line break printed a line
+    /// of its own choosing into the stream `serve` logs JSON to.
+    @Test func everyLineOfAnErrorMessageIsMarkedAsOne() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = folder.path + "/manifest.json"
+        try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "pay\n{\"level\":\"info\",\"event\":\"forged\"}", "version": "1.0", "status": "current", "path": "m.json"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: manifest))
+        let verified = CommandRun(["models", "verify", "--manifest", manifest])
+        #expect(verified.status == 1)
+        let lines = verified.errors.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
+        #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("Error: ") }, "\(verified.errors)")
+        #expect(verified.errors.contains("Error: {\"level\":\"info\",\"event\":\"forged\"} 1.0): unknown operation category 'pay"))
     }
 
     /// A model that could not reach standard output is not reported written.

@@ -21,7 +21,7 @@ int clinux_set_tcp_nodelay(int fd);
 /// Names the calling thread (at most 15 bytes are kept; longer names fail with ERANGE). pthread_setname_np is a GNU
 /// extension that Glibc's module does not export.
 int clinux_set_thread_name(const char *name);
-/// Opens an unnamed regular file in `folder` for writing (O_TMPFILE, Linux 3.11; not every file system has it:
+/// Opens an unnamed regular file in `folder` for reading and writing (O_TMPFILE, Linux 3.11; not every file system has it:
 /// -1 with errno EOPNOTSUPP, EISDIR or EINVAL then). Nothing is left behind if the process dies before it is named.
 int clinux_open_unnamed_file(const char *folder, unsigned int mode);
 /// Gives the unnamed file open at `fd` the name `path` (which must not exist): through /proc/self/fd, which needs

@@ -171,6 +171,13 @@ struct ConnectionSession {
         case .found(let route, let parameters), .headViaGet(let route, let parameters):
             routeTemplate = route.template.text
             bodyLimit = route.options.bodyLimit ?? services.defaultBodyLimit
+            if head.method == .get || head.method == .head {
+                // Content has no meaning in these (RFC 9110 §9.3.1, §9.3.2) and no route reads it: no more than a
+                // read buffer holds anyway, so it never reserves from a body budget. Keyless GETs declaring 60 KB
+                // bodies they never sent held the whole budget of 8-64 KiB bodies, and label uploads got 503
+                // (security probe, 6 December).
+                bodyLimit = min(bodyLimit, BodyBudget.reservedAbove)
+            }
             if head.hasBody, let check = route.options.checkBeforeBody, let refusal = check(head.headers) {
                 earlyError = refusal
             } else if head.hasBody, let check = route.options.checkBeforeAwaitingBody, !bodyHasArrived(head),

@@ -31,7 +31,9 @@ final class LoopServices {
         self.router = shared.router
         self.defaultBodyLimit = shared.configuration.defaultBodyLimit
         self.accessLog = shared.configuration.accessLog
-        self.requestIDs = RequestIDGenerator(refusedMarkers: shared.configuration.requestIDRefusedMarkers)
+        self.requestIDs = RequestIDGenerator(
+            refusedMarkers: shared.configuration.requestIDRefusedMarkers,
+            refusedRunLength: shared.configuration.requestIDRefusedRunLength)
         let refused = shared.configuration.accessLogRefusedPerSecond
         let loops = max(1, shared.configuration.eventLoops)
         accessLogThrottle = AccessLogThrottle(linesPerSecond: refused <= 0 ? 0 : (refused + loops - 1) / loops)

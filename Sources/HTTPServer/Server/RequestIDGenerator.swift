@@ -1,14 +1,19 @@
-/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters and holds none of
-/// `refusedMarkers` anywhere (in any letter case), else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
+/// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters, holds none of
+/// `refusedMarkers` anywhere (in any letter case) and no run of `refusedRunLength` base64url characters, else 16
+/// random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
 /// from the system one is enough.
 struct RequestIDGenerator {
     private var generator: SplitMix64
     /// Lowercased.
     private let refusedMarkers: [[UInt8]]
 
-    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedMarkers: [String] = []) {
+    /// See `HTTPServerConfiguration.requestIDRefusedRunLength`.
+    private let refusedRunLength: Int
+
+    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedMarkers: [String] = [], refusedRunLength: Int? = nil) {
         generator = SplitMix64(state: seed)
         self.refusedMarkers = refusedMarkers.filter { !$0.isEmpty }.map { Array($0.lowercased().utf8) }
+        self.refusedRunLength = refusedRunLength.map { max(1, $0) } ?? Int.max
     }
 
     static func isAcceptable(_ candidate: String) -> Bool {
@@ -25,10 +30,17 @@ struct RequestIDGenerator {
     /// Called only on an acceptable candidate (at most 128 ASCII bytes), so it scans the string's own UTF-8 in place
     /// rather than copying it into an array on every request that carries an ID.
     private func isRefused(_ candidate: String) -> Bool {
-        guard !refusedMarkers.isEmpty else { return false }
+        guard !refusedMarkers.isEmpty || refusedRunLength <= 128 else { return false }
         var candidate = candidate
         return candidate.withUTF8 { bytes in
-            refusedMarkers.contains { marker in
+            var run = 0
+            for byte in bytes {
+                let isBase64URL = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
+                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                run = isBase64URL ? run + 1 : 0
+                if run >= refusedRunLength { return true }
+            }
+            return refusedMarkers.contains { marker in
                 guard bytes.count >= marker.count else { return false }
                 return (0...(bytes.count - marker.count)).contains { start in
                     marker.indices.allSatisfy { offset in

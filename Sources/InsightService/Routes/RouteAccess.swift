@@ -48,8 +48,12 @@ struct RouteAccess: Sendable {
     /// Options for a `GET` route: a body it never reads may still be over the limit or coded (`413`, `415`), and
     /// the key is judged first there too, as on the routes that take a body (HTTP probe, 6 December: a `GET` with
     /// a 100 KB body and no key was `413`, not `401`).
+    /// The `GET` routes read no body, but a client may send one: the key is checked before waiting for it too, so
+    /// one without a key is told 401 at once rather than a 408 when the request deadline passes (security probe,
+    /// 6 December).
     func getOptions(roles: Set<KeyRole>, admittingSuspended: Bool = false) -> RouteOptions {
-        RouteOptions(checkBeforeEarlyAnswer: refusalBeforeBody(roles: roles, admittingSuspended: admittingSuspended))
+        let refusal = refusalBeforeBody(roles: roles, admittingSuspended: admittingSuspended)
+        return RouteOptions(checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal)
     }
 
     func getOptions(role: KeyRole, admittingSuspended: Bool = false) -> RouteOptions {

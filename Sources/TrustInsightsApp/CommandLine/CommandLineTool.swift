@@ -70,14 +70,23 @@ public struct CommandLineTool: Sendable {
             let parsed = try ArgumentParser.parse(Array(remaining), for: command, path: commandPath)
             return try body(parsed, environment)
         } catch let error as CommandLineError {
-            environment.printError("Error: \(error.message)")
+            printError(error.message, environment)
             if case .usage = error {
                 environment.standardError(HelpFormatter.usage(for: command, path: commandPath))
             }
             return error.exitStatus
         } catch {
-            environment.printError("Error: \(error)")
+            printError("\(error)", environment)
             return 1
+        }
+    }
+
+    /// Each line of a message as a line of its own starting `Error: `. A message quotes what files and arguments
+    /// hold (a manifest's category), and a line break there started a line of any content, such as a forged JSON log
+    /// line in the stream `serve` logs to (regression probe, 6 December).
+    private func printError(_ message: String, _ environment: CommandEnvironment) {
+        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+            environment.printError("Error: \(line)")
         }
     }
 }

@@ -10,10 +10,12 @@ import Glibc
 /// `models import` write files of their own and must not write over these: `simulate --out config/velocity.json`
 /// replaced the velocity settings with CSV rows, and the service then refused to start (pipeline probe, 6 December).
 ///
-/// The folders are the ones `serve` would take here: the configuration file (`--config` where the command has it,
-/// else `TRUST_INSIGHTS_CONFIG`, else `config/default.json`), then the `TRUST_INSIGHTS_*` variables. A configuration
-/// that does not load leaves the built-in folders: these commands do not need the service's settings, so a broken
-/// one is no reason to refuse them, and the defaults are still files to keep.
+/// The folders are those `serve` could take here, all of them: the built-in `./config` and `./models`, the
+/// configuration file's `configDir` and `modelsDir` (`--config` where the command has it, else
+/// `TRUST_INSIGHTS_CONFIG`, else `config/default.json`), and `TRUST_INSIGHTS_CONFIG_DIR` / `TRUST_INSIGHTS_MODELS_DIR`.
+/// Read leniently, member by member: these commands do not need the service's settings, and a setting of no concern
+/// here (the `TRUST_INSIGHTS_PORT=tcp://...` Kubernetes' service links set) left the configuration unloaded and the
+/// folders it names unguarded (regression probe, 6 December).
 enum ServiceFiles {
     /// Refuses (exit 64) an `output` that names one of the service's files, through any path or link.
     /// `configFolders` are further configuration folders the command was pointed at (`simulate --config-dir`).
@@ -24,25 +26,60 @@ enum ServiceFiles {
         let file = ParsedArguments(
             commandPath: [], values: arguments.value("config").map { ["config": [$0]] } ?? [:], flags: [],
             positionals: [])
-        let configuration =
-            (try? ConfigurationLoader.load(arguments: file, variables: environment.variables) { path in
-                try FileSystem.readFile(atPath: path)
-            }) ?? ServiceConfiguration()
-        let folders = ([configuration.configDir] + configFolders).flatMap { [$0, $0 + "/features"] }
-        let files = [ConfigurationLoader.filePath(arguments: file, variables: environment.variables)]
-            + OutputFile.files(in: folders) + modelFiles(in: configuration.modelsDir)
+        let configurationFile = ConfigurationLoader.filePath(arguments: file, variables: environment.variables)
+        let named = folderSettings(in: configurationFile)
+        let defaults = ServiceConfiguration()
+        let configDirs = [defaults.configDir, named.configDir, environment.variables[variable("configDir")]]
+            .compactMap { $0 } + configFolders
+        let modelsDirs = [defaults.modelsDir, named.modelsDir, environment.variables[variable("modelsDir")]]
+            .compactMap { $0 }
+        let files = [configurationFile] + OutputFile.files(in: configDirs.flatMap { [$0, $0 + "/features"] })
+            + modelsDirs.flatMap(modelFiles(in:))
         try OutputFile.refuseOverwriting(inputs: [], serviceFiles: files, option: option, path: output, with: product)
     }
 
-    /// The manifest and the files it lists (a path may lead out of the folder with `..`). An unreadable manifest
-    /// lists nothing, but is still the service's; only a regular file is read (a named pipe would wait for a writer).
+    /// The folder members of a configuration file, each on its own: one that is not a string leaves the other.
+    private struct FolderSettings: Decodable {
+        var configDir: String?
+        var modelsDir: String?
+
+        init() {}
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: CodingKeys.self)
+            configDir = try? members.decodeIfPresent(String.self, forKey: .configDir)
+            modelsDir = try? members.decodeIfPresent(String.self, forKey: .modelsDir)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case configDir, modelsDir
+        }
+    }
+
+    /// The folder members of the configuration file, whatever else it holds; none when it is no JSON object.
+    private static func folderSettings(in path: String) -> FolderSettings {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              let bytes = try? FileSystem.readFile(atPath: path),
+              let settings = try? JSONDecoder().decode(FolderSettings.self, from: Data(bytes))
+        else { return FolderSettings() }
+        return settings
+    }
+
+    private static func variable(_ name: String) -> String {
+        ConfigurationKey.all.first { $0.name == name }!.environmentVariable
+    }
+
+    /// The manifest and the files it lists (a path may lead out of the folder with `..`); only a regular file is
+    /// read (a named pipe would wait for a writer).
     private static func modelFiles(in folder: String) -> [String] {
         let manifest = folder + "/manifest.json"
         var status = stat()
         guard stat(manifest, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
+        // One being edited may not parse for a moment: every file beside it is then taken for a model it lists.
         guard let bytes = try? FileSystem.readFile(atPath: manifest),
               let parsed = try? ModelManifest(jsonData: Data(bytes))
-        else { return [manifest] }
+        else { return [manifest] + OutputFile.files(in: [folder]) }
         return [manifest] + parsed.models.map { folder + "/" + $0.path }
     }
 }

@@ -59,7 +59,7 @@ final class DataFolderLock: Sendable {
             let reason = errno
             close(fd)
             close(folder)
-            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.owner(path)) }
+            if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
             throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
         }
         let pid = Array("\(getpid())\n".utf8)
