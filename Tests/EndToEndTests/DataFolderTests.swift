@@ -73,6 +73,40 @@ import Testing
         }
     }
 
+    /// A misspelt `TRUST_INSIGHTS_*` variable is named before the settings are checked, so the failure it causes
+    /// (the folder it meant to set is the default, and missing) comes with it in the log.
+    @Test func aMisspeltVariableIsNamedBeforeTheFailureItCauses() throws {
+        let folder = Self.temporaryFolder("misspelt")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = InProcessCommand.run(
+            ["serve", "--port", "0", "--data-dir", folder, "--config", LiveService.repositoryRoot + "/config/default.json",
+             "--models-dir", folder + "/no-models"],
+            variables: ["TRUST_INSIGHTS_MODELSDIR": LiveService.repositoryRoot + "/models"])
+        #expect(result.status == 2, "\(result.text)")
+        let warning = try #require(result.text.range(of: #""event":"unknown environment variable ignored","name":"TRUST_INSIGHTS_MODELSDIR""#),
+                                   "\(result.text)")
+        let failure = try #require(result.text.range(of: #""event":"start-up failed""#))
+        #expect(warning.lowerBound < failure.lowerBound)
+    }
+
+    /// A database file damaged while the service was stopped is refused at start with what to do, as the same
+    /// damage found while serving is, not a bare SQLite error each restart repeats.
+    @Test func aDamagedDatabaseAtStartSaysWhatToDo() throws {
+        let dataDir = Self.temporaryFolder("damaged")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.storeOneEvaluation(in: dataDir)
+        let database = try FileHandle(forWritingTo: URL(fileURLWithPath: dataDir + "/trust-insights.sqlite"))
+        try database.write(contentsOf: Data(repeating: 0x41, count: 16))
+        try database.close()
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("the database file is damaged or is not a database")
+                && message.contains("PRAGMA integrity_check") && message.contains("restore it from a backup")
+        }
+    }
+
     /// The lock is the folder's own, not only serve.lock's: deleting the "stale" lock file under a running server let a
     /// second one start on the same folder (and checkpoint its WAL away as it stopped).
     @Test func deletingTheLockFileDoesNotLetASecondServerIn() throws {
@@ -214,6 +248,36 @@ import Testing
         #expect(try service.client().request("GET", "/readyz").status == 200, "a warning, not a refusal")
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("not keys") })
+    }
+
+    /// Another process holding the database (an operator's `sqlite3` left in a transaction): writes answer 503 and
+    /// the `storage not writable` line says what the failed write was told, rather than leave the operator to
+    /// deduce it (observability probe, 6 December).
+    @Test func anotherProcessHoldingTheDatabaseIsNamedInTheLog() throws {
+        let dataDir = Self.temporaryFolder("locked-database")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        let service = try LiveService { $0.dataDir = dataDir }
+        let clientKey = try service.key()
+        #expect(try service.evaluate(key: clientKey).insightIDs.count == 2)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        holder.arguments = ["python3", "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], isolation_level=None); c.execute('BEGIN EXCLUSIVE'); print('held', flush=True); time.sleep(9)",
+                            dataDir + "/" + SQLiteStore.fileName]
+        let output = Pipe()
+        holder.standardOutput = output
+        try holder.run()
+        defer { holder.terminate(); holder.waitUntilExit() }
+        _ = output.fileHandleForReading.readData(ofLength: 5)
+        let refused = try service.client().request("POST", "/v1/evaluations", headers: [
+            ("Authorization", "Bearer \(clientKey)"), ("Content-Type", "application/json"),
+        ], body: Requests.payment(account: "acct-locked"))
+        #expect(refused.status == 503)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !service.logs.lines.contains(where: { $0.contains("\"storage not writable\"") }) {
+            usleep(50_000)
+        }
+        let line = service.logs.lines.first { $0.contains("\"storage not writable\"") } ?? ""
+        #expect(line.contains("\"lastWriteError\":\"") && line.contains("locked"), "\(line)")
     }
 
     /// The `-shm` file deleted under a running server (deploy/README.md once said it "need not be kept", which a

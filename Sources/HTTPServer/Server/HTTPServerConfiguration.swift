@@ -42,7 +42,7 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// stall every socket's. 256 KiB holds any answer but a large export whole.
     public var sendBufferBytes: Int? = 256 * 1024
     public var accessLog = true
-    /// Access-log lines of 4xx answers per second, across the event loops (each takes its share, rounded up);
+    /// Access-log lines of refusals (4xx, 501, 505) per second, across the event loops (each takes its share, rounded up);
     /// 0 logs every one. See `AccessLogThrottle`.
     public var accessLogRefusedPerSecond = 100
     /// Incoming `X-Request-ID` values that hold one of these anywhere, in any letter case, are not adopted (a fresh

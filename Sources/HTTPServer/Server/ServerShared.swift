@@ -16,7 +16,7 @@ final class ServerShared: Sendable {
     /// Idle connections closed to admit a new one at the connection cap: a cap too low for the clients' pools, or
     /// a client holding idle connections open.
     let reclaimedIdleConnections: Counter
-    /// Access-log lines of 4xx answers left out by `accessLogRefusedPerSecond`.
+    /// Access-log lines of refusals (4xx, 501, 505) left out by `accessLogRefusedPerSecond`.
     let suppressedAccessLogLines: Counter
     /// See `BodyBudget`: bodies over `BodyBudget.largeAbove` reserve from the first, smaller ones from the second.
     let bodyBudget: BodyBudget
@@ -63,7 +63,7 @@ final class ServerShared: Sendable {
             help: "Requests answered 503 because their body did not fit: over 64 KiB in maxBufferedBodyBytes, 8-64 KiB in an eighth of it.")
         suppressedAccessLogLines = metrics.counter(
             "http_access_log_lines_suppressed_total",
-            help: "Access-log lines of 4xx answers left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")
+            help: "Access-log lines of refusals (4xx, and 501 or 505 for a method, transfer coding or HTTP version) left out past accessLogRefusedPerSecond; each second's are summarised in one log line.")
     }
 
     var deadlineTimeouts: ConnectionDeadlines.Timeouts {

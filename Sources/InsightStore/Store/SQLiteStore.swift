@@ -18,6 +18,8 @@ public final class SQLiteStore: Sendable {
     /// The database and WAL this store opened: a batch is refused once either path names another file (or none).
     let identity: DatabaseFileIdentity
     let corruption: DatabaseCorruption
+    /// What the last failed write was told, for the log.
+    private let lastWriteFailure: LastWriteFailure
     /// Evaluation records wait for `commitHeldWrites()` before they are committed.
     let holdsEvaluations: Bool
 
@@ -64,9 +66,14 @@ public final class SQLiteStore: Sendable {
         self.evaluationCounts = evaluationCounts
         let corruption = DatabaseCorruption()
         self.corruption = corruption
+        let lastWriteFailure = LastWriteFailure()
+        self.lastWriteFailure = lastWriteFailure
         let hooks = GroupCommitter.BatchHooks(
             beforeCommit: { try evaluationCounts.flush(into: $0) }, afterRollback: { evaluationCounts.discard() },
-            failed: { corruption.note($0) })
+            failed: { error in
+                corruption.note(error)
+                lastWriteFailure.note(error)
+            })
         let identity = DatabaseFileIdentity(databasePath: path)
         self.identity = identity
         let replacedSeen = Atomic<Bool>(false)
@@ -112,14 +119,29 @@ public final class SQLiteStore: Sendable {
 
     /// True when the disk has room (`minimumFreeBytes`) and a trivial write commits: what readiness reports.
     public func isWritable() -> Bool {
-        guard (availableBytes() ?? .max) >= Self.minimumFreeBytes else { return false }
-        // The row must change: SQLite skips writing a row rewritten with the same bytes, and a commit with nothing in
-        // it touches no file, so such a probe passed on storage that refused every real write (an immutable WAL).
-        return (try? writer.perform { connection in
-            try connection.execute(
-                "INSERT INTO generation (name, value) VALUES ('storageCheck', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1")
-        }) != nil
+        var failure: String?
+        if let available = availableBytes(), available < Self.minimumFreeBytes {
+            failure = StoreError.diskFull(availableBytes: available).description
+        } else {
+            // The row must change: SQLite skips writing a row rewritten with the same bytes, and a commit with nothing
+            // in it touches no file, so such a probe passed on storage that refused every real write (an immutable WAL).
+            do {
+                try writer.perform { connection in
+                    try connection.execute(
+                        "INSERT INTO generation (name, value) VALUES ('storageCheck', 1) ON CONFLICT (name) DO UPDATE SET value = value + 1")
+                }
+            } catch {
+                failure = "\(error)"
+            }
+        }
+        if let failure { lastWriteFailure.note(failure) }
+        return failure == nil
     }
+
+    /// What the last failed write (a batch, or `isWritable()`'s probe) was told: the free-space reserve, or SQLite's
+    /// own words (`database is locked` when another process holds the database). The `storage not writable` line
+    /// named no cause when another process held the database (observability probe, 6 December).
+    public func lastWriteFailureReason() -> String? { lastWriteFailure.reason }
 
     /// Folds the WAL into the database file; called at shutdown. Nil when it did; otherwise why not, for the log:
     /// the commits are safe in the WAL either way, but a folder copied file by file then needs the WAL with it.

@@ -44,15 +44,19 @@ enum ServeCommand {
     private static func serve(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> Int32 {
         // Armed before any thread exists or any socket listens, so no signal is lost or kills us mid-start.
         let signals = SignalWaiter()
+        // Said before the settings are checked: a misspelt variable is what explains the failure it causes (a
+        // folder "not set" that the operator believes set), and was logged only once the service was up
+        // (observability probe, 6 December).
+        let earlyLog = EventLog(sink: EnvironmentErrorSink(environment: environment))
+        for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
+            earlyLog.warning("unknown environment variable ignored", [("name", .text(name))])
+        }
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
             try FileSystem.readFile(atPath: path)
         }
         let runtime = try ServiceRuntime(
             configuration: configuration, logSink: StandardErrorLogSink(), environment: environment,
             settingSource: { ConfigurationLoader.source(of: $0, arguments: arguments, variables: environment.variables) })
-        for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
-            runtime.log.warning("unknown environment variable ignored", [("name", .text(name))])
-        }
         let stopRequested = DispatchSemaphore(value: 0)
         signals.start { number in
             switch number {

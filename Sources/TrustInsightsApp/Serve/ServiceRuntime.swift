@@ -146,6 +146,13 @@ final class ServiceRuntime: Sendable {
                     ("milliseconds", .number(Int(Clock.nowMilliseconds() - migrationStarted))),
                 ])
             }
+        } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
+            // What the same damage found while serving says, said at start too: a bare SQLite error, repeated by
+            // every restart a supervisor makes, told the operator nothing to do (observability probe, 6 December).
+            throw CommandLineError.failure(
+                "cannot open the data folder \(configuration.dataDir): \(error): the database file is damaged or is not a database, "
+                    + "most often a backup copied over the live file or a disk fault; check it (sqlite3 \(configuration.dataDir)/\(SQLiteStore.fileName) 'PRAGMA integrity_check'), "
+                    + "restore it from a backup (trust-insights backup) into the stopped folder, and start again")
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
         }
@@ -209,6 +216,12 @@ final class ServiceRuntime: Sendable {
                 ]
                 // Free space is one cause; a file whose owner or mode changed (a restore as another user) is another,
                 // and the log should name it rather than send the operator looking at a disk with room to spare.
+                fields.append(("reserveBytes", .number(Int(SQLiteStore.minimumFreeBytes))))
+                if let available = store.availableBytes(), available < SQLiteStore.minimumFreeBytes {
+                    fields.append(("reason", .text(StoreError.diskFull(availableBytes: available).description)))
+                } else if let reason = store.lastWriteFailureReason() {
+                    fields.append(("lastWriteError", .text(reason)))
+                }
                 let unwritable = store.unwritableFiles()
                 if !unwritable.isEmpty { fields.append(("unwritableFiles", .text(unwritable.joined(separator: ", ")))) }
                 fields.append(("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, the permissions of the data folder and its database files, and whether another process holds the database"))
@@ -337,7 +350,7 @@ final class ServiceRuntime: Sendable {
             help: "About how many distinct opt-outs were marked in the filter since start for want of room in memory (opt-ins do not lower it): evaluations of their subjects read the store.")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
-        let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded.")
+        let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded; 0 again once a reload brings every model in.")
         let storeBatches = metrics.counter("trust_insights_store_batches_total", help: "Group-commit transactions run by the store's writer.")
         let storeWrites = metrics.counter("trust_insights_store_writes_total", help: "Writes committed by the store's writer (writes / batches is the average batch).")
         let storeCatchUps = metrics.counter("trust_insights_store_checkpoint_catchups_total", help: "Checkpoints the writer ran itself because the WAL outgrew its limit.")

@@ -34,6 +34,9 @@ import Testing
             let refusals = service.logs.lines.filter { $0.contains("\"storage not writable\"") }
             #expect(refusals.count == 1)
             #expect(refusals.first?.contains("\"freeBytes\":") == true && refusals.first?.contains("\"level\":\"error\"") == true)
+            // And the reserve, and what the failed write was told, so that the cause needs no deducing.
+            #expect(refusals.first?.contains("\"reserveBytes\":8388608") == true && refusals.first?.contains("below the 8388608-byte reserve") == true,
+                    "\(refusals)")
             #expect(try service.client().request("GET", "/metrics").text.contains("\ntrust_insights_storage_writable 0\n"))
             // Still not ready once the noted failure is older than the re-check interval: the probe itself must
             // not pass on a full disk just because its one page fits into WAL space already allocated.

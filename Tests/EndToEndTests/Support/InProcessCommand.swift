@@ -11,11 +11,11 @@ enum InProcessCommand {
     }
 
     /// Runs `trust-insights <arguments>` in process; its exit status and everything it printed, both streams.
-    static func run(_ arguments: [String]) -> (status: Int32, text: String) {
+    static func run(_ arguments: [String], variables: [String: String] = [:]) -> (status: Int32, text: String) {
         let printed = Mutex("")
         let environment = CommandEnvironment(
             standardOutput: { text in printed.withLock { $0 += text } },
-            standardError: { text in printed.withLock { $0 += text } }, variables: [:], isInteractive: false)
+            standardError: { text in printed.withLock { $0 += text } }, variables: variables, isInteractive: false)
         let status = CommandLineTool(root: RootCommand.spec).run(arguments, environment: environment)
         return (status, printed.withLock { $0 })
     }
