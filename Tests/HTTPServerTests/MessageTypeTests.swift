@@ -132,7 +132,10 @@ struct MessageTypeTests {
         var generator = RequestIDGenerator(seed: 1, refusedMarkers: ["ti_sandbox_"], refusedRunLength: 43)
         let secret = "D-14oDq9_xYz0123456789abcdefghijklmnopqrstu"
         #expect(secret.utf8.count == 43)
-        for kept in ["550e8400-e29b-41d4-a716-446655440000", String(secret.dropLast()), "a.\(secret.dropLast())", "order-7/\(secret.dropFirst(2))"] {
+        let sha256 = "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+        let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        for kept in ["550e8400-e29b-41d4-a716-446655440000", String(secret.dropLast()), "a.\(secret.dropLast())", "order-7/\(secret.dropFirst(2))",
+                     sha256, sha256.uppercased(), traceparent, String(repeating: "a", count: 60)] {
             #expect(generator.requestID(incoming: kept) == kept, "\(kept)")
         }
         for leaked in [secret, "k066436afbc574f44_\(secret)", "ti-sandbox-k066436afbc574f44-\(secret)", "ti_sandbox%5Fk066436afbc574f44_\(secret)",

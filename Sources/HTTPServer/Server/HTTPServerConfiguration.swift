@@ -49,8 +49,8 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// ID is used instead): the ID is echoed and logged, so text shaped like a credential (an API key pasted into
     /// the wrong header, alone or after other text) must not be.
     public var requestIDRefusedMarkers: [String] = []
-    /// Incoming `X-Request-ID` values holding this many base64url characters (`A-Z a-z 0-9 - _`) in a row are not
-    /// adopted either: a credential's random part, pasted without the prefix that marks it or with its separators
+    /// Incoming `X-Request-ID` values holding this many base64url characters (`A-Z a-z 0-9 - _`) in a row, upper and
+    /// lower case letters among them, are not adopted either: a credential's random part, pasted without the prefix that marks it or with its separators
     /// changed (`ti-sandbox-k...`), is still the secret. nil adopts any run.
     public var requestIDRefusedRunLength: Int?
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on

@@ -1,6 +1,6 @@
 /// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters, holds none of
-/// `refusedMarkers` anywhere (in any letter case) and no run of `refusedRunLength` base64url characters, else 16
-/// random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
+/// `refusedMarkers` anywhere (in any letter case) and no run of `refusedRunLength` base64url characters mixing
+/// upper and lower case letters, else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
 /// from the system one is enough.
 struct RequestIDGenerator {
     private var generator: SplitMix64
@@ -33,12 +33,22 @@ struct RequestIDGenerator {
         guard !refusedMarkers.isEmpty || refusedRunLength <= 128 else { return false }
         var candidate = candidate
         return candidate.withUTF8 { bytes in
+            // A random base64url run of that length mixes upper and lower case letters all but surely (without
+            // one of them: about 2 in 10^10), and a hex digest, a UUID or a traceparent never does: those are kept.
             var run = 0
+            var hasUpper = false, hasLower = false
             for byte in bytes {
-                let isBase64URL = (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
-                    || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-                run = isBase64URL ? run + 1 : 0
-                if run >= refusedRunLength { return true }
+                let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
+                if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
+                    run += 1
+                    hasUpper = hasUpper || isUpper
+                    hasLower = hasLower || isLower
+                    if run >= refusedRunLength && hasUpper && hasLower { return true }
+                } else {
+                    run = 0
+                    hasUpper = false
+                    hasLower = false
+                }
             }
             return refusedMarkers.contains { marker in
                 guard bytes.count >= marker.count else { return false }
