@@ -101,6 +101,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out + "/new"))
     }
 
+    /// A backup folder named with up to NAME_MAX bytes is made, though its hidden partial folder's name would pass
+    /// the limit (235 to 255 bytes were refused, regression probe, 6 December).
+    @Test func aBackupFolderWithTheLongestNameIsMade() throws {
+        let dataDir = Self.temporaryFolder("backup-long-source")
+        let parent = Self.temporaryFolder("backup-long")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: parent)
+        }
+        do {
+            let service = try LiveService { $0.dataDir = dataDir }
+            service.removesDataFolder = false
+            _ = try service.evaluate(key: try service.key())
+        }
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: false)
+        let out = parent + "/" + String(repeating: "b", count: 255)
+        let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(result.status == 0, "\(result.text)")
+        #expect(FileManager.default.fileExists(atPath: out + "/trust-insights.sqlite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: parent) == [String(repeating: "b", count: 255)])
+    }
+
     /// Keys that would not load are no backup: the run fails naming them, and takes away the database it had copied
     /// and the folder it had made.
     @Test func aBackupThatCannotFinishLeavesNothingBehind() throws {

@@ -477,6 +477,15 @@ import Testing
         let lines = verified.errors.split(separator: "\n").filter { !$0.hasPrefix("warning:") }
         #expect(lines.count == 3 && lines.allSatisfy { $0.hasPrefix("Error: ") }, "\(verified.errors)")
         #expect(verified.errors.contains("Error: {\"level\":\"info\",\"event\":\"forged\"} 1.0): unknown operation category 'pay"))
+        // "\r\n" is one Character in Swift: a split on "\n" alone left its line unmarked.
+        let crlf = CommandRun(["serve", "--config", "x\r\n{\"level\":\"error\",\"event\":\"forged\"}"])
+        #expect(crlf.status == 2)
+        let crlfLines = crlf.errors.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
+            .filter { !$0.hasPrefix("{\"time\"") }
+        #expect(crlfLines.count == 2 && crlfLines.allSatisfy { $0.hasPrefix("Error: ") }, "\(crlf.errors)")
+        // `models list` shows a manifest's text on one line, its controls escaped.
+        let listed = CommandRun(["models", "list", "--manifest", manifest])
+        #expect(!listed.output.contains("\n{\"level\"") && listed.output.contains("pay\\n{\"level\""), "\(listed.output)")
     }
 
     /// A model that could not reach standard output is not reported written.

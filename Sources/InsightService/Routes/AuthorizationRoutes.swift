@@ -11,7 +11,11 @@ struct AuthorizationRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/authorization/{subjectRef}", options: access.getOptions(role: .client)) { request, context in
+        let getOptions = access.getOptions(role: .client) { request, parameters in
+            let problems = routes.parameterProblems(request, parameters)
+            return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
+        }
+        router.add(.get, "/v1/authorization/{subjectRef}", options: getOptions) { request, context in
             try routes.get(request, context)
         }
         // A suspended key may still record an opt-in (below): whether it may is known only from the body.

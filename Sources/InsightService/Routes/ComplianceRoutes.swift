@@ -8,10 +8,16 @@ struct ComplianceRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/compliance", options: access.getOptions(role: .client, admittingSuspended: true)) { request, _ in
+        let options = access.getOptions(role: .client, admittingSuspended: true) { request, _ in
+            let problems = NoQueryParameters.violations(request, expected: Self.noQuery)
+            return problems.isEmpty ? nil : ServiceProblem.invalidParameters(problems)
+        }
+        router.add(.get, "/v1/compliance", options: options) { request, _ in
             try routes.show(request)
         }
     }
+
+    private static let noQuery = "it takes none: the figures are the calling key's own"
 
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
@@ -19,7 +25,7 @@ struct ComplianceRoutes: Sendable {
         let principal = try access.principal(request, role: .client, now: now, admittingSuspended: true)
         // The figures are always the caller's own: a parameter such as ?keyID= is refused rather than ignored, so
         // that nobody takes the answer for another key's.
-        try NoQueryParameters.check(request, expected: "it takes none: the figures are the calling key's own")
+        try NoQueryParameters.check(request, expected: Self.noQuery)
         let (limit, figures) = admission.complianceFigures(for: principal, now: now)
         var headers = HTTPFields()
         headers.set("Cache-Control", "no-store")

@@ -8,10 +8,25 @@ struct MetricsRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        router.add(.get, "/v1/metrics/labels", options: access.getOptions(role: .analyst)) { request, _ in
+        // The query's own problems (the sandbox-or-production check needs the key's environment, and is the
+        // handler's); decoding is cheap, the report is not.
+        let options = access.getOptions(role: .analyst) { request, _ in
+            do throws(ServiceProblem) {
+                _ = try MetricsRequestDecoder.decode(
+                    request.queryItems, tenant: Self.queryCheckTenant, keyEnvironment: nil,
+                    today: MetricsQuery.day(ofMilliseconds: Clock.nowMilliseconds()))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        router.add(.get, "/v1/metrics/labels", options: options) { request, _ in
             try routes.labels(request)
         }
     }
+
+    /// Any tenant: the query's problems do not depend on whose metrics they are.
+    private static let queryCheckTenant = TenantID("query-check")!
 
     func labels(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()

@@ -51,13 +51,21 @@ struct RouteAccess: Sendable {
     /// The `GET` routes read no body, but a client may send one: the key is checked before waiting for it too, so
     /// one without a key is told 401 at once rather than a 408 when the request deadline passes (security probe,
     /// 6 December).
-    func getOptions(roles: Set<KeyRole>, admittingSuspended: Bool = false) -> RouteOptions {
+    /// `checkBeforeContent`: the route's refusals of its query and path, said then too, after the key (API.md).
+    func getOptions(
+        roles: Set<KeyRole>, admittingSuspended: Bool = false,
+        checkBeforeContent: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
+    ) -> RouteOptions {
         let refusal = refusalBeforeBody(roles: roles, admittingSuspended: admittingSuspended)
-        return RouteOptions(checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal)
+        return RouteOptions(
+            checkBeforeAwaitingBody: refusal, checkBeforeEarlyAnswer: refusal, checkBeforeContent: checkBeforeContent)
     }
 
-    func getOptions(role: KeyRole, admittingSuspended: Bool = false) -> RouteOptions {
-        getOptions(roles: Self.only(role), admittingSuspended: admittingSuspended)
+    func getOptions(
+        role: KeyRole, admittingSuspended: Bool = false,
+        checkBeforeContent: (@Sendable (HTTPRequest, [String: String]) -> (any HTTPResponseError)?)? = nil
+    ) -> RouteOptions {
+        getOptions(roles: Self.only(role), admittingSuspended: admittingSuspended, checkBeforeContent: checkBeforeContent)
     }
 
     /// The principal of a request that only `role` may make (most routes have one role). `admittingSuspended`:

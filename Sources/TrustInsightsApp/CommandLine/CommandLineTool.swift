@@ -85,7 +85,8 @@ public struct CommandLineTool: Sendable {
     /// hold (a manifest's category), and a line break there started a line of any content, such as a forged JSON log
     /// line in the stream `serve` logs to (regression probe, 6 December).
     private func printError(_ message: String, _ environment: CommandEnvironment) {
-        for line in message.split(separator: "\n", omittingEmptySubsequences: false) {
+        // By line breaks of every kind: "\r\n" is one Character, which a split on "\n" never finds.
+        for line in message.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             environment.printError("Error: \(line)")
         }
     }

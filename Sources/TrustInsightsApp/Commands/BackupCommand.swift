@@ -45,9 +45,13 @@ enum BackupCommand {
             // inside, and its files are moved up one by one, the keys and then the database.
             let movesUp = existed && !canReplace(target)
             let token = SecureRandom.hexToken(byteCount: 6)
+            // `.<name>.partial-<token>` beside it, unless that would pass NAME_MAX (a name of 235 to 255 bytes
+            // could not be backed up to, regression probe, 6 December).
+            let besideName = "." + OutputFile.name(of: target) + ".partial-" + token
             let staging = movesUp
                 ? target + "/.partial-" + token
-                : OutputFile.folder(of: target) + "/." + OutputFile.name(of: target) + ".partial-" + token
+                : OutputFile.folder(of: target) + "/"
+                    + (besideName.utf8.count <= Int(NAME_MAX) ? besideName : ".trust-insights-backup.partial-" + token)
             guard mkdir(staging, 0o700) == 0 else {
                 throw CommandLineError.failure("cannot make the folder \(staging): \(String(cString: strerror(errno)))")
             }

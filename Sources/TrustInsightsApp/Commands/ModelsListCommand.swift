@@ -39,8 +39,8 @@ enum ModelsListCommand {
                     unreadable.append(entry.path)
                 }
                 environment.print(
-                    pad(entry.insightType, 23) + pad(entry.category, 15) + pad(entry.version, 13)
-                        + pad(entry.status.rawValue, 11) + summary + entry.path
+                    pad(shown(entry.insightType), 23) + pad(shown(entry.category), 15) + pad(shown(entry.version), 13)
+                        + pad(entry.status.rawValue, 11) + summary + shown(entry.path)
                         + (changed.last == entry.path ? "  (changed since registered)" : ""))
             }
             if !changed.isEmpty {
@@ -67,5 +67,12 @@ enum ModelsListCommand {
 
     static func pad(_ text: String, _ width: Int) -> String {
         text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// A manifest's text as one line of the table: its control characters written as `\u{1B}` (a terminal would
+    /// act on an escape sequence) and its line breaks as `\n` (one would start a row of anything).
+    static func shown(_ text: String) -> String {
+        CommandEnvironment.escapingControlCharacters(text)
+            .split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
     }
 }

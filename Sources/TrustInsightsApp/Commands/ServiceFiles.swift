@@ -13,9 +13,9 @@ import Glibc
 /// The folders are those `serve` could take here, all of them: the built-in `./config` and `./models`, the
 /// configuration file's `configDir` and `modelsDir` (`--config` where the command has it, else
 /// `TRUST_INSIGHTS_CONFIG`, else `config/default.json`), and `TRUST_INSIGHTS_CONFIG_DIR` / `TRUST_INSIGHTS_MODELS_DIR`.
-/// Read leniently, member by member: these commands do not need the service's settings, and a setting of no concern
-/// here (the `TRUST_INSIGHTS_PORT=tcp://...` Kubernetes' service links set) left the configuration unloaded and the
-/// folders it names unguarded (regression probe, 6 December).
+/// Read leniently, from the file's text: these commands do not need the service's settings, and a setting of no
+/// concern here (the `TRUST_INSIGHTS_PORT=tcp://...` Kubernetes' service links set) left the configuration unloaded
+/// and the folders it names unguarded (regression probe, 6 December).
 enum ServiceFiles {
     /// Refuses (exit 64) an `output` that names one of the service's files, through any path or link.
     /// `configFolders` are further configuration folders the command was pointed at (`simulate --config-dir`).
@@ -29,41 +29,32 @@ enum ServiceFiles {
         let configurationFile = ConfigurationLoader.filePath(arguments: file, variables: environment.variables)
         let named = folderSettings(in: configurationFile)
         let defaults = ServiceConfiguration()
-        let configDirs = [defaults.configDir, named.configDir, environment.variables[variable("configDir")]]
-            .compactMap { $0 } + configFolders
-        let modelsDirs = [defaults.modelsDir, named.modelsDir, environment.variables[variable("modelsDir")]]
-            .compactMap { $0 }
+        let configDirs = [defaults.configDir] + named.configDirs
+            + [environment.variables[variable("configDir")]].compactMap { $0 } + configFolders
+        let modelsDirs = [defaults.modelsDir] + named.modelsDirs
+            + [environment.variables[variable("modelsDir")]].compactMap { $0 }
         let files = [configurationFile] + OutputFile.files(in: configDirs.flatMap { [$0, $0 + "/features"] })
             + modelsDirs.flatMap(modelFiles(in:))
         try OutputFile.refuseOverwriting(inputs: [], serviceFiles: files, option: option, path: output, with: product)
     }
 
-    /// The folder members of a configuration file, each on its own: one that is not a string leaves the other.
-    private struct FolderSettings: Decodable {
-        var configDir: String?
-        var modelsDir: String?
-
-        init() {}
-
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.container(keyedBy: CodingKeys.self)
-            configDir = try? members.decodeIfPresent(String.self, forKey: .configDir)
-            modelsDir = try? members.decodeIfPresent(String.self, forKey: .modelsDir)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case configDir, modelsDir
-        }
-    }
-
-    /// The folder members of the configuration file, whatever else it holds; none when it is no JSON object.
-    private static func folderSettings(in path: String) -> FolderSettings {
+    /// Every `configDir` and `modelsDir` string member the configuration file holds, found in its text: one the
+    /// file names twice (which `serve` refuses) or a file cut short names a folder all the same, and the guard must
+    /// not depend on the file being one `serve` would take (regression probe, 6 December).
+    private static func folderSettings(in path: String) -> (configDirs: [String], modelsDirs: [String]) {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let bytes = try? FileSystem.readFile(atPath: path),
-              let settings = try? JSONDecoder().decode(FolderSettings.self, from: Data(bytes))
-        else { return FolderSettings() }
-        return settings
+              let bytes = try? FileSystem.readFile(atPath: path)
+        else { return ([], []) }
+        let text = String(decoding: bytes, as: UTF8.self)
+        func values(of name: String) -> [String] {
+            guard let member = try? Regex(#""\#(name)"\s*:\s*("(?:[^"\\]|\\.)*")"#) else { return [] }
+            return text.matches(of: member).compactMap { match in
+                guard let literal = match.output[1].substring else { return nil }
+                return (try? JSONDecoder().decode([String].self, from: Data(("[" + literal + "]").utf8)))?.first
+            }
+        }
+        return (values(of: "configDir"), values(of: "modelsDir"))
     }
 
     private static func variable(_ name: String) -> String {

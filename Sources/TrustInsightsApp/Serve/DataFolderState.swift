@@ -131,7 +131,7 @@ struct DataFolderState {
         do {
             answered = try store.hasEvaluations()
         } catch {
-            throw .failure("cannot read the database \(databasePath): \(error)")
+            throw .failure("cannot read the database \(databasePath): \(error)\(DamagedDatabase.advice(for: error, databasePath: databasePath))")
         }
         guard answered else { return }
         throw .failure(

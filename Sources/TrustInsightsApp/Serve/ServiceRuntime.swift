@@ -146,15 +146,9 @@ final class ServiceRuntime: Sendable {
                     ("milliseconds", .number(Int(Clock.nowMilliseconds() - migrationStarted))),
                 ])
             }
-        } catch let error as SQLiteError where error.code == 11 || error.code == 26 {
-            // What the same damage found while serving says, said at start too: a bare SQLite error, repeated by
-            // every restart a supervisor makes, told the operator nothing to do (observability probe, 6 December).
-            throw CommandLineError.failure(
-                "cannot open the data folder \(configuration.dataDir): \(error): the database file is damaged or is not a database, "
-                    + "most often a backup copied over the live file or a disk fault; check it (sqlite3 \(configuration.dataDir)/\(SQLiteStore.fileName) 'PRAGMA integrity_check'), "
-                    + "restore it from a backup (trust-insights backup) into the stopped folder, and start again")
         } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+            let advice = DamagedDatabase.advice(for: error, databasePath: configuration.dataDir + "/" + SQLiteStore.fileName)
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(advice)")
         }
         try folderState.checkSigningKeys(store: store)
         do {
@@ -421,7 +415,8 @@ final class ServiceRuntime: Sendable {
             guard case .diskFull = error else { throw CommandLineError.failure("cannot read the database \(path): \(error)") }
             throw CommandLineError.failure("cannot write the database \(path): the disk is full: \(error)")
         } catch {
-            throw CommandLineError.failure("cannot read the database \(path): \(error)")
+            throw CommandLineError.failure(
+                "cannot read the database \(path): \(error)\(DamagedDatabase.advice(for: error, databasePath: path))")
         }
     }
 
