@@ -126,20 +126,22 @@ struct MessageTypeTests {
         }
     }
 
-    /// A key's random part pasted without the prefix that marks it, or with its separators changed, was kept and
-    /// logged (security probe, 6 December): a run of that many base64url characters is refused as well.
-    @Test func replacesRequestIDsThatHoldALongBase64URLRun() {
-        var generator = RequestIDGenerator(seed: 1, refusedMarkers: ["ti_sandbox_"], refusedRunLength: 43)
-        let secret = "D-14oDq9_xYz0123456789abcdefghijklmnopqrstu"
-        #expect(secret.utf8.count == 43)
+    /// A key's random part pasted without the prefix that marks it, with its separators changed or percent-encoded
+    /// was kept and logged (security and regression probes, 6 December): a value with that many letters and digits,
+    /// both cases among them, whatever stands between them, is refused as well.
+    @Test func replacesRequestIDsThatHoldAsManyLettersAndDigitsAsASecret() {
+        var generator = RequestIDGenerator(seed: 1, refusedMarkers: ["ti_sandbox_"], refusedLetterAndDigitCount: 32)
+        let secret = "n099XTjD8xBKxrGqSLSnZFQ2ZlFD4-0tX79Ty9Uqef4"
         let sha256 = "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
         let traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-        for kept in ["550e8400-e29b-41d4-a716-446655440000", String(secret.dropLast()), "a.\(secret.dropLast())", "order-7/\(secret.dropFirst(2))",
-                     sha256, sha256.uppercased(), traceparent, String(repeating: "a", count: 60)] {
+        for kept in ["550e8400-e29b-41d4-a716-446655440000", "550E8400-E29B-41D4-A716-446655440000", sha256, sha256.uppercased(),
+                     traceparent, String(repeating: "a", count: 60), "Order-7/" + String(secret.prefix(23)), "01HZX3K9QV8W2N5M7P4R6T8Y0B"] {
             #expect(generator.requestID(incoming: kept) == kept, "\(kept)")
         }
-        for leaked in [secret, "k066436afbc574f44_\(secret)", "ti-sandbox-k066436afbc574f44-\(secret)", "ti_sandbox%5Fk066436afbc574f44_\(secret)",
-                       "Bearer_ti.sandbox.k066436afbc574f44.\(secret)"] {
+        let encoded = "ti%5Fsandbox%5Fkcd057e68e444acc9%5F" + secret.replacing("-", with: "%2D")
+        for leaked in [secret, "k066436afbc574f44_\(secret)", "ti-sandbox-k066436afbc574f44-\(secret)", encoded, encoded.replacing("%5F", with: "%5f").replacing("%2D", with: "%2d"),
+                       "ti.sandbox.kcd057e68e444acc9." + secret.replacing("-", with: "."),
+                       secret.replacing("-", with: "%2D"), "Bearer_ti.sandbox.k066436afbc574f44.\(secret)"] {
             let replaced = generator.requestID(incoming: leaked)
             #expect(replaced != leaked && replaced.utf8.count == 32, "\(leaked)")
         }

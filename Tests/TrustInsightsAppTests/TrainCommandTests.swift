@@ -407,6 +407,13 @@ import Testing
                 variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/conf.json", "TRUST_INSIGHTS_PORT": "tcp://10.0.0.1:80"])
             #expect(refused.status == 64 && refused.errors.contains("which the service reads"), "\(target): \(refused.errors)")
         }
+        // Member names written with escapes, which JSON reads as the names themselves.
+        try Data(#"{"config\u0044ir": "\#(config)", "models\u0044ir": "\#(models)"}"#.utf8)
+            .write(to: URL(fileURLWithPath: directory.path + "/escaped.json"))
+        let escaped = CommandRun(
+            ["simulate", "--category", "payment", "--rows", "5", "--out", config + "/rate-limits.json", "--config-dir", root + "/config"],
+            variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/escaped.json"])
+        #expect(escaped.status == 64 && escaped.errors.contains("which the service reads"), "\(escaped.errors)")
         // A manifest that does not parse (being edited): every file beside it is kept.
         let manifest = try Data(contentsOf: URL(fileURLWithPath: models + "/manifest.json"))
         try Data("{ broken".utf8).write(to: URL(fileURLWithPath: models + "/manifest.json"))
@@ -485,7 +492,7 @@ import Testing
         #expect(crlfLines.count == 2 && crlfLines.allSatisfy { $0.hasPrefix("Error: ") }, "\(crlf.errors)")
         // `models list` shows a manifest's text on one line, its controls escaped.
         let listed = CommandRun(["models", "list", "--manifest", manifest])
-        #expect(!listed.output.contains("\n{\"level\"") && listed.output.contains("pay\\n{\"level\""), "\(listed.output)")
+        #expect(!listed.output.contains("\n{\"level\"") && listed.output.contains("pay\\u{A}{\"level\""), "\(listed.output)")
     }
 
     /// A model that could not reach standard output is not reported written.

@@ -49,10 +49,11 @@ public struct HTTPServerConfiguration: Sendable, Equatable {
     /// ID is used instead): the ID is echoed and logged, so text shaped like a credential (an API key pasted into
     /// the wrong header, alone or after other text) must not be.
     public var requestIDRefusedMarkers: [String] = []
-    /// Incoming `X-Request-ID` values holding this many base64url characters (`A-Z a-z 0-9 - _`) in a row, upper and
-    /// lower case letters among them, are not adopted either: a credential's random part, pasted without the prefix that marks it or with its separators
-    /// changed (`ti-sandbox-k...`), is still the secret. nil adopts any run.
-    public var requestIDRefusedRunLength: Int?
+    /// Incoming `X-Request-ID` values holding this many ASCII letters and digits in all, upper and lower case
+    /// letters among them, are not adopted either, whatever stands between them: a credential's random part, pasted
+    /// without the prefix that marks it, with its separators changed (`ti.sandbox.k...`) or percent-encoded
+    /// (`%5F`, `%2D`), is still the secret, and encoding only adds letters and digits. nil adopts any.
+    public var requestIDRefusedLetterAndDigitCount: Int?
     /// Sent as `Cache-Control` on every response that sets none; nil sends nothing. An API whose answers depend on
     /// the caller sets `no-store`: RFC 9111 §4.2.2 lets a cache store a 200, 404 or 405 without being told to.
     public var defaultCacheControl: String?

@@ -33,7 +33,7 @@ final class LoopServices {
         self.accessLog = shared.configuration.accessLog
         self.requestIDs = RequestIDGenerator(
             refusedMarkers: shared.configuration.requestIDRefusedMarkers,
-            refusedRunLength: shared.configuration.requestIDRefusedRunLength)
+            refusedLetterAndDigitCount: shared.configuration.requestIDRefusedLetterAndDigitCount)
         let refused = shared.configuration.accessLogRefusedPerSecond
         let loops = max(1, shared.configuration.eventLoops)
         accessLogThrottle = AccessLogThrottle(linesPerSecond: refused <= 0 ? 0 : (refused + loops - 1) / loops)

@@ -1,19 +1,21 @@
 /// Request IDs: the client's `X-Request-ID` when it is 1...128 visible ASCII characters, holds none of
-/// `refusedMarkers` anywhere (in any letter case) and no run of `refusedRunLength` base64url characters mixing
-/// upper and lower case letters, else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
+/// `refusedMarkers` anywhere (in any letter case) and, when it mixes upper and lower case letters, fewer than
+/// `refusedLetterAndDigitCount` letters and digits, else 16 random bytes in hex. IDs are correlators, not secrets, so a fast generator seeded
 /// from the system one is enough.
 struct RequestIDGenerator {
     private var generator: SplitMix64
     /// Lowercased.
     private let refusedMarkers: [[UInt8]]
 
-    /// See `HTTPServerConfiguration.requestIDRefusedRunLength`.
-    private let refusedRunLength: Int
+    /// See `HTTPServerConfiguration.requestIDRefusedLetterAndDigitCount`.
+    private let refusedLetterAndDigitCount: Int
 
-    init(seed: UInt64 = UInt64.random(in: .min ... .max), refusedMarkers: [String] = [], refusedRunLength: Int? = nil) {
+    init(
+        seed: UInt64 = UInt64.random(in: .min ... .max), refusedMarkers: [String] = [], refusedLetterAndDigitCount: Int? = nil
+    ) {
         generator = SplitMix64(state: seed)
         self.refusedMarkers = refusedMarkers.filter { !$0.isEmpty }.map { Array($0.lowercased().utf8) }
-        self.refusedRunLength = refusedRunLength.map { max(1, $0) } ?? Int.max
+        self.refusedLetterAndDigitCount = refusedLetterAndDigitCount.map { max(1, $0) } ?? Int.max
     }
 
     static func isAcceptable(_ candidate: String) -> Bool {
@@ -30,26 +32,21 @@ struct RequestIDGenerator {
     /// Called only on an acceptable candidate (at most 128 ASCII bytes), so it scans the string's own UTF-8 in place
     /// rather than copying it into an array on every request that carries an ID.
     private func isRefused(_ candidate: String) -> Bool {
-        guard !refusedMarkers.isEmpty || refusedRunLength <= 128 else { return false }
+        guard !refusedMarkers.isEmpty || refusedLetterAndDigitCount <= 128 else { return false }
         var candidate = candidate
         return candidate.withUTF8 { bytes in
-            // A random base64url run of that length mixes upper and lower case letters all but surely (without
-            // one of them: about 2 in 10^10), and a hex digest, a UUID or a traceparent never does: those are kept.
-            var run = 0
+            // Counted over the whole value, not in runs: separators changed or percent-encoded would break a run
+            // (regression probe, 6 December). A random part mixes the cases all but surely (without one of them:
+            // about 2 in 10^10); a hex digest, a UUID or a traceparent never does, and those are kept.
+            var lettersAndDigits = 0
             var hasUpper = false, hasLower = false
             for byte in bytes {
                 let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
-                if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") {
-                    run += 1
-                    hasUpper = hasUpper || isUpper
-                    hasLower = hasLower || isLower
-                    if run >= refusedRunLength && hasUpper && hasLower { return true }
-                } else {
-                    run = 0
-                    hasUpper = false
-                    hasLower = false
-                }
+                if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) { lettersAndDigits += 1 }
+                hasUpper = hasUpper || isUpper
+                hasLower = hasLower || isLower
             }
+            if lettersAndDigits >= refusedLetterAndDigitCount && hasUpper && hasLower { return true }
             return refusedMarkers.contains { marker in
                 guard bytes.count >= marker.count else { return false }
                 return (0...(bytes.count - marker.count)).contains { start in

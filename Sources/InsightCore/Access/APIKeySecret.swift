@@ -53,10 +53,12 @@ public struct APIKeySecret: Sendable, CustomStringConvertible, CustomDebugString
     /// would be echoed or logged.
     public static let tokenPrefixes = DeploymentEnvironment.allCases.map { "ti_\($0.rawValue)_" }
 
-    /// The characters of a token's random part: 32 bytes in base64url without padding. A run of that many
-    /// base64url characters is treated as a secret too, wherever it would be echoed or logged: the random part
-    /// pasted alone, or with the separators around it changed, is all a caller needs beside the (public) key ID.
-    public static let randomPartLength = 43
+    /// A token's random part is 32 bytes in base64url without padding: 43 characters, all but about 1.3 of them
+    /// (`-` and `_`) letters and digits, both cases among them. Text holding this many letters and digits, both
+    /// cases among them, is treated as a secret too, wherever it would be echoed or logged: the random part pasted
+    /// alone, percent-encoded or with its separators changed is all a caller needs beside the (public) key ID. A
+    /// random part with fewer (12 or more of `-` and `_`) comes about once in 10^8 keys.
+    public static let fewestLettersAndDigitsInRandomPart = 32
 
     /// True for text of a key ID's shape (`k` and 16 lowercase hexadecimal digits), which may be repeated in a
     /// message; anything else typed where an ID belongs might be a secret, and is not.

@@ -8,13 +8,11 @@ struct MetricsRoutes: Sendable {
 
     func register(in router: inout Router) {
         let routes = self
-        // The query's own problems (the sandbox-or-production check needs the key's environment, and is the
-        // handler's); decoding is cheap, the report is not.
+        // The query's problems, as the handler finds them (the key's environment included: a sandbox key may
+        // not ask for production, regression probe, 6 December); decoding is cheap, the report is not.
         let options = access.getOptions(role: .analyst) { request, _ in
             do throws(ServiceProblem) {
-                _ = try MetricsRequestDecoder.decode(
-                    request.queryItems, tenant: Self.queryCheckTenant, keyEnvironment: nil,
-                    today: MetricsQuery.day(ofMilliseconds: Clock.nowMilliseconds()))
+                _ = try routes.decode(request, now: Clock.nowMilliseconds())
                 return nil
             } catch {
                 return error
@@ -25,15 +23,17 @@ struct MetricsRoutes: Sendable {
         }
     }
 
-    /// Any tenant: the query's problems do not depend on whose metrics they are.
-    private static let queryCheckTenant = TenantID("query-check")!
+    /// The analyst's query, or what is wrong with it (after the key).
+    func decode(_ request: HTTPRequest, now: Int64) throws(ServiceProblem) -> MetricsRequest {
+        let principal = try access.principal(request, role: .analyst, now: now)
+        return try MetricsRequestDecoder.decode(
+            request.queryItems, tenant: principal.tenant, keyEnvironment: principal.environment,
+            today: MetricsQuery.day(ofMilliseconds: now))
+    }
 
     func labels(_ request: HTTPRequest) throws -> HTTPResponse {
         let now = Clock.nowMilliseconds()
-        let principal = try access.principal(request, role: .analyst, now: now)
-        let decoded = try MetricsRequestDecoder.decode(
-            request.queryItems, tenant: principal.tenant, keyEnvironment: principal.environment,
-            today: MetricsQuery.day(ofMilliseconds: now))
+        let decoded = try decode(request, now: now)
         let report: LabelMetricsReport
         do {
             report = try metrics.report(decoded.query, now: now)

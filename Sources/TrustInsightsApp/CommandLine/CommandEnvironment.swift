@@ -47,14 +47,19 @@ public struct CommandEnvironment: Sendable {
     }
 
     public func print(_ line: String) { standardOutput(line + "\n") }
-    /// Control characters other than line breaks and tabs are written as `\u{1B}`: a message quotes names from
-    /// files and arguments (a configuration key, a CSV header), and a terminal would act on an escape sequence or a
-    /// NUL in them (command-line probe, 6 December).
-    public func printError(_ line: String) { standardError(Self.escapingControlCharacters(line) + "\n") }
+    /// Control characters other than tabs are written as `\u{1B}`, line breaks of every kind too (`\u{A}`): a
+    /// message quotes names from files and arguments (a configuration key, a CSV header, a manifest's path), and a
+    /// terminal would act on an escape sequence or a NUL in them (command-line probe, 6 December), and a line break
+    /// would start a line of any content, such as a forged JSON log line on the stream `serve` logs to
+    /// (regression probe, 6 December). One call is one line.
+    public func printError(_ line: String) {
+        standardError(Self.escapingControlCharacters(line, lineBreaksToo: true) + "\n")
+    }
 
-    static func escapingControlCharacters(_ text: String) -> String {
+    static func escapingControlCharacters(_ text: String, lineBreaksToo: Bool = false) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
-            (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+            (scalar.value < 0x20 && ((scalar != "\n" || lineBreaksToo) && scalar != "\t")) || (0x7F...0x9F).contains(scalar.value)
+                || (lineBreaksToo && (scalar.value == 0x2028 || scalar.value == 0x2029))
         }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var escaped = String.UnicodeScalarView()

@@ -72,7 +72,6 @@ enum ModelsListCommand {
     /// A manifest's text as one line of the table: its control characters written as `\u{1B}` (a terminal would
     /// act on an escape sequence) and its line breaks as `\n` (one would start a row of anything).
     static func shown(_ text: String) -> String {
-        CommandEnvironment.escapingControlCharacters(text)
-            .split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
+        CommandEnvironment.escapingControlCharacters(text, lineBreaksToo: true)
     }
 }

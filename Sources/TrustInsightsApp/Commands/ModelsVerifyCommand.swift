@@ -31,8 +31,8 @@ enum ModelsVerifyCommand {
         let models = registry.snapshot.allModels
         for model in models {
             let entry = model.entry
-            environment.print(
-                "ok  \(entry.insightType)/\(entry.category) \(entry.version) (\(entry.status.rawValue)): \(model.scorer.layoutDescription)")
+            environment.print(ModelsListCommand.shown(
+                "ok  \(entry.insightType)/\(entry.category) \(entry.version) (\(entry.status.rawValue)): \(model.scorer.layoutDescription)"))
         }
         let refused = registry.snapshot.refused
         guard refused.isEmpty else {

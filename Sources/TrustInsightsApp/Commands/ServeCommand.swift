@@ -35,10 +35,11 @@ enum ServeCommand {
         return spec
     }
 
-    /// Standard error as the command line's environment reaches it (a test captures it there).
+    /// Standard error as the command line's environment reaches it (a test captures it there). A log line is JSON,
+    /// which escapes what must be: written as it is, since the command line's own escapes (`\u{85}`) are no JSON.
     private struct EnvironmentErrorSink: LogSink {
         let environment: CommandEnvironment
-        func write(line: String) { environment.printError(line) }
+        func write(line: String) { environment.standardError(line + "\n") }
     }
 
     private static func serve(_ arguments: ParsedArguments, _ environment: CommandEnvironment) throws -> Int32 {

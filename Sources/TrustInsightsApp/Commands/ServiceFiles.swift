@@ -46,6 +46,9 @@ enum ServiceFiles {
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
               let bytes = try? FileSystem.readFile(atPath: path)
         else { return ([], []) }
+        // A file JSON reads is read as JSON too: a member's name may be written with escapes (`"config\\u0044ir"`),
+        // which the text search below does not see (regression probe, 6 December).
+        let decoded = try? JSONDecoder().decode(FolderMembers.self, from: Data(bytes))
         let text = String(decoding: bytes, as: UTF8.self)
         func values(of name: String) -> [String] {
             guard let member = try? Regex(#""\#(name)"\s*:\s*("(?:[^"\\]|\\.)*")"#) else { return [] }
@@ -54,7 +57,25 @@ enum ServiceFiles {
                 return (try? JSONDecoder().decode([String].self, from: Data(("[" + literal + "]").utf8)))?.first
             }
         }
-        return (values(of: "configDir"), values(of: "modelsDir"))
+        return (values(of: "configDir") + [decoded?.configDir].compactMap { $0 },
+                values(of: "modelsDir") + [decoded?.modelsDir].compactMap { $0 })
+    }
+
+    /// The folder members of a configuration file JSON reads, each on its own: one that is not a string leaves
+    /// the other.
+    private struct FolderMembers: Decodable {
+        var configDir: String?
+        var modelsDir: String?
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: CodingKeys.self)
+            configDir = try? members.decodeIfPresent(String.self, forKey: .configDir)
+            modelsDir = try? members.decodeIfPresent(String.self, forKey: .modelsDir)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case configDir, modelsDir
+        }
     }
 
     private static func variable(_ name: String) -> String {

@@ -21,7 +21,7 @@ extension HTTPServerConfiguration {
         accessLog = service.accessLog
         accessLogRefusedPerSecond = service.accessLogRefusedPerSecond
         requestIDRefusedMarkers = APIKeySecret.tokenPrefixes
-        requestIDRefusedRunLength = APIKeySecret.randomPartLength
+        requestIDRefusedLetterAndDigitCount = APIKeySecret.fewestLettersAndDigitsInRandomPart
         // Every answer is per caller, per tenant, and may change at the next request (an opt-out, a label): none is
         // for a cache to keep. The public routes that may be cached say so themselves.
         defaultCacheControl = "no-store"
