@@ -85,4 +85,17 @@ struct FirstStartExampleTests {
         configuration.host = "0.0.0.0"
         #expect(configuration.urlHost == "0.0.0.0")
     }
+
+    /// Unicode line breaks in a logged value are JSON escapes, so no reader splits the line there; the line still
+    /// decodes to the value.
+    @Test func unicodeLineBreaksInALoggedValueAreEscaped() throws {
+        let sink = CollectingLogSink()
+        let path = "x\u{2028}{\"level\":\"error\"}\u{2029}y\u{85}z"
+        EventLog(sink: sink).error("start-up failed", [("reason", .text(path))])
+        let line = try #require(sink.lines.first)
+        #expect(line.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count == 1, "\(line)")
+        #expect(line.contains(#"x\u2028{\"level\":\"error\"}\u2029y\u0085z"#), "\(line)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["reason"] as? String == path)
+    }
 }

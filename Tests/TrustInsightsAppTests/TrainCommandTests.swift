@@ -410,10 +410,15 @@ import Testing
         // Member names written with escapes, which JSON reads as the names themselves.
         try Data(#"{"config\u0044ir": "\#(config)", "models\u0044ir": "\#(models)"}"#.utf8)
             .write(to: URL(fileURLWithPath: directory.path + "/escaped.json"))
-        let escaped = CommandRun(
-            ["simulate", "--category", "payment", "--rows", "5", "--out", config + "/rate-limits.json", "--config-dir", root + "/config"],
-            variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/escaped.json"])
-        #expect(escaped.status == 64 && escaped.errors.contains("which the service reads"), "\(escaped.errors)")
+        // And in a file JSON does not read: the name given twice, the file cut short.
+        try Data(#"{"configDir": "./config", "config\u0044ir": "\#(config)", "models\u0044ir": "\#(models)", "po"#.utf8)
+            .write(to: URL(fileURLWithPath: directory.path + "/escaped-cut.json"))
+        for file in ["escaped.json", "escaped-cut.json"] {
+            let escaped = CommandRun(
+                ["simulate", "--category", "payment", "--rows", "5", "--out", config + "/rate-limits.json", "--config-dir", root + "/config"],
+                variables: ["TRUST_INSIGHTS_CONFIG": directory.path + "/" + file])
+            #expect(escaped.status == 64 && escaped.errors.contains("which the service reads"), "\(file): \(escaped.errors)")
+        }
         // A manifest that does not parse (being edited): every file beside it is kept.
         let manifest = try Data(contentsOf: URL(fileURLWithPath: models + "/manifest.json"))
         try Data("{ broken".utf8).write(to: URL(fileURLWithPath: models + "/manifest.json"))

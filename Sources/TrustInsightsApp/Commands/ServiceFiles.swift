@@ -40,42 +40,25 @@ enum ServiceFiles {
 
     /// Every `configDir` and `modelsDir` string member the configuration file holds, found in its text: one the
     /// file names twice (which `serve` refuses) or a file cut short names a folder all the same, and the guard must
-    /// not depend on the file being one `serve` would take (regression probe, 6 December).
+    /// not depend on the file being one `serve` would take (regression probe, 6 December). Every `"name": "value"`
+    /// pair is read, both strings decoded as JSON decodes them: a name may be written with escapes
+    /// (`"config\u0044ir"`), which a search for the name as typed did not see (final probe, 6 December).
     private static func folderSettings(in path: String) -> (configDirs: [String], modelsDirs: [String]) {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-              let bytes = try? FileSystem.readFile(atPath: path)
+              let bytes = try? FileSystem.readFile(atPath: path),
+              let pair = try? Regex(#"("(?:[^"\\]|\\.)*")\s*:\s*("(?:[^"\\]|\\.)*")"#)
         else { return ([], []) }
-        // A file JSON reads is read as JSON too: a member's name may be written with escapes (`"config\\u0044ir"`),
-        // which the text search below does not see (regression probe, 6 December).
-        let decoded = try? JSONDecoder().decode(FolderMembers.self, from: Data(bytes))
-        let text = String(decoding: bytes, as: UTF8.self)
-        func values(of name: String) -> [String] {
-            guard let member = try? Regex(#""\#(name)"\s*:\s*("(?:[^"\\]|\\.)*")"#) else { return [] }
-            return text.matches(of: member).compactMap { match in
-                guard let literal = match.output[1].substring else { return nil }
-                return (try? JSONDecoder().decode([String].self, from: Data(("[" + literal + "]").utf8)))?.first
-            }
+        var configDirs: [String] = [], modelsDirs: [String] = []
+        for match in String(decoding: bytes, as: UTF8.self).matches(of: pair) {
+            guard let name = match.output[1].substring, let value = match.output[2].substring,
+                  let strings = try? JSONDecoder().decode([String].self, from: Data(("[" + name + "," + value + "]").utf8)),
+                  strings.count == 2
+            else { continue }
+            if strings[0] == "configDir" { configDirs.append(strings[1]) }
+            if strings[0] == "modelsDir" { modelsDirs.append(strings[1]) }
         }
-        return (values(of: "configDir") + [decoded?.configDir].compactMap { $0 },
-                values(of: "modelsDir") + [decoded?.modelsDir].compactMap { $0 })
-    }
-
-    /// The folder members of a configuration file JSON reads, each on its own: one that is not a string leaves
-    /// the other.
-    private struct FolderMembers: Decodable {
-        var configDir: String?
-        var modelsDir: String?
-
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.container(keyedBy: CodingKeys.self)
-            configDir = try? members.decodeIfPresent(String.self, forKey: .configDir)
-            modelsDir = try? members.decodeIfPresent(String.self, forKey: .modelsDir)
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case configDir, modelsDir
-        }
+        return (configDirs, modelsDirs)
     }
 
     private static func variable(_ name: String) -> String {

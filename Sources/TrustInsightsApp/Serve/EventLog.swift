@@ -37,6 +37,31 @@ struct EventLog: Sendable {
             }
         }
         writer.endObject()
-        sink.write(line: String(decoding: writer.bytes, as: UTF8.self))
+        sink.write(line: String(decoding: Self.escapingUnicodeLineBreaks(writer.bytes), as: UTF8.self))
+    }
+
+    /// U+2028, U+2029 and U+0085 as JSON escapes (`\u2028`). JSON allows them raw, but a reader that splits lines on
+    /// every Unicode line break (Python's `splitlines`) cuts the line there, and a value quoted from a file (a
+    /// configuration path) could then start a line of its own choosing (final probe, 6 December). Outside strings a
+    /// JSON line is ASCII, so their UTF-8 bytes can only be inside one.
+    static func escapingUnicodeLineBreaks(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.contains(where: { $0 == 0xE2 || $0 == 0xC2 }) else { return bytes }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 12)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80, bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                out.append(contentsOf: Array((bytes[index + 2] == 0xA8 ? "\\u2028" : "\\u2029").utf8))
+                index += 3
+            } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
+                out.append(contentsOf: Array("\\u0085".utf8))
+                index += 2
+            } else {
+                out.append(byte)
+                index += 1
+            }
+        }
+        return out
     }
 }
