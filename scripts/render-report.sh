@@ -22,10 +22,12 @@ trap 'rm -rf "$PROFILE"' EXIT
 FLAGS=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --user-data-dir="$PROFILE"
        --disable-extensions --disable-background-networking --run-all-compositor-stages-before-draw)
 rm -f "$PNG"
-timeout 60 "$BROWSER" "${FLAGS[@]}" --window-size="$WIDTH,$HEIGHT" --screenshot="$PNG" "$URL" >/dev/null 2>&1 || true
+# Up to 3 minutes each: starting Chromium takes 30-90 s on a loaded 2-core CI host, and under ThreadSanitizer load 60 s
+# was once not enough (13th session).
+timeout 180 "$BROWSER" "${FLAGS[@]}" --window-size="$WIDTH,$HEIGHT" --screenshot="$PNG" "$URL" >/dev/null 2>&1 || true
 if [ ! -s "$PNG" ] || [ "$(head -c 8 "$PNG" | od -An -tx1 | tr -d ' \n')" != "89504e470d0a1a0a" ]; then
   echo "render-report: Chromium wrote no PNG" >&2
   exit 1
 fi
-CHARTS=$(timeout 60 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL" 2>/dev/null | grep -o '<svg[^>]*class="chart"' | wc -l)
+CHARTS=$(timeout 180 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL" 2>/dev/null | grep -o '<svg[^>]*class="chart"' | wc -l)
 echo "rendered $PNG ($(stat -c %s "$PNG") bytes), $CHARTS charts"
