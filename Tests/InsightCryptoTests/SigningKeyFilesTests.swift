@@ -388,5 +388,30 @@ import Testing
         #expect(SigningKeyFileName(fileName: "es256-+1800000000123-0123456789abcdef.pem") == nil)
         #expect(SigningKeyFileName(fileName: "es256--0123456789abcdef.pem") == nil)
         #expect(SigningKeyFileName(fileName: "es256-0-0123456789abcdef.pem")?.createdAtMilliseconds == 0)
+        // A time RFC 3339 cannot write (after year 9999) would be published as a createdAt no client parses.
+        #expect(SigningKeyFileName(fileName: "es256-253402300799999-0123456789abcdef.pem") != nil)
+        #expect(SigningKeyFileName(fileName: "es256-253402300800000-0123456789abcdef.pem") == nil)
+        #expect(SigningKeyFileName(fileName: "es256-9223372036854775807-0123456789abcdef.pem") == nil)
+    }
+
+    /// libcrypto reads a PEM file's first key: a second one appended sat in the key folder, unseen and unwarned
+    /// (signed-payload probe, 6 December).
+    @Test func refusesAKeyFileHoldingASecondKey() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, files, keyPath) = try folderWithOneKey(in: root)
+        let first = try String(contentsOfFile: keyPath, encoding: .utf8)
+        // Parameters before the key, as `openssl ecparam -genkey` writes them, are no second key.
+        let parameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n"
+        try (parameters + first).write(toFile: keyPath, atomically: false, encoding: .utf8)
+        _ = try files.loadOrCreate()
+        let second = try ES256PrivateKey.generate().pemRepresentation
+        try (first + second).write(toFile: keyPath, atomically: false, encoding: .utf8)
+        #expect {
+            try files.loadOrCreate()
+        } throws: { error in
+            guard case CryptoError.invalidKeyEncoding(let reason) = error else { return false }
+            return reason.contains(keyPath) && reason.contains("2 private keys")
+        }
     }
 }

@@ -225,6 +225,15 @@ public struct SigningKeyFiles: Sendable {
         }
         return try names.map { name in
             let pem = try storage.readPrivateFile(named: name.fileName)
+            // libcrypto reads the first key and ignores the rest: a second private key in the file sat there unseen
+            // (signed-payload probe, 6 December), where a key belongs to the folder only as a file of its own. Other
+            // blocks stay allowed: `openssl ecparam -genkey` writes EC PARAMETERS before the key.
+            let privateKeys = pem.split(whereSeparator: \.isNewline)
+                .filter { $0.hasPrefix("-----BEGIN ") && $0.contains("PRIVATE KEY-----") }.count
+            guard privateKeys <= 1 else {
+                throw CryptoError.invalidKeyEncoding(
+                    reason: "\(directory)/\(name.fileName) holds \(privateKeys) private keys where a key file holds one: keep each key in a file of its own, outside the key folder unless it signs")
+            }
             let key: ES256PrivateKey
             do {
                 key = try ES256PrivateKey(pemRepresentation: pem)

@@ -14,6 +14,8 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
         return text + "; another process (a command, a backup, an sqlite3 shell) held the database's write lock longer than this one waits: try again once it is done"
     }
 
+    /// SQLite found the file damaged or not a database (`SQLITE_CORRUPT`, `SQLITE_NOTADB`): what no retry mends.
+    public var isDamage: Bool { code == SQLITE_CORRUPT || code == SQLITE_NOTADB }
 
     init(connection: OpaquePointer?, code: Int32, context: String) {
         self.code = code & 0xFF

@@ -12,7 +12,7 @@ final class DatabaseCorruption: Sendable {
 
     /// Keeps `error` when it is SQLite finding the file damaged; any other error is none of this.
     func note(_ error: any Error) {
-        guard let error = error as? SQLiteError, error.code == 11 || error.code == 26 else { return }
+        guard let error = error as? SQLiteError, error.isDamage else { return }
         first.withLock { if $0 == nil { $0 = error.description } }
         seen.store(true, ordering: .releasing)
     }

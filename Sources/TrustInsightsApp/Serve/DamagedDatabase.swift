@@ -8,7 +8,7 @@ import InsightStore
 enum DamagedDatabase {
     /// `: <advice>` when `error` is SQLite finding the file damaged, else nothing.
     static func advice(for error: any Error, databasePath: String) -> String {
-        guard let error = error as? SQLiteError, error.code == 11 || error.code == 26 else { return "" }
+        guard let error = error as? SQLiteError, error.isDamage else { return "" }
         return ": the database file is damaged or is not a database, most often a backup copied over the live file or a disk fault; "
             + "check it (sqlite3 \(databasePath) 'PRAGMA integrity_check'), restore it from a backup (trust-insights backup) into "
             + "the stopped folder, and start again"
