@@ -254,9 +254,14 @@ struct RouterTests {
         #expect(!options.accepts(contentType: "application/json; profile=\"a;charset=latin1\"x; charset=latin1"))
         #expect(!options.accepts(contentType: "application/json; profile=\"a;b\"; charset=latin1"))
         #expect(options.accepts(contentType: "application/json;"))
+        // The grammar allows empty parameters and whitespace around the semicolons: `*( OWS ";" OWS [ parameter ] )`.
+        #expect(options.accepts(contentType: "application/json;;charset=utf-8"))
+        #expect(options.accepts(contentType: "application/json ;\tcharset=utf-8 ; foo=bar "))
         #expect(options.accepts(contentType: "application/json; foo=\"\"; charset=utf-8"))
         for malformed in ["application/json; charset", "application/json; charset=", "application/json; =utf-8",
-                          "application/json; charset=\"\"", "application/json; charset=\"utf-8", "application/json; charset=\"utf-8\"x"] {
+                          "application/json; charset=\"\"", "application/json; charset=\"utf-8", "application/json; charset=\"utf-8\"x",
+                          "application/json; charset = utf-8", "application/json; charset =utf-8", "application/json; charset= utf-8",
+                          "application/json; char set=utf-8", "application/json; charset=utf 8", "application/json; charset=utf-8,x"] {
             #expect(!options.accepts(contentType: malformed), "\(malformed)")
         }
         #expect(!options.accepts(contentType: nil))

@@ -67,8 +67,8 @@ public struct RouteOptions: Sendable {
         return end == contentType.endIndex || Self.charsetIsUTF8(contentType[contentType.index(after: end)...])
     }
 
-    /// True when the parameters are well-formed (RFC 9110 §5.6.6: `name=value`, the value a token or a quoted
-    /// string, which may hold `;`) and a `charset` among them names UTF-8. A parameter without `=` or with an
+    /// True when the parameters are well-formed (RFC 9110 §5.6.6: `name=value`, a token name, the value a token or
+    /// a quoted string, which may hold `;`; empty parameters between semicolons are allowed) and a `charset` among them names UTF-8. A parameter without `=` or with an
     /// empty value is no parameter, so the media type as sent is not one the route knows how to read.
     static func charsetIsUTF8(_ parameters: Substring) -> Bool {
         var rest = parameters
@@ -76,7 +76,9 @@ public struct RouteOptions: Sendable {
             rest = rest.drop { $0 == " " || $0 == "\t" || $0 == ";" }
             guard !rest.isEmpty else { return true }
             guard let equals = rest.firstIndex(where: { $0 == "=" || $0 == ";" }), rest[equals] == "=" else { return false }
-            let name = rest[..<equals].trimmingWhitespace()
+            // No whitespace on either side of `=` (`charset = utf-8` is no parameter; evaluation probe, 6 December).
+            let name = rest[..<equals]
+            guard !name.isEmpty, name.utf8.allSatisfy(ByteClass.isToken) else { return false }
             rest = rest[rest.index(after: equals)...]
             let value: String
             if rest.first == "\"" {
@@ -87,11 +89,12 @@ public struct RouteOptions: Sendable {
             } else {
                 // A token: an empty one is no value (a quoted string may be empty).
                 let end = rest.firstIndex(of: ";") ?? rest.endIndex
-                value = String(rest[..<end].trimmingWhitespace())
+                let token = rest[..<end]
+                // Whitespace may only follow the value, before the next `;` (OWS of the grammar).
+                value = String(token.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
                 rest = rest[end...]
-                guard !value.isEmpty else { return false }
+                guard !value.isEmpty, value.utf8.allSatisfy(ByteClass.isToken) else { return false }
             }
-            guard !name.isEmpty else { return false }
             // UTF-8 by its IANA name and alias, and the unregistered `utf8` many clients send.
             if name.equalsIgnoringASCIICase("charset"), !value.equalsIgnoringASCIICase("utf-8"),
                 !value.equalsIgnoringASCIICase("csUTF8"), !value.equalsIgnoringASCIICase("utf8") {

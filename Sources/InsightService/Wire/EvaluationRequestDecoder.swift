@@ -109,13 +109,13 @@ enum EvaluationRequestDecoder {
         // must not hide that it is empty, or the answer would depend on the order of the members.
         let before = violations.count
         try reader.readArray { index, reader in
-            if index >= Evaluator.maximumInsights {
-                tooMany = true
-                try reader.skipValue()
-                return
-            }
+            // Items past the limit are checked all the same, so that every problem is reported at once, as API.md
+            // says (an unknown field in the ninth went unnamed; evaluation probe, 6 December); the body's 64 KiB
+            // bounds their number and the answer lists the first 32 problems.
+            if index >= Evaluator.maximumInsights { tooMany = true }
             // The pointer is built only for a violation, by a closure written in place so its context is not allocated.
-            if let insight = try decodeInsight(&reader, pointer: { pointer + "/" + String(index) }, violations: &violations) {
+            if let insight = try decodeInsight(&reader, pointer: { pointer + "/" + String(index) }, violations: &violations),
+               !tooMany {
                 result.append(insight)
             }
         }

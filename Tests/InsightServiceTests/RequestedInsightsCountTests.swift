@@ -1,0 +1,30 @@
+import Testing
+@testable import InsightCore
+@testable import InsightService
+
+/// More than eight insight requests: the list is refused, and every item is still checked so that the answer names
+/// all problems at once, as for every other member (the ninth item's unknown field went unnamed; evaluation probe,
+/// 6 December).
+@Suite struct RequestedInsightsCountTests {
+    private static func body(insights: [String]) -> [UInt8] {
+        Array(#"{"operationCategory": "payment", "requestedInsights": [\#(insights.joined(separator: ","))], "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c"}, "features": {}}"#.utf8)
+    }
+
+    private static let valid = #"{"insightType": "isLikelyBeingCoached", "schema": "version1"}"#
+
+    @Test func itemsPastTheEighthAreCheckedAndNamed() {
+        let insights = Array(repeating: Self.valid, count: 8) + [#"{"insightType": "isLikelyBeingCoached", "schema": "version1", "email": "x"}"#, "3"]
+        #expect(problemErrors { () throws(ServiceProblem) in
+            _ = try EvaluationRequestDecoder.decode(Self.body(insights: insights))
+        } == [
+            "/requestedInsights/8/email: is not a field of this request",
+            "/requestedInsights/9: expected an object, received a number",
+            "/requestedInsights: must hold 1 to 8 insight requests",
+        ])
+    }
+
+    @Test func eightAreAccepted() throws {
+        let request = try EvaluationRequestDecoder.decode(Self.body(insights: Array(repeating: Self.valid, count: 8)))
+        #expect(request.insights.count == 8)
+    }
+}
