@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import InsightCore
 
 #if canImport(Glibc)
 import Glibc
@@ -52,9 +53,15 @@ enum ServeCommand {
         for name in ConfigurationLoader.unknownVariables(in: environment.variables) {
             earlyLog.warning("unknown environment variable ignored", [("name", .text(name))])
         }
+        var readAtStartOnly = ConfigurationFilesStamp()
         let configuration = try ConfigurationLoader.load(arguments: arguments, variables: environment.variables) { path in
-            try FileSystem.readFile(atPath: path)
+            readAtStartOnly.note(path)
+            return try FileSystem.readFile(atPath: path)
         }
+        for file in ["velocity.json", "rate-limits.json"] + OperationCategory.allCases.map({ "features/\($0.rawValue).json" }) {
+            readAtStartOnly.note(configuration.configDir + "/" + file)
+        }
+        let stamp = readAtStartOnly
         let runtime = try ServiceRuntime(
             configuration: configuration, logSink: StandardErrorLogSink(), environment: environment,
             settingSource: { ConfigurationLoader.source(of: $0, arguments: arguments, variables: environment.variables) })
@@ -63,6 +70,13 @@ enum ServeCommand {
             switch number {
             case SIGHUP:
                 runtime.reload()
+                let changed = stamp.changedFiles()
+                if !changed.isEmpty {
+                    runtime.log.warning("configuration changed since start, not reloaded", [
+                        ("files", .text(changed.joined(separator: ","))),
+                        ("action", "SIGHUP reloads the signing keys and the models only: restart the service to apply these files"),
+                    ])
+                }
             default:
                 runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
                 runtime.cancelStartUp()
