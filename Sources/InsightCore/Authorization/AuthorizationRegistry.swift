@@ -164,10 +164,10 @@ public final class AuthorizationRegistry: Sendable {
     /// `memoryCapacity`.
     public var heldCount: Int { held.withLock { $0.states.count } }
 
-    /// About how many distinct opt-outs were marked in the filter since start, for want of room in memory (a little
-    /// under, by the filter's false "maybe" answers; opt-ins since do not lower it): those whose subjects' evaluations
-    /// read the store (`trust_insights_authorization_opt_outs_in_store_only`).
-    public var overflowCount: Int { held.withLock { $0.overflow.insertions } }
+    /// About how many distinct opt-outs were marked in the filter since start, for want of room in memory (counted
+    /// while the filter is sparse, then estimated from its fill; opt-ins since do not lower it): those whose
+    /// subjects' evaluations read the store (`trust_insights_authorization_opt_outs_in_store_only`).
+    public var overflowCount: Int { held.withLock { $0.overflow.estimatedCount } }
 
     /// Applies a change, durably: the answer is the new state, once it is stored and what evaluations see, or the
     /// store's error. It returns at once; the caller (an event loop) serves others while the write commits.

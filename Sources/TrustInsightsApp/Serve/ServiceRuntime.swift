@@ -341,7 +341,7 @@ final class ServiceRuntime: Sendable {
             help: "Opt-outs in force or pending, held in memory for the evaluation path (about 230 bytes each, up to authorizationOptOutsInMemory).")
         let optOutsInStoreOnly = metrics.gauge(
             "trust_insights_authorization_opt_outs_in_store_only",
-            help: "About how many distinct opt-outs were marked in the filter since start for want of room in memory (opt-ins do not lower it): evaluations of their subjects read the store.")
+            help: "About how many distinct opt-outs were marked in the filter since start for want of room in memory (counted, then estimated from the filter's fill; opt-ins do not lower it): evaluations of their subjects read the store.")
         let limiterStates = metrics.gauge("trust_insights_rate_limit_states", help: "Rate limiter states held (keys, devices, insight types).")
         let complianceKeys = metrics.gauge("trust_insights_compliance_tracked_keys", help: "Keys whose consumption reporting is being tracked.")
         let modelsRefused = metrics.gauge("trust_insights_models_refused", help: "Models of the manifest left out at start because they could not be loaded; 0 again once a reload brings every model in.")
