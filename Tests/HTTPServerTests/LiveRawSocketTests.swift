@@ -230,7 +230,8 @@ struct LiveRawSocketTests {
         defer { server.stop() }
         let client = try RawClient(port: server.port, receiveBufferBytes: 4096)
         // Far more response bytes than the socket buffers hold, to a client that never reads.
-        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 40))
+        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 39)
+            + "GET /big HTTP/1.1\r\nHost: a\r\nX-Request-ID: the-last-one\r\n\r\n")
         let accepted = ContinuousClock.now
         while server.server.openConnections == 0 && ContinuousClock.now - accepted < .seconds(5) { usleep(5_000) }
         #expect(server.server.openConnections == 1)
@@ -244,6 +245,16 @@ struct LiveRawSocketTests {
         // Closed with a reset: what was still queued for this reader is dropped, not left in the kernel.
         #expect(client.waitForClose())
         #expect(client.wasReset)
+        // Every answer's access line was written as it was queued, status 200 and its size; the log also says
+        // that answers were not delivered, naming the last one queued (observability probe, 6 December).
+        let undelivered = server.log.lines.filter { $0.contains("\"answers not delivered: write timeout\"") }
+        #expect(undelivered.count == 1, "\(server.log.lines.suffix(3))")
+        let line = undelivered.first ?? ""
+        #expect(line.contains("\"level\":\"warning\"") && line.contains("\"writeTimeoutSeconds\":0.3"), "\(line)")
+        let bytes = line.split(separator: ",").first { $0.hasPrefix("\"undeliveredBytes\":") }.flatMap { Int($0.split(separator: ":")[1]) }
+        #expect((bytes ?? 0) > 0, "\(line)")
+        // The last queued is the last request when all 40 were read before the output backed up, else an earlier one.
+        #expect(line.contains("\"lastRequestID\":\""), "\(line)")
     }
 
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {

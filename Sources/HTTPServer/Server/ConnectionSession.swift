@@ -23,6 +23,9 @@ struct ConnectionSession {
     private(set) var held: HeldResponse?
     private var lastReceiveAt: UInt64
     private var requestStartedAt: UInt64
+    /// The request ID of the last answer queued, for the line that says answers were not delivered when the write
+    /// deadline cuts the connection: their access lines, written as they were queued, say they were sent.
+    private(set) var lastQueuedRequestID: String?
 
     init(services: LoopServices, remoteAddress: String, now: UInt64) {
         self.services = services
@@ -437,6 +440,7 @@ struct ConnectionSession {
         }
 
         noteAnswer(response, pending: pending, requestID: requestID, bytes: isHead ? 0 : response.body.count)
+        lastQueuedRequestID = requestID
     }
 
     /// The held answer of a connection that closed before it settled (its client reset or hung up while the store

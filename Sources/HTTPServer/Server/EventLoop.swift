@@ -496,11 +496,21 @@ final class EventLoop {
                 closeConnection(connection)
             case .write:
                 shared.writeTimeouts.increment()
+                if services.accessLog {
+                    shared.logSink.write(line: UndeliveredAnswersLine(
+                        lastRequestID: connection.session.lastQueuedRequestID,
+                        undeliveredBytes: connection.session.output.byteCount,
+                        writeTimeoutSeconds: Self.seconds(shared.configuration.writeTimeout)).render())
+                }
                 // A peer that stopped reading would otherwise keep what is still queued (megabytes, with a big
                 // answer) in the kernel until it reads or the orphan timeout runs out: a reset discards it now.
                 closeConnection(connection, abortively: true)
             }
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     private func beginDraining() {
