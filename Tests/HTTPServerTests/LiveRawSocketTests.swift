@@ -251,7 +251,7 @@ struct LiveRawSocketTests {
         #expect(undelivered.count == 1, "\(server.log.lines.suffix(3))")
         let line = undelivered.first ?? ""
         #expect(line.contains("\"level\":\"warning\"") && line.contains("\"writeTimeoutSeconds\":0.3"), "\(line)")
-        let bytes = line.split(separator: ",").first { $0.hasPrefix("\"undeliveredBytes\":") }.flatMap { Int($0.split(separator: ":")[1]) }
+        let bytes = line.split(separator: ",").first { $0.hasPrefix("\"queuedBytes\":") }.flatMap { Int($0.split(separator: ":")[1]) }
         #expect((bytes ?? 0) > 0, "\(line)")
         // The last queued is the last request when all 40 were read before the output backed up, else an earlier one.
         #expect(line.contains("\"lastRequestID\":\""), "\(line)")

@@ -413,5 +413,13 @@ import Testing
             guard case CryptoError.invalidKeyEncoding(let reason) = error else { return false }
             return reason.contains(keyPath) && reason.contains("2 private keys")
         }
+        // A byte-order mark before either key is still a key's boundary to libcrypto (regression probe).
+        for text in ["\u{FEFF}" + first + second, first + "\u{FEFF}" + second] {
+            try text.write(toFile: keyPath, atomically: false, encoding: .utf8)
+            #expect(throws: CryptoError.self) { try files.loadOrCreate() }
+        }
+        // A comment line that mentions the boundary is no second key.
+        try ("-----BEGIN PRIVATE KEY----- comes below\n" + first).write(toFile: keyPath, atomically: false, encoding: .utf8)
+        _ = try files.loadOrCreate()
     }
 }

@@ -17,9 +17,9 @@ import Testing
         #expect(problemErrors { () throws(ServiceProblem) in
             _ = try EvaluationRequestDecoder.decode(Self.body(insights: insights))
         } == [
+            "/requestedInsights: must hold 1 to 8 insight requests",
             "/requestedInsights/8/email: is not a field of this request",
             "/requestedInsights/9: expected an object, received a number",
-            "/requestedInsights: must hold 1 to 8 insight requests",
         ])
     }
 

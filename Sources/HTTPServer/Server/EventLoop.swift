@@ -496,12 +496,11 @@ final class EventLoop {
                 closeConnection(connection)
             case .write:
                 shared.writeTimeouts.increment()
-                if services.accessLog {
-                    shared.logSink.write(line: UndeliveredAnswersLine(
-                        lastRequestID: connection.session.lastQueuedRequestID,
-                        undeliveredBytes: connection.session.output.byteCount,
-                        writeTimeoutSeconds: Self.seconds(shared.configuration.writeTimeout)).render())
-                }
+                // A warning, written with the access log off too: it is about answers, not one request's line.
+                shared.logSink.write(line: UndeliveredAnswersLine(
+                    lastRequestID: connection.session.lastQueuedRequestID,
+                    queuedBytes: connection.session.output.byteCount,
+                    writeTimeoutSeconds: Self.seconds(shared.configuration.writeTimeout)).render())
                 // A peer that stopped reading would otherwise keep what is still queued (megabytes, with a big
                 // answer) in the kernel until it reads or the orphan timeout runs out: a reset discards it now.
                 closeConnection(connection, abortively: true)

@@ -227,9 +227,9 @@ public struct SigningKeyFiles: Sendable {
             let pem = try storage.readPrivateFile(named: name.fileName)
             // libcrypto reads the first key and ignores the rest: a second private key in the file sat there unseen
             // (signed-payload probe, 6 December), where a key belongs to the folder only as a file of its own. Other
-            // blocks stay allowed: `openssl ecparam -genkey` writes EC PARAMETERS before the key.
-            let privateKeys = pem.split(whereSeparator: \.isNewline)
-                .filter { $0.hasPrefix("-----BEGIN ") && $0.contains("PRIVATE KEY-----") }.count
+            // blocks stay allowed: `openssl ecparam -genkey` writes EC PARAMETERS before the key. A line is a key's
+            // boundary as libcrypto reads one, which takes a byte-order mark before it (regression probe).
+            let privateKeys = pem.split(whereSeparator: \.isNewline).filter(Self.beginsPrivateKey).count
             guard privateKeys <= 1 else {
                 throw CryptoError.invalidKeyEncoding(
                     reason: "\(directory)/\(name.fileName) holds \(privateKeys) private keys where a key file holds one: keep each key in a file of its own, outside the key folder unless it signs")
@@ -249,6 +249,15 @@ public struct SigningKeyFiles: Sendable {
             }
             return (name, key)
         }
+    }
+
+    /// `-----BEGIN <...>PRIVATE KEY-----` alone on its line, but for a byte-order mark and whitespace around it;
+    /// text that merely mentions the boundary in a comment is none.
+    private static func beginsPrivateKey(_ line: Substring) -> Bool {
+        let trimmed = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
+            .reversed().drop { $0 == " " || $0 == "\t" }.reversed()
+        let text = String(trimmed)
+        return text.hasPrefix("-----BEGIN ") && text.hasSuffix("PRIVATE KEY-----")
     }
 
     private func createKey(

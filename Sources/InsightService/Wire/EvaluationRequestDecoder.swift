@@ -120,7 +120,9 @@ enum EvaluationRequestDecoder {
             }
         }
         if tooMany || result.isEmpty && violations.count == before {
-            violations.append(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"))
+            // Ahead of the items' own problems: with more than the 32 an answer lists, it must not be the one cut off,
+            // or a client mending every listed problem is refused again (regression probe, 6 December).
+            violations.insert(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"), at: before)
         }
         return result
     }

@@ -2,11 +2,14 @@
 import Glibc
 #endif
 
-/// What the files read at start only looked like when they were read (device, inode, size, modification time), so
-/// that a SIGHUP can say which of them changed since: an operator who edits `default.json` or `velocity.json` and
-/// sends SIGHUP otherwise sees `models reloaded` and nothing about the edit, which applies only at the next start
-/// (docs probe, 6 December). A file replaced by a rename is a new inode; one written in place changes its time or
-/// size. A file absent then and now is no change.
+/// What the files read at start only looked like when they were read (device, inode, size, modification and
+/// change times), so that a SIGHUP can say which of them changed since: an operator who edits `default.json` or
+/// `velocity.json` and sends SIGHUP otherwise sees `models reloaded` and nothing about the edit, which applies only
+/// at the next start (docs probe, 6 December). A file replaced by a rename is a new inode; one written in place
+/// changes its times, the change time even when the modification time is set back (`touch -r`). A file absent then
+/// and now is no change. A pipe or device given as the configuration file (`--config <(...)`) is not a file that
+/// can be edited: it is not watched (writing into a FIFO moves its times).
+
 struct ConfigurationFilesStamp: Sendable {
     private struct Identity: Equatable, Sendable {
         var device: UInt64
@@ -14,6 +17,8 @@ struct ConfigurationFilesStamp: Sendable {
         var size: Int64
         var modifiedSeconds: Int64
         var modifiedNanoseconds: Int64
+        var changedSeconds: Int64
+        var changedNanoseconds: Int64
     }
 
     private var entries: [(path: String, identity: Identity?)] = []
@@ -23,6 +28,8 @@ struct ConfigurationFilesStamp: Sendable {
     /// Notes `path` as it is now; call it before the file is read, so that a change made while it is read counts.
     mutating func note(_ path: String) {
         guard !entries.contains(where: { $0.path == path }) else { return }
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG { return }
         entries.append((path, Self.identity(of: path)))
     }
 
@@ -36,6 +43,7 @@ struct ConfigurationFilesStamp: Sendable {
         guard stat(path, &status) == 0 else { return nil }
         return Identity(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
-            modifiedSeconds: Int64(status.st_mtim.tv_sec), modifiedNanoseconds: Int64(status.st_mtim.tv_nsec))
+            modifiedSeconds: Int64(status.st_mtim.tv_sec), modifiedNanoseconds: Int64(status.st_mtim.tv_nsec),
+            changedSeconds: Int64(status.st_ctim.tv_sec), changedNanoseconds: Int64(status.st_ctim.tv_nsec))
     }
 }
