@@ -190,6 +190,26 @@ import Testing
         #expect(SigningKeyFiles.activeIndex([100, 200, 300], now: 300) == 2)
     }
 
+    /// A clock set back before every key's time: the only key was taken for a staged one, and a plain rotation
+    /// moved it a day back and reported it activated, with no new key (time probe, 6 December). Refused, changing
+    /// nothing, both ways.
+    @Test func aRotationWithTheClockBeforeEveryKeyIsRefused() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = SigningKeyFiles(directory: root.appendingPathComponent("keys"))
+        let made = Date(timeIntervalSince1970: 1_800_000_000)
+        let kid = try files.loadOrCreate(now: made).active.kid
+        let before = try keyFiles(in: root.appendingPathComponent("keys").path)
+        let dayBehind = made.addingTimeInterval(-86_400)
+        #expect(throws: CryptoError.clockBehindEveryKey(kid: kid, signsFrom: made)) { try files.rotate(now: dayBehind) }
+        #expect(throws: CryptoError.clockBehindEveryKey(kid: kid, signsFrom: made)) {
+            try files.rotate(now: dayBehind, at: made.addingTimeInterval(3600))
+        }
+        #expect(try keyFiles(in: root.appendingPathComponent("keys").path) == before)
+        // Its time come, a rotation makes a new key as ever.
+        guard case .created = try files.rotate(now: made.addingTimeInterval(1)) else { Issue.record("no key created"); return }
+    }
+
     @Test func refusesAPrivateKeyFileReadableByOthers() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }

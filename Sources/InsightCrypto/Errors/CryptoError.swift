@@ -40,6 +40,10 @@ public enum CryptoError: Error, Equatable, Sendable {
     /// A key was to be staged where no key signs now: the active key is the oldest when none's time has come, so
     /// the staged key would sign at once, before the time it was published for.
     case noKeySigningBeforeStagedTime(path: String)
+    /// A rotation where the clock reads before every key's time (set back, or the folder made on a host whose clock
+    /// was ahead): the oldest key signs, and a new key, which must sort after the others, could not sign before
+    /// their times.
+    case clockBehindEveryKey(kid: String, signsFrom: Date)
 }
 
 extension CryptoError: CustomStringConvertible {
@@ -80,6 +84,8 @@ extension CryptoError: CustomStringConvertible {
             return "signing key \(kid) is already staged (signing-keys list shows from when): rotate without a time to make it active now, or wait until its time"
         case let .noKeySigningBeforeStagedTime(path):
             return "no signing key in \(path) signs now, so a staged key would sign at once: rotate without a time first"
+        case let .clockBehindEveryKey(kid, _):
+            return "this clock reads before the time of every signing key, the oldest being \(kid) (signing-keys list shows it): a new key would sign only from after their times; set the clock right and rotate again"
         }
     }
 }

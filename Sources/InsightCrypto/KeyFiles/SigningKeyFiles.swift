@@ -167,6 +167,12 @@ public struct SigningKeyFiles: Sendable {
         // start would fail; the operator hears of the file now instead.
         let names = try loadKeys(storage).map(\.name)
         let nowMilliseconds = now.millisecondsSince1970
+        // With the clock before every key's time the oldest key signs, and the newest is no staged key: taken for
+        // one, a plain rotation moved the only key a day back and said a staged key was active, with no new key made
+        // (time probe, 6 December), where a new key sorted after the others could not sign before their time.
+        if let oldest = names.first, oldest.createdAtMilliseconds > nowMilliseconds {
+            throw CryptoError.clockBehindEveryKey(kid: oldest.kid, signsFrom: Date(millisecondsSince1970: oldest.createdAtMilliseconds))
+        }
         let staged = names.last.flatMap { $0.createdAtMilliseconds > nowMilliseconds ? $0 : nil }
         if let signsFrom {
             let milliseconds = signsFrom.millisecondsSince1970
