@@ -257,6 +257,45 @@ struct LiveRawSocketTests {
         #expect(line.contains("\"lastRequestID\":\""), "\(line)")
     }
 
+    /// A client that closes or resets in the middle of a request gets no answer and no access-log line: it is
+    /// counted, so that an operator can tell such clients from nothing happening (soak probe, 6 December).
+    @Test func requestsAbandonedPartWayAreCounted() throws {
+        let server = try TestServer.start()
+        defer { server.stop() }
+        func waitForCount(_ expected: Int) -> Bool {
+            let start = ContinuousClock.now
+            while server.incompleteRequests != expected && ContinuousClock.now - start < .seconds(5) { usleep(5_000) }
+            return server.incompleteRequests == expected
+        }
+        // Half a body, then a close.
+        let halfBody = try RawClient(port: server.port)
+        halfBody.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nhello")
+        halfBody.shutdownWrite()
+        #expect(halfBody.waitForClose())
+        #expect(waitForCount(1))
+        // Half a head, then a reset.
+        let halfHead = try RawClient(port: server.port)
+        halfHead.send("GET / HTTP/1.1\r\nHo")
+        usleep(50_000)
+        halfHead.reset()
+        #expect(waitForCount(2))
+        // Answered requests, a refusal whose body never came and an idle close are not counted.
+        let whole = try RawClient(port: server.port)
+        whole.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(whole.readResponse()?.status == 200)
+        whole.send("POST /small HTTP/1.1\r\nHost: a\r\nContent-Length: 1000\r\n\r\n")
+        #expect(whole.readResponse()?.status == 413)
+        whole.shutdownWrite()
+        #expect(whole.waitForClose())
+        let idle = try RawClient(port: server.port)
+        idle.send("\r\n")
+        idle.shutdownWrite()
+        #expect(idle.waitForClose())
+        usleep(100_000)
+        #expect(server.incompleteRequests == 2)
+        #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
+    }
+
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {
         // The shutdown must come while the handler runs: a request not yet read is an idle connection, which
         // draining closes. The handler says when it has started, instead of the test guessing a delay.

@@ -46,6 +46,9 @@ struct ConnectionSession {
 
     /// Nothing received, nothing owed: safe to close without losing a request.
     var isIdle: Bool { parser.isIdle && current == nil && held == nil && output.isEmpty }
+    /// Part of a request arrived (its head, or its head and part of its body), not all of it, and it was not
+    /// answered (an early refusal closes after its answer, with its body still to come).
+    var hasIncompleteRequest: Bool { (!parser.isIdle || current != nil) && !closeAfterFlush }
 
     var heldGate: ResponseGate? { held?.gate }
 

@@ -294,6 +294,8 @@ final class EventLoop {
 
     private func handle(_ events: UInt32, on connection: SocketConnection) {
         if events & UInt32(EPOLLERR.rawValue) != 0 {
+            // A reset by the client, most often: one in the middle of a request is counted as a close there is.
+            if connection.session.hasIncompleteRequest && !connection.isLingering { shared.incompleteRequests.increment() }
             closeConnection(connection)
             return
         }
@@ -368,6 +370,7 @@ final class EventLoop {
                 if count < Self.readChunk { return }
             } else if count == 0 {
                 connection.peerClosed = true
+                if connection.session.hasIncompleteRequest { shared.incompleteRequests.increment() }
                 if connection.session.output.isEmpty && connection.session.heldGate == nil {
                     closeConnection(connection)
                 }
@@ -377,6 +380,7 @@ final class EventLoop {
                 case EINTR: continue
                 case EAGAIN, EWOULDBLOCK: return
                 default:
+                    if connection.session.hasIncompleteRequest { shared.incompleteRequests.increment() }
                     closeConnection(connection)
                     return
                 }

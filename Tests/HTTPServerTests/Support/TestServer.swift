@@ -42,6 +42,9 @@ struct TestServer {
     /// How many idle connections were closed to admit a new one at the connection cap.
     var reclaimedIdleConnections: Int? { value(of: "http_idle_connections_reclaimed_total") }
 
+    /// Requests begun and not complete when their client closed the connection.
+    var incompleteRequests: Int? { value(of: "http_requests_incomplete_total") }
+
     /// How many requests were answered 503 because their body did not fit in the body budget.
     var bodyBudgetRefusals: Int? { value(of: "http_body_budget_refusals_total") }
 
