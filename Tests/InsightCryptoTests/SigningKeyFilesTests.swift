@@ -210,6 +210,39 @@ import Testing
         guard case .created = try files.rotate(now: made.addingTimeInterval(1)) else { Issue.record("no key created"); return }
     }
 
+    /// The clock set back past the last rotation only: the newest key looked staged, and a plain rotation moved it
+    /// back to now and made no new key (second regression probe, 6 December). The key file's own time, written at
+    /// the real time and now ahead of the system clock, tells; here it is put a day ahead, as a clock a day behind
+    /// would see it.
+    @Test func aRotationWithTheClockBehindAKeyFilesTimeIsRefused() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let directory = root.appendingPathComponent("keys").path
+        let files = SigningKeyFiles(directory: directory)
+        let now = Date()
+        _ = try files.loadOrCreate(now: now.addingTimeInterval(-7200))
+        guard case .created = try files.rotate(now: now.addingTimeInterval(-3600)) else { Issue.record("no key created"); return }
+        let newest = try #require(try keyFiles(in: directory).last)
+        let path = directory + "/" + newest
+        var ahead = timespec(tv_sec: time(nil) + 86_400, tv_nsec: 0)
+        var times = [ahead, ahead]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let before = try keyFiles(in: directory)
+        #expect {
+            try files.rotate(now: now)
+        } throws: { error in
+            guard case CryptoError.clockBehindKeyFile(let named, _) = error else { return false }
+            return named == path
+        }
+        #expect(throws: CryptoError.self) { try files.rotate(now: now, at: now.addingTimeInterval(60)) }
+        #expect(try keyFiles(in: directory) == before)
+        ahead = timespec(tv_sec: time(nil) - 60, tv_nsec: 0)
+        times = [ahead, ahead]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        // The file's change time is the real one, which the system clock has reached: the rotation goes ahead.
+        guard case .created = try files.rotate(now: now) else { Issue.record("no key created"); return }
+    }
+
     @Test func refusesAPrivateKeyFileReadableByOthers() throws {
         let root = try TestSupport.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -433,8 +466,12 @@ import Testing
             guard case CryptoError.invalidKeyEncoding(let reason) = error else { return false }
             return reason.contains(keyPath) && reason.contains("2 private keys")
         }
-        // A byte-order mark before either key is still a key's boundary to libcrypto (regression probe).
-        for text in ["\u{FEFF}" + first + second, first + "\u{FEFF}" + second] {
+        // A byte-order mark before either key, or a control byte or non-ASCII character after its BEGIN line, is
+        // still a key's boundary to libcrypto (regression probes).
+        let secondBegin = try #require(second.split(separator: "\n", maxSplits: 1).first)
+        let secondRest = String(second.dropFirst(secondBegin.count))
+        for text in ["\u{FEFF}" + first + second, first + "\u{FEFF}" + second, first + secondBegin + "\u{01}" + secondRest,
+                     first + secondBegin + "\u{A0}" + secondRest, first + "  " + secondBegin + " \r" + secondRest] {
             try text.write(toFile: keyPath, atomically: false, encoding: .utf8)
             #expect(throws: CryptoError.self) { try files.loadOrCreate() }
         }

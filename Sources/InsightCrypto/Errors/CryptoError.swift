@@ -44,6 +44,9 @@ public enum CryptoError: Error, Equatable, Sendable {
     /// was ahead): the oldest key signs, and a new key, which must sort after the others, could not sign before
     /// their times.
     case clockBehindEveryKey(kid: String, signsFrom: Date)
+    /// A rotation where the system clock reads before the time a key file was last written: it was set back since,
+    /// and a key made by an earlier rotation would be taken for one staged ahead.
+    case clockBehindKeyFile(path: String, writtenAt: Date)
 }
 
 extension CryptoError: CustomStringConvertible {
@@ -84,6 +87,8 @@ extension CryptoError: CustomStringConvertible {
             return "signing key \(kid) is already staged (signing-keys list shows from when): rotate without a time to make it active now, or wait until its time"
         case let .noKeySigningBeforeStagedTime(path):
             return "no signing key in \(path) signs now, so a staged key would sign at once: rotate without a time first"
+        case let .clockBehindKeyFile(path, _):
+            return "this clock reads before the time \(path) was last written: it was set back since, and a key made by an earlier rotation would be taken for a staged one; set the clock right and rotate again"
         case let .clockBehindEveryKey(kid, _):
             return "this clock reads before the time of every signing key, the oldest being \(kid) (signing-keys list shows it): a new key would sign only from after their times; set the clock right and rotate again"
         }

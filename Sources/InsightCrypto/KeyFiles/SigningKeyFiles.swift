@@ -173,6 +173,17 @@ public struct SigningKeyFiles: Sendable {
         if let oldest = names.first, oldest.createdAtMilliseconds > nowMilliseconds {
             throw CryptoError.clockBehindEveryKey(kid: oldest.kid, signsFrom: Date(millisecondsSince1970: oldest.createdAtMilliseconds))
         }
+        // Set back past the last rotation only, the clock made the newest key look staged: the same plain rotation
+        // moved it back to now and made none (second regression probe). The names cannot tell a key staged ahead
+        // from one made before the clock went back; the files' own times can: a rotation or a staging wrote each
+        // file at the real time, which the system clock now reads as ahead of it.
+        let systemNow = Date().millisecondsSince1970
+        for name in names {
+            let path = directory + "/" + name.fileName
+            if let written = Self.lastWrittenMilliseconds(path), written > systemNow + Self.fileTimeTolerance {
+                throw CryptoError.clockBehindKeyFile(path: path, writtenAt: Date(millisecondsSince1970: written))
+            }
+        }
         let staged = names.last.flatMap { $0.createdAtMilliseconds > nowMilliseconds ? $0 : nil }
         if let signsFrom {
             let milliseconds = signsFrom.millisecondsSince1970
@@ -235,7 +246,8 @@ public struct SigningKeyFiles: Sendable {
             // (signed-payload probe, 6 December), where a key belongs to the folder only as a file of its own. Other
             // blocks stay allowed: `openssl ecparam -genkey` writes EC PARAMETERS before the key. A line is a key's
             // boundary as libcrypto reads one, which takes a byte-order mark before it (regression probe).
-            let privateKeys = pem.split(whereSeparator: \.isNewline).filter(Self.beginsPrivateKey).count
+            let privateKeys = pem.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .filter(Self.beginsPrivateKey).count
             guard privateKeys <= 1 else {
                 throw CryptoError.invalidKeyEncoding(
                     reason: "\(directory)/\(name.fileName) holds \(privateKeys) private keys where a key file holds one: keep each key in a file of its own, outside the key folder unless it signs")
@@ -257,13 +269,38 @@ public struct SigningKeyFiles: Sendable {
         }
     }
 
-    /// `-----BEGIN <...>PRIVATE KEY-----` alone on its line, but for a byte-order mark and whitespace around it;
-    /// text that merely mentions the boundary in a comment is none.
-    private static func beginsPrivateKey(_ line: Substring) -> Bool {
-        let trimmed = line.drop { $0 == "\u{FEFF}" || $0 == " " || $0 == "\t" }
-            .reversed().drop { $0 == " " || $0 == "\t" }.reversed()
-        let text = String(trimmed)
-        return text.hasPrefix("-----BEGIN ") && text.hasSuffix("PRIVATE KEY-----")
+    /// File times come from the kernel's coarse clock, a tick behind the system clock at most; a second is room to
+    /// spare, and far below any step of the clock that matters here.
+    static let fileTimeTolerance: Int64 = 1000
+
+    /// The later of a file's modification and change times, in Unix milliseconds; nil when it cannot be read.
+    static func lastWrittenMilliseconds(_ path: String) -> Int64? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return nil }
+        let modified = Int64(status.st_mtim.tv_sec) * 1000 + Int64(status.st_mtim.tv_nsec) / 1_000_000
+        let changed = Int64(status.st_ctim.tv_sec) * 1000 + Int64(status.st_ctim.tv_nsec) / 1_000_000
+        return max(modified, changed)
+    }
+
+    /// A line libcrypto would take for the start of a private key: `-----BEGIN <...>PRIVATE KEY-----`, lines split
+    /// at LF only as it splits them. Before the boundary a byte-order mark and blanks are let pass; after it, any
+    /// control byte (CR included) or byte above 0x7F, which libcrypto strips there (a second key whose BEGIN line
+    /// ended in 0x01 or U+00A0 was read, and was not counted; second regression probe). Text after the boundary, as
+    /// in a comment that mentions it, makes it no boundary.
+    private static func beginsPrivateKey(_ line: Substring.UTF8View.SubSequence) -> Bool {
+        var bytes = line[...]
+        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        while true {
+            if bytes.starts(with: byteOrderMark) {
+                bytes = bytes.dropFirst(3)
+            } else if let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+                bytes = bytes.dropFirst()
+            } else {
+                break
+            }
+        }
+        while let last = bytes.last, last <= 0x20 || last >= 0x7F { bytes = bytes.dropLast() }
+        return bytes.starts(with: "-----BEGIN ".utf8) && bytes.reversed().starts(with: "PRIVATE KEY-----".utf8.reversed())
     }
 
     private func createKey(
