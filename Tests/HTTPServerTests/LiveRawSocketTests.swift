@@ -294,6 +294,44 @@ struct LiveRawSocketTests {
         usleep(100_000)
         #expect(server.incompleteRequests == 2)
         #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
+
+        // Complete requests held back behind unsent answers when the client half-closes with one more begun: every
+        // complete one is answered, the connection then closes, and only the last counts; the reset after adds none.
+        let queued = try RawClient(port: server.port, receiveBufferBytes: 4096)
+        queued.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 3) + "GET / HTTP/1.1\r\nHo")
+        usleep(100_000)
+        queued.shutdownWrite()
+        for _ in 0..<3 { #expect(queued.readResponse()?.status == 200) }
+        #expect(queued.waitForClose())
+        #expect(waitForCount(3))
+        queued.reset()
+        usleep(100_000)
+        #expect(server.incompleteRequests == 3)
+        #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
+    }
+
+    /// A client that half-closes with a request begun, while it still reads answers queued before it slowly: the
+    /// request deadline would answer 408 to a request that can never end; it is counted incomplete instead, with no
+    /// 408 and no access-log line, and the answers queued are still delivered (second regression probe, 6 December).
+    @Test func theRequestDeadlineOfAHalfClosedClientSendsNo408() throws {
+        var configuration = TestServer.configuration()
+        configuration.requestTimeout = .milliseconds(300)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port, receiveBufferBytes: 4096)
+        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 2) + "GET / HTTP/1.1\r\nHo")
+        usleep(50_000)
+        client.shutdownWrite()
+        // Reading nothing until the deadline has passed.
+        usleep(800_000)
+        for _ in 0..<2 { #expect(client.readResponse()?.status == 200) }
+        #expect(client.waitForClose())
+        #expect(client.unreadBytes.isEmpty, "\(String(decoding: client.unreadBytes.prefix(200), as: UTF8.self))")
+        let start = ContinuousClock.now
+        while server.incompleteRequests != 1 && ContinuousClock.now - start < .seconds(5) { usleep(5_000) }
+        #expect(server.incompleteRequests == 1)
+        #expect(server.timeouts(of: "request") == 0)
+        #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
     }
 
     @Test func drainsInFlightRequestOnGracefulShutdown() throws {

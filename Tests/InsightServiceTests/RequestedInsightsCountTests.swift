@@ -23,6 +23,16 @@ import Testing
         ])
     }
 
+    /// More problems before the list than an answer names (32) must not push the count problem out of it.
+    @Test func theCountProblemIsListedFirstWhateverComesBefore() throws {
+        let unknown = (0..<40).map { #""bad\#($0)": 1"# }.joined(separator: ", ")
+        let insights = Array(repeating: Self.valid, count: 9).joined(separator: ",")
+        let body = Array(#"{"operationCategory": "payment", "subject": {"accountRef": "a", "deviceRef": "d", "counterpartyRef": "c", \#(unknown)}, "features": {}, "requestedInsights": [\#(insights)]}"#.utf8)
+        let errors = problemErrors { () throws(ServiceProblem) in _ = try EvaluationRequestDecoder.decode(body) }
+        #expect(errors.first == "/requestedInsights: must hold 1 to 8 insight requests", "\(errors.prefix(2))")
+        #expect(errors.count == 32)
+    }
+
     @Test func eightAreAccepted() throws {
         let request = try EvaluationRequestDecoder.decode(Self.body(insights: Array(repeating: Self.valid, count: 8)))
         #expect(request.insights.count == 8)

@@ -48,7 +48,29 @@ struct ConnectionSession {
     var isIdle: Bool { parser.isIdle && current == nil && held == nil && output.isEmpty }
     /// Part of a request arrived (its head, or its head and part of its body), not all of it, and it was not
     /// answered (an early refusal closes after its answer, with its body still to come).
-    var hasIncompleteRequest: Bool { (!parser.isIdle || current != nil) && !closeAfterFlush }
+    private var hasIncompleteRequest: Bool { (!parser.isIdle || current != nil) && !closeAfterFlush }
+    private var incompleteRequestCounted = false
+
+    /// Counts, once, a request the client closed or reset the connection on part-way: it gets no answer and no
+    /// access-log line (2,600 such aborts left no trace; soak probe, 6 December). Called as the connection closes,
+    /// when every complete request buffered has been handled, so that one held back behind unsent output is not
+    /// taken for it; a reset may drop such requests too, and then counts as one.
+    mutating func noteIncompleteRequestOnClose() {
+        guard hasIncompleteRequest, !incompleteRequestCounted else { return }
+        incompleteRequestCounted = true
+        services.shared.incompleteRequests.increment()
+    }
+
+    /// The request deadline ran out on a client that has half-closed: the rest of its request can never come, and a
+    /// 408 would be an answer to nobody (second regression probe, 6 December: it was sent and logged, after the
+    /// request was counted incomplete). It is counted as incomplete; what is queued is sent and the connection closes.
+    mutating func requestTimedOutAfterPeerClosed() {
+        noteIncompleteRequestOnClose()
+        current = nil
+        deadlines.requestCompleted()
+        closeAfterFlush = true
+        lingerOnClose = false
+    }
 
     var heldGate: ResponseGate? { held?.gate }
 
@@ -110,6 +132,9 @@ struct ConnectionSession {
             }
             // A held response is still owed, even to a peer that has stopped sending.
             if held != nil { return .open }
+            // Every complete request buffered is answered and sent: what the parser still holds is the start of
+            // one that can never end.
+            if peerClosed { noteIncompleteRequestOnClose() }
             return peerClosed || (draining && isIdle) ? .close : .open
         }
     }

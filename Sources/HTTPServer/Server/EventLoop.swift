@@ -295,7 +295,7 @@ final class EventLoop {
     private func handle(_ events: UInt32, on connection: SocketConnection) {
         if events & UInt32(EPOLLERR.rawValue) != 0 {
             // A reset by the client, most often: one in the middle of a request is counted as a close there is.
-            if connection.session.hasIncompleteRequest && !connection.isLingering { shared.incompleteRequests.increment() }
+            if !connection.isLingering { connection.session.noteIncompleteRequestOnClose() }
             closeConnection(connection)
             return
         }
@@ -370,8 +370,9 @@ final class EventLoop {
                 if count < Self.readChunk { return }
             } else if count == 0 {
                 connection.peerClosed = true
-                if connection.session.hasIncompleteRequest { shared.incompleteRequests.increment() }
                 if connection.session.output.isEmpty && connection.session.heldGate == nil {
+                    // Nothing queued or held: every complete request buffered was handled.
+                    connection.session.noteIncompleteRequestOnClose()
                     closeConnection(connection)
                 }
                 return
@@ -380,7 +381,7 @@ final class EventLoop {
                 case EINTR: continue
                 case EAGAIN, EWOULDBLOCK: return
                 default:
-                    if connection.session.hasIncompleteRequest { shared.incompleteRequests.increment() }
+                    connection.session.noteIncompleteRequestOnClose()
                     closeConnection(connection)
                     return
                 }
@@ -489,8 +490,12 @@ final class EventLoop {
             guard let expiry = connection.session.deadlines.expiry(at: now) else { continue }
             switch expiry {
             case .request:
-                shared.requestTimeouts.increment()
-                connection.session.requestTimedOut()
+                if connection.peerClosed {
+                    connection.session.requestTimedOutAfterPeerClosed()
+                } else {
+                    shared.requestTimeouts.increment()
+                    connection.session.requestTimedOut()
+                }
                 flush(connection)
                 if connections[connection.fd] === connection { updateInterest(connection) }
             case .idle:

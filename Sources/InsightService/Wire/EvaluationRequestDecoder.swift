@@ -120,9 +120,10 @@ enum EvaluationRequestDecoder {
             }
         }
         if tooMany || result.isEmpty && violations.count == before {
-            // Ahead of the items' own problems: with more than the 32 an answer lists, it must not be the one cut off,
-            // or a client mending every listed problem is refused again (regression probe, 6 December).
-            violations.insert(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"), at: before)
+            // First of all problems, the items' own and those of members before this one: with more than the 32 an
+            // answer lists, it must not be the one cut off, or a client mending every listed problem is refused
+            // again (regression probes, 6 December).
+            violations.insert(Wire.invalidValue(pointer, "must hold 1 to \(Evaluator.maximumInsights) insight requests"), at: 0)
         }
         return result
     }
