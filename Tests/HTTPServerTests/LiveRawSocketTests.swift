@@ -310,6 +310,24 @@ struct LiveRawSocketTests {
         #expect(!server.log.lines.contains { $0.contains("\"status\":408") })
     }
 
+    /// A client that half-closes with a request begun and never reads the answers queued before it: the write
+    /// deadline's reset loses that request as one its client abandoned, and counts it (third regression probe).
+    @Test func theWriteDeadlineCountsTheRequestAHalfClosedClientLeftIncomplete() throws {
+        var configuration = TestServer.configuration()
+        configuration.writeTimeout = .milliseconds(300)
+        configuration.requestTimeout = .seconds(60)
+        let server = try TestServer.start(configuration)
+        defer { server.stop() }
+        let client = try RawClient(port: server.port, receiveBufferBytes: 4096)
+        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: a\r\n\r\n", count: 4) + "GET / HTTP/1.1\r\nHo")
+        usleep(50_000)
+        client.shutdownWrite()
+        let start = ContinuousClock.now
+        while server.timeouts(of: "write") != 1 && ContinuousClock.now - start < .seconds(9) { usleep(20_000) }
+        #expect(server.timeouts(of: "write") == 1)
+        #expect(server.incompleteRequests == 1)
+    }
+
     /// A client that half-closes with a request begun, while it still reads answers queued before it slowly: the
     /// request deadline would answer 408 to a request that can never end; it is counted incomplete instead, with no
     /// 408 and no access-log line, and the answers queued are still delivered (second regression probe, 6 December).

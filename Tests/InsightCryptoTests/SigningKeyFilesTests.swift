@@ -471,12 +471,15 @@ import Testing
         let secondBegin = try #require(second.split(separator: "\n", maxSplits: 1).first)
         let secondRest = String(second.dropFirst(secondBegin.count))
         for text in ["\u{FEFF}" + first + second, first + "\u{FEFF}" + second, first + secondBegin + "\u{01}" + secondRest,
-                     first + secondBegin + "\u{A0}" + secondRest, first + "  " + secondBegin + " \r" + secondRest] {
+                     first + secondBegin + "\u{A0}" + secondRest, first + secondBegin + " \r" + secondRest] {
             try text.write(toFile: keyPath, atomically: false, encoding: .utf8)
             #expect(throws: CryptoError.self) { try files.loadOrCreate() }
         }
-        // A comment line that mentions the boundary is no second key.
-        try ("-----BEGIN PRIVATE KEY----- comes below\n" + first).write(toFile: keyPath, atomically: false, encoding: .utf8)
-        _ = try files.loadOrCreate()
+        // A comment line that mentions the boundary is no second key, nor is one libcrypto does not take for a
+        // boundary (blanks before it, DEL after it).
+        for comment in ["-----BEGIN PRIVATE KEY----- comes below", "  -----BEGIN PRIVATE KEY-----", "-----BEGIN PRIVATE KEY-----\u{7F}"] {
+            try (comment + "\n" + first).write(toFile: keyPath, atomically: false, encoding: .utf8)
+            _ = try files.loadOrCreate()
+        }
     }
 }

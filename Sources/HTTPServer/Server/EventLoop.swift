@@ -505,6 +505,9 @@ final class EventLoop {
                 closeConnection(connection)
             case .write:
                 shared.writeTimeouts.increment()
+                // A client that half-closed with a request begun and then stopped reading: that request is lost as
+                // one its client abandoned (third regression probe: the write deadline's close did not count it).
+                if connection.peerClosed { connection.session.noteIncompleteRequestOnClose() }
                 // A warning, written with the access log off too: it is about answers, not one request's line.
                 shared.logSink.write(line: UndeliveredAnswersLine(
                     lastRequestID: connection.session.lastQueuedRequestID,

@@ -269,9 +269,10 @@ public struct SigningKeyFiles: Sendable {
         }
     }
 
-    /// File times come from the kernel's coarse clock, a tick behind the system clock at most; a second is room to
-    /// spare, and far below any step of the clock that matters here.
-    static let fileTimeTolerance: Int64 = 1000
+    /// File times come from the kernel's coarse clock, a tick (1 to 10 ms) behind the system clock at most: 50 ms
+    /// is room to spare. A whole second let a clock set back by 0.9 s just after a rotation take that rotation's key
+    /// for a staged one again (third regression probe).
+    static let fileTimeTolerance: Int64 = 50
 
     /// The later of a file's modification and change times, in Unix milliseconds; nil when it cannot be read.
     static func lastWrittenMilliseconds(_ path: String) -> Int64? {
@@ -283,23 +284,19 @@ public struct SigningKeyFiles: Sendable {
     }
 
     /// A line libcrypto would take for the start of a private key: `-----BEGIN <...>PRIVATE KEY-----`, lines split
-    /// at LF only as it splits them. Before the boundary a byte-order mark and blanks are let pass; after it, any
-    /// control byte (CR included) or byte above 0x7F, which libcrypto strips there (a second key whose BEGIN line
-    /// ended in 0x01 or U+00A0 was read, and was not counted; second regression probe). Text after the boundary, as
-    /// in a comment that mentions it, makes it no boundary.
+    /// at LF only as it splits them. Before the boundary a byte-order mark is let pass; after it, any control byte
+    /// (CR included) or byte above 0x7F, which libcrypto strips there (a second key whose BEGIN line ended in 0x01 or
+    /// U+00A0 was read, and was not counted; second regression probe). Text after the boundary, as in a comment that
+    /// mentions it, makes it no boundary; so do blanks before it and a DEL after it, which libcrypto does not take
+    /// either (third regression probe). Lines past libcrypto's 254-byte read are not split as it splits them.
     private static func beginsPrivateKey(_ line: Substring.UTF8View.SubSequence) -> Bool {
         var bytes = line[...]
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
         while true {
-            if bytes.starts(with: byteOrderMark) {
-                bytes = bytes.dropFirst(3)
-            } else if let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-                bytes = bytes.dropFirst()
-            } else {
-                break
-            }
+            guard bytes.starts(with: byteOrderMark) else { break }
+            bytes = bytes.dropFirst(3)
         }
-        while let last = bytes.last, last <= 0x20 || last >= 0x7F { bytes = bytes.dropLast() }
+        while let last = bytes.last, last <= 0x20 || last >= 0x80 { bytes = bytes.dropLast() }
         return bytes.starts(with: "-----BEGIN ".utf8) && bytes.reversed().starts(with: "PRIVATE KEY-----".utf8.reversed())
     }
 
