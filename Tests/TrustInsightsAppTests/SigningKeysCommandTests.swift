@@ -100,4 +100,23 @@ import InsightCrypto
         lines = run(["list"]).output.split(separator: "\n")
         #expect(lines.first?.hasSuffix("retired") == true && lines.last?.hasSuffix("active") == true && lines.last?.hasPrefix(keys[1].kid) == true)
     }
+
+    /// A clock set back since a key file was written: each form of the command refuses, changing nothing, and says
+    /// what it would have done wrong: a plain rotation would make no new key, `--at` would stage none (the message
+    /// once gave the plain rotation's consequence for both; read-through, 6 December).
+    @Test func rotatingWithTheClockBehindAKeyFilesTimeSaysWhatEachFormWouldHaveDone() throws {
+        createDatabase()
+        #expect(run(["rotate"]).status == 0)
+        let folder = directory + "/signing-keys"
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasSuffix(".pem") })
+        var ahead = [timespec(tv_sec: time(nil) + 86_400, tv_nsec: 0), timespec(tv_sec: time(nil) + 86_400, tv_nsec: 0)]
+        #expect(utimensat(AT_FDCWD, folder + "/" + name, &ahead, 0) == 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        let plain = run(["rotate"])
+        #expect(plain.status == 1 && plain.output.contains("when \(folder)/\(name) was last written"), "\(plain.output)")
+        #expect(plain.output.contains("make no new key") && !plain.output.contains("stage none"), "\(plain.output)")
+        let staged = run(["rotate", "--at", "2099-01-01T00:00:00Z"])
+        #expect(staged.status == 1 && staged.output.contains("stage none") && !staged.output.contains("make no new key"), "\(staged.output)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == before)
+    }
 }

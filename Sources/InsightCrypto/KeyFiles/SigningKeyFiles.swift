@@ -292,10 +292,7 @@ public struct SigningKeyFiles: Sendable {
     private static func beginsPrivateKey(_ line: Substring.UTF8View.SubSequence) -> Bool {
         var bytes = line[...]
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        while true {
-            guard bytes.starts(with: byteOrderMark) else { break }
-            bytes = bytes.dropFirst(3)
-        }
+        while bytes.starts(with: byteOrderMark) { bytes = bytes.dropFirst(3) }
         while let last = bytes.last, last <= 0x20 || last >= 0x80 { bytes = bytes.dropLast() }
         return bytes.starts(with: "-----BEGIN ".utf8) && bytes.reversed().starts(with: "PRIVATE KEY-----".utf8.reversed())
     }

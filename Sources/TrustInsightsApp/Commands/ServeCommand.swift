@@ -58,8 +58,8 @@ enum ServeCommand {
             readAtStartOnly.note(path)
             return try FileSystem.readFile(atPath: path)
         }
-        for file in ["velocity.json", "rate-limits.json"] + OperationCategory.allCases.map({ "features/\($0.rawValue).json" }) {
-            readAtStartOnly.note(configuration.configDir + "/" + file)
+        for file in configuration.filesReadAtStartOnly {
+            readAtStartOnly.note(file)
         }
         let stamp = readAtStartOnly
         let runtime = try ServiceRuntime(

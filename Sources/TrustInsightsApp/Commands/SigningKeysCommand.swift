@@ -90,7 +90,7 @@ enum SigningKeysCommand {
                     "this clock reads \(Timestamp.iso8601(milliseconds: milliseconds(Date()))), before the time of every signing key at \(dataDir)/signing-keys (the oldest, \(kid), signs from \(Timestamp.iso8601(milliseconds: milliseconds(at)))): the clock was set back, or the folder comes from a host whose clock was ahead. A new key must sort after those and could not sign before their time: set the clock right, then rotate")
             } catch CryptoError.clockBehindKeyFile(let path, let at) {
                 throw CommandLineError.failure(
-                    "this clock reads \(Timestamp.iso8601(milliseconds: milliseconds(Date()))), before \(Timestamp.iso8601(milliseconds: milliseconds(at))), when \(path) was last written: the clock was set back since. A rotation judged by it would take a key made by an earlier rotation for one staged ahead, and make no new key: set the clock right, then rotate")
+                    "this clock reads \(Timestamp.iso8601(milliseconds: milliseconds(Date()))), before \(Timestamp.iso8601(milliseconds: milliseconds(at))), when \(path) was last written: the clock was set back since. \(signsFrom == nil ? "A rotation judged by it would take a key made by an earlier rotation for one staged ahead, and make no new key" : "Staging judged by it would take a key made by an earlier rotation for one already staged, and stage none"): set the clock right, then rotate")
             } catch CryptoError.keyAlreadyStaged(let kid, let at) {
                 throw CommandLineError.failure(
                     "signing key \(kid) is already staged to sign from \(Timestamp.iso8601(milliseconds: milliseconds(at))): rotate without --at to make it active now, or wait until it is")

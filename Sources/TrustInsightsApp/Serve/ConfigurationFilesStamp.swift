@@ -9,7 +9,6 @@ import Glibc
 /// changes its times, the change time even when the modification time is set back (`touch -r`). A file absent then
 /// and now is no change. A pipe or device given as the configuration file (`--config <(...)`) is not a file that
 /// can be edited: it is not watched (writing into a FIFO moves its times).
-
 struct ConfigurationFilesStamp: Sendable {
     private struct Identity: Equatable, Sendable {
         var device: UInt64
@@ -29,8 +28,12 @@ struct ConfigurationFilesStamp: Sendable {
     mutating func note(_ path: String) {
         guard !entries.contains(where: { $0.path == path }) else { return }
         var status = stat()
-        if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG { return }
-        entries.append((path, Self.identity(of: path)))
+        guard stat(path, &status) == 0 else {
+            entries.append((path, nil))
+            return
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { return }
+        entries.append((path, Self.identity(of: status)))
     }
 
     /// The files that differ from when they were noted, in the order they were noted.
@@ -41,7 +44,11 @@ struct ConfigurationFilesStamp: Sendable {
     private static func identity(of path: String) -> Identity? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
-        return Identity(
+        return identity(of: status)
+    }
+
+    private static func identity(of status: stat) -> Identity {
+        Identity(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
             modifiedSeconds: Int64(status.st_mtim.tv_sec), modifiedNanoseconds: Int64(status.st_mtim.tv_nsec),
             changedSeconds: Int64(status.st_ctim.tv_sec), changedNanoseconds: Int64(status.st_ctim.tv_nsec))

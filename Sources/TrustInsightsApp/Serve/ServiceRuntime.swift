@@ -47,19 +47,19 @@ final class ServiceRuntime: Sendable {
         // touched, so that a start refused for them creates no folder and migrates no database.
         let catalogue: FeatureCatalogue
         do {
-            catalogue = try FeatureCatalogue.load(from: configuration.configDir + "/features")
+            catalogue = try FeatureCatalogue.load(from: configuration.featureCatalogueFolder)
         } catch {
             throw CommandLineError.configuration(key: "feature catalogue", message: error.description)
         }
-        let others = FeatureCatalogue.otherFiles(in: configuration.configDir + "/features")
+        let others = FeatureCatalogue.otherFiles(in: configuration.featureCatalogueFolder)
         if !others.isEmpty {
             log.warning("feature catalogue folder holds files that are not catalogues", [
-                ("folder", .text(configuration.configDir + "/features")),
+                ("folder", .text(configuration.featureCatalogueFolder)),
                 ("files", .text(Self.listed(others))),
                 ("action", "only <category>.json for the five operation categories is read (\(OperationCategory.allCases.map { $0.rawValue + ".json" }.joined(separator: ", "))); the other files change nothing: rename an edit meant to count, move the rest out"),
             ])
         }
-        let velocityPath = configuration.configDir + "/velocity.json"
+        let velocityPath = configuration.velocitySettingsFile
         let velocityConfiguration = try Self.loadConfigurationFile(velocityPath) {
             try VelocityConfiguration.load(json: $0)
         }
@@ -68,7 +68,7 @@ final class ServiceRuntime: Sendable {
         } catch {
             throw CommandLineError.configuration(key: velocityPath, message: Self.located(error.path, error.message))
         }
-        let rateLimits = try Self.loadConfigurationFile(configuration.configDir + "/rate-limits.json") {
+        let rateLimits = try Self.loadConfigurationFile(configuration.rateLimitsFile) {
             try RateLimitPolicy.load(json: $0)
         }
         let manifestPath = configuration.modelsDir + "/manifest.json"
