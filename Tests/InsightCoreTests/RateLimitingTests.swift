@@ -45,6 +45,34 @@ import Testing
         #expect(fresh.admit(now: noon + 500_000, limit: limit).allowed)
     }
 
+    /// The consumption probe's case (6 December): a slow key (one request every 10,000 s, burst 6) empties its
+    /// burst, then stops reporting consumption and is cut to burst 1. The cut limit's reach is one interval, and a
+    /// state further ahead was re-anchored as a clock step is: the request that found the cut was admitted at
+    /// once, and when the cut lifted the key had most of its burst back. A cut is no step: the key keeps its wait.
+    @Test func aCutNeitherAdmitsEarlyNorGivesBackTheBurstWhenItLifts() {
+        let slow = RateLimit(ratePerSecond: 0.0001, burst: 6)
+        let cut = slow.scaled(by: 0.25)
+        #expect(cut == RateLimit(ratePerSecond: 0.0001, burst: 1))
+        var state = GCRAState()
+        let start: Int64 = 1_000_000_000_000
+        #expect((0..<7).map { _ in state.admit(now: start, limit: slow).allowed } == [true, true, true, true, true, true, false])
+        let second: Int64 = 1_000_000
+        let underCut = state.admit(now: start + 7 * second, limit: cut)
+        #expect(!underCut.allowed)
+        // The whole burst's worth (60,000 s) less the 7 s gone: the uncut limit would say 10,000 s less 7.
+        #expect(underCut.retryAfterSeconds == 59_993)
+        // Lifted four minutes later: the uncut limit's own wait, not a refilled burst.
+        let lifted = state.admit(now: start + 240 * second, limit: slow)
+        #expect(!lifted.allowed && lifted.retryAfterSeconds == 9_760)
+        #expect(state.admit(now: start + 10_000 * second, limit: slow).allowed)
+        #expect(!state.admit(now: start + 10_000 * second, limit: slow).allowed)
+        // A clock stepped back is still told from a cut: the same key a day behind is re-anchored and admitted.
+        var stepped = GCRAState()
+        for _ in 0..<6 { _ = stepped.admit(now: start, limit: slow) }
+        #expect(stepped.admit(now: start - 86_400 * second, limit: cut).allowed)
+        #expect(!stepped.admit(now: start - 86_400 * second, limit: cut).allowed)
+    }
+
     /// The same through the table that the service uses. Before, the table kept a state only when it admitted, so
     /// the re-anchoring of a refusal was thrown away: every later request re-anchored from the old arrival time and
     /// was refused again, and a step back of a minute cost the key (and the tenant's insight type) that minute.

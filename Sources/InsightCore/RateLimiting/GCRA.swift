@@ -36,11 +36,15 @@ public struct RateLimitDecision: Sendable, Equatable {
     public var retryAfterSeconds: Int
 }
 
-/// The generic cell rate algorithm: one theoretical arrival time per limited thing, so a limit costs 8 bytes of
-/// state and O(1) per request, with no timers and no buckets to refill.
+/// The generic cell rate algorithm: one theoretical arrival time per limited thing, so a limit costs 16 bytes of
+/// state (with the reach below) and O(1) per request, with no timers and no buckets to refill.
 public struct GCRAState: Sendable, Equatable {
     /// Theoretical arrival time of the next request, in microseconds.
     public private(set) var theoreticalArrival: Int64 = 0
+    /// How far ahead of the clock the last admission could have left the arrival time: the burst and one interval
+    /// of the limit it was admitted under. A limit changed since (a compliance cut, or its lifting) is judged
+    /// against the larger of the two, so that only a clock stepped back re-anchors the state, not a cut.
+    private var reach: Int64 = 0
 
     public init() {}
 
@@ -48,13 +52,18 @@ public struct GCRAState: Sendable, Equatable {
     public mutating func admit(now: Int64, limit: RateLimit) -> RateLimitDecision {
         let interval = limit.emissionInterval
         let tolerance = limit.tolerance
-        // No admission leaves the arrival time further ahead than the burst and one interval. Further ahead, the
-        // wall clock was stepped back (NTP, a restored snapshot) or the limit was cut since: the state is re-anchored
-        // so that this request empties the allowance at the new time, and the next waits one interval, not the
-        // step's length (a one-hour step had refused the key for an hour). Re-anchored to an emptied allowance
-        // instead, the request that found a step was refused: after a step of a few seconds every tenant's first
-        // evaluation answered rateLimitError on each insight (time probe, 6 December).
-        if theoreticalArrival > now + tolerance + interval { theoreticalArrival = now + tolerance }
+        // No admission leaves the arrival time further ahead than the burst and one interval of its limit. Further
+        // ahead, the wall clock was stepped back (NTP, a restored snapshot): the state is re-anchored so that this
+        // request empties the allowance at the new time, and the next waits one interval, not the step's length
+        // (a one-hour step had refused the key for an hour). Re-anchored to an emptied allowance instead, the
+        // request that found a step was refused: after a step of a few seconds every tenant's first evaluation
+        // answered rateLimitError on each insight (time probe, 6 December). A limit cut since is no step: judged
+        // by the cut limit's shorter reach, a key that had emptied a long burst was re-anchored and admitted at
+        // once, and found most of that burst again when the cut lifted, so not reporting consumption earned
+        // requests (consumption probe, 6 December). The cut's tolerance is never above the limit it cuts, nor its
+        // interval below, so under the same arrival time a cut admits nothing the uncut limit would refuse.
+        let window = tolerance + interval
+        if theoreticalArrival > now + max(reach, window) { theoreticalArrival = now + tolerance }
         let arrival = max(theoreticalArrival, now)
         if arrival - now > tolerance {
             let wait = arrival - tolerance - now
@@ -63,6 +72,7 @@ public struct GCRAState: Sendable, Equatable {
                 retryAfterSeconds: max(1, Self.seconds(wait)))
         }
         theoreticalArrival = arrival + interval
+        reach = window
         let used = theoreticalArrival - now
         let remaining = Int(max(0, (tolerance + interval - used) / interval))
         return RateLimitDecision(
