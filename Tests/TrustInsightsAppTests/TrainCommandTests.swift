@@ -440,6 +440,65 @@ import Testing
         #expect(kept.status == 64 && kept.errors.contains("which the service reads"), "\(kept.errors)")
     }
 
+    /// The data folder is the service's too: `train --out data/trust-insights.sqlite` replaced every tenant, key,
+    /// evaluation and label with a model, and a signing key could be written over likewise, where `export` and
+    /// `report` refused both (training probe, 6 December). Every file there, the database's companions whether they
+    /// exist or not, and any name in the signing keys' folder, for the folder named by the variable and by the
+    /// configuration file alike.
+    @Test func theDataFolderIsNoOutputOfAnyCommand() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let root = "/" + String(#filePath).split(separator: "/").dropLast(3).joined(separator: "/")
+        let data = directory.path + "/service-data", named = directory.path + "/named-data"
+        for folder in [data, named] {
+            try FileManager.default.createDirectory(atPath: folder + "/signing-keys", withIntermediateDirectories: true)
+            try Data("SQLite format 3\u{0}".utf8).write(to: URL(fileURLWithPath: folder + "/trust-insights.sqlite"))
+            try Data("key".utf8).write(to: URL(fileURLWithPath: folder + "/signing-keys/es256-1-0000000000000000.pem"))
+        }
+        try Data(#"{"dataDir": "\#(named)"}"#.utf8).write(to: URL(fileURLWithPath: directory.path + "/conf.json"))
+        try Data("margin,prob\n".utf8).write(to: URL(fileURLWithPath: directory.path + "/notes.txt"))
+        try FileManager.default.copyItem(atPath: root + "/models/payment-2026.11.1.json", toPath: directory.path + "/model.json")
+        let variables = ["TRUST_INSIGHTS_DATA_DIR": data, "TRUST_INSIGHTS_CONFIG": directory.path + "/conf.json"]
+        let targets = [
+            (data + "/trust-insights.sqlite", "in the service's data folder"),
+            (named + "/trust-insights.sqlite", "in the service's data folder"),
+            (data + "/../service-data/trust-insights.sqlite-wal", "SQLite keeps beside it"),
+            (named + "/trust-insights.sqlite-journal", "SQLite keeps beside it"),
+            (data + "/signing-keys/es256-1-0000000000000000.pem", "which the service reads whole"),
+            (named + "/signing-keys/new.json", "which the service reads whole"),
+        ]
+        let before = try [data, named].flatMap { folder in
+            try ["/trust-insights.sqlite", "/signing-keys/es256-1-0000000000000000.pem"].map {
+                try Data(contentsOf: URL(fileURLWithPath: folder + $0))
+            }
+        }
+        for (target, said) in targets {
+            let runs = [
+                CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", target, "--config-dir", root + "/config"], variables: variables),
+                CommandRun(["train", "--train", train.path, "--valid", valid.path, "--out", target, "--trees", "3"], variables: variables),
+                CommandRun(["models", "score", "--model", directory.path + "/model.json", "--input", directory.path + "/notes.txt", "--output", target], variables: variables),
+                CommandRun(["models", "import", "--from", "xgboost", directory.path + "/absent.json", "--insight", "isLikelyBeingCoached",
+                            "--category", "payment", "--version", "2026.12.9", "--out", target], variables: variables),
+            ]
+            for run in runs {
+                #expect(run.status == 64 && run.errors.contains(said), "\(target): \(run.errors)")
+            }
+        }
+        let after = try [data, named].flatMap { folder in
+            try ["/trust-insights.sqlite", "/signing-keys/es256-1-0000000000000000.pem"].map {
+                try Data(contentsOf: URL(fileURLWithPath: folder + $0))
+            }
+        }
+        #expect(after == before)
+        #expect(!FileManager.default.fileExists(atPath: data + "/trust-insights.sqlite-wal"))
+        #expect(!FileManager.default.fileExists(atPath: named + "/signing-keys/new.json"))
+        // Beside the data folder, a file of one's own is still fine.
+        let beside = CommandRun(
+            ["train", "--train", train.path, "--valid", valid.path, "--out", directory.path + "/trained.json", "--trees", "3"],
+            variables: variables)
+        #expect(beside.status == 0, "\(beside.errors)")
+    }
+
     /// A `high` that misses its precision target is said on standard error, as a `medium` that misses its recall
     /// target is; before, only the metadata's `high-rule` told (pipeline probe, 6 December).
     @Test func aHighThresholdBelowItsPrecisionTargetIsWarnedOf() throws {

@@ -44,9 +44,11 @@ enum OutputFile {
     ///
     /// `serviceFiles` are files the service reads that this command does not (its configuration folder, catalogues,
     /// manifest and models): written over, the next start or reload refuses them and the service goes down.
+    ///
+    /// `dataFolderFiles` are the other files of a data folder the command does not read.
     static func refuseOverwriting(
         inputs: [String], reserved: [String] = [], reservedFolders: [String] = [], serviceFiles: [String] = [],
-        option: String, path: String, with product: String
+        dataFolderFiles: [String] = [], option: String, path: String, with product: String
     ) throws(CommandLineError) {
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
@@ -54,8 +56,11 @@ enum OutputFile {
         if let file = serviceFiles.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names \(file), which the service reads (configuration, catalogue, manifest or model): \(product) would overwrite it, and the next start or reload would refuse it")
         }
+        if let file = dataFolderFiles.first(where: { isSameFile(path, $0) }) {
+            throw .usage("The value for '--\(option)' names \(file), in the service's data folder: \(product) would overwrite it")
+        }
         if let file = reserved.first(where: { isSamePlace(path, $0) }) {
-            throw .usage("The value for '--\(option)' names \(file), which belongs to the database: \(product) may not be written there")
+            throw .usage("The value for '--\(option)' names \(file), the database or one of the files SQLite keeps beside it: \(product) may not be written there")
         }
         // A new file there is no input yet, but the folder is read whole: the signing keys' folder refuses a start
         // that finds a file in it other users may read.
