@@ -27,6 +27,11 @@ final class Checkpointer: @unchecked Sendable {
     /// Asked before each checkpoint, and on every tick while idle: false skips the checkpoint (the store's files
     /// were replaced under it, and what it would copy or reset may not be what is on disk).
     private let filesIntact: @Sendable () -> Bool
+    /// Asked before each checkpoint: true makes it a TRUNCATE, which also cuts the WAL file to nothing. Below the
+    /// disk reserve writes are refused, and only a write restarts the WAL once a checkpoint has caught up, so the
+    /// WAL a held reader or a failing checkpoint had let grow kept the disk below the reserve, and every write
+    /// refused, for good after the cause was gone (fault probe, 6 December: four minutes, until a restart).
+    private let walHoldsTheReserve: @Sendable () -> Bool
     private let failures = Atomic<Int>(0)
     /// How long a failed checkpoint waits before the next, whatever nudges come meanwhile.
     private let failurePauseMicroseconds: Int
@@ -39,9 +44,11 @@ final class Checkpointer: @unchecked Sendable {
     init(
         path: String, intervalMilliseconds: Int = 500, spacingMicroseconds: Int = 5000,
         failurePauseMilliseconds: Int = GroupCommitter.defaultFailedCatchUpPauseMilliseconds,
-        filesIntact: @escaping @Sendable () -> Bool = { true }
+        filesIntact: @escaping @Sendable () -> Bool = { true },
+        walHoldsTheReserve: @escaping @Sendable () -> Bool = { false }
     ) throws {
         self.filesIntact = filesIntact
+        self.walHoldsTheReserve = walHoldsTheReserve
         failurePauseMicroseconds = failurePauseMilliseconds * 1000
         connection = try SQLiteConnection(path: path)
         // Possibly the last connection to close: it must leave the WAL files in place too (see SQLiteStore).
@@ -90,7 +97,10 @@ final class Checkpointer: @unchecked Sendable {
             // A database file that refuses the copy (immutable, remounted read-only) fails every checkpoint: tried
             // every `spacingMicroseconds` behind the writer's nudges, the failures took a core's share from the
             // answers. The writer's catch-up, which says so in the log, waits as long between its attempts.
-            let failed = (try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")) == nil
+            // A TRUNCATE waits (SQLite's busy timeout, on this thread only) for readers of older snapshots and holds
+            // new writers back meanwhile; it runs only while writes are refused for the reserve anyway.
+            let mode = walHoldsTheReserve() ? "TRUNCATE" : "PASSIVE"
+            let failed = (try? connection.execute("PRAGMA wal_checkpoint(\(mode))")) == nil
             if failed { failures.add(1, ordering: .relaxed) }
             let spacing = failed ? failurePauseMicroseconds : spacingMicroseconds
             let spaced = signal.locked { () -> Bool in

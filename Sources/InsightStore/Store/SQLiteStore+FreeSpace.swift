@@ -42,6 +42,16 @@ extension SQLiteStore {
         corruption.detail
     }
 
+    /// The WAL file's size: below the reserve, what the store's own log holds of the disk (the checkpoint thread
+    /// cuts it to nothing once no reader holds it back). Nil when there is none.
+    public func walBytes() -> Int64? { Self.fileSize(path + "-wal") }
+
+    static func fileSize(_ path: String) -> Int64? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int64(status.st_size)
+    }
+
     static func availableBytes(at path: String) -> UInt64? {
         var status = statvfs()
         guard statvfs(path, &status) == 0 else { return nil }

@@ -83,6 +83,9 @@ public final class SQLiteStore: Sendable {
             // acknowledging writes, even with no write coming to find out.
             if replacedSeen.exchange(!intact, ordering: .relaxed) != !intact && !intact { filesReplaced() }
             return intact
+        }, walHoldsTheReserve: {
+            guard let available = Self.availableBytes(at: databasePath), available < Self.minimumFreeBytes else { return false }
+            return (Self.fileSize(databasePath + "-wal") ?? 0) > 0
         })
         self.checkpointer = checkpointer
         writer = GroupCommitter(

@@ -213,12 +213,15 @@ final class ServiceRuntime: Sendable {
                 fields.append(("reserveBytes", .number(Int(SQLiteStore.minimumFreeBytes))))
                 if let available = store.availableBytes(), available < SQLiteStore.minimumFreeBytes {
                     fields.append(("reason", .text(StoreError.diskFull(availableBytes: available).description)))
+                    // The service's own WAL may be what holds the disk: grown while a reader or a failing checkpoint
+                    // held it back, it is cut to nothing within a second of that ending, and writes resume.
+                    if let wal = store.walBytes(), wal > 0 { fields.append(("walBytes", .number(Int(clamping: wal)))) }
                 } else if let reason = store.lastWriteFailureReason() {
                     fields.append(("lastWriteError", .text(reason)))
                 }
                 let unwritable = store.unwritableFiles()
                 if !unwritable.isEmpty { fields.append(("unwritableFiles", .text(unwritable.joined(separator: ", ")))) }
-                fields.append(("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, the permissions of the data folder and its database files, and whether another process holds the database"))
+                fields.append(("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, the permissions of the data folder and its database files, and whether another process holds the database (a long read transaction keeps the WAL from being checkpointed, and it grows until the reserve stops writes; the service cuts its WAL back once nothing holds it)"))
                 storageLog.error("storage not writable", fields)
             }
         })

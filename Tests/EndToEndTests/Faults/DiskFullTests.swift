@@ -1,4 +1,5 @@
 import Foundation
+import InsightStore
 import Testing
 @testable import TrustInsightsApp
 
@@ -70,6 +71,50 @@ import Testing
                 body: #"{"status": "usedIncreasedFriction", "insightIDsUsed": []}"#)
             #expect(late.status == 201)
             #expect(try service.count("SELECT COUNT(*) FROM evaluation") == 2)
+        }
+    }
+
+    /// The fault probe's case (6 December): a read transaction held by another program keeps checkpoints from
+    /// getting past it, the WAL grows under the writes until the disk is below the reserve, and writes are refused.
+    /// Only a write restarts the WAL, so once the reader had gone the WAL's own size kept the disk below the reserve
+    /// and every write refused until a restart (four minutes in the probe). The checkpoint thread now cuts the WAL
+    /// to nothing while it is what holds the reserve, and writes resume by themselves.
+    @Test(.enabled(if: SmallFilesystem.isAvailable, "needs root to mount a small tmpfs as the data disk"))
+    func theWALAReaderLetGrowIsCutBackOnceItGoesAndWritesResume() throws {
+        let disk = try SmallFilesystem(megabytes: 32)
+        defer { disk.unmount() }
+        try withExtendedLifetime(try LiveService { $0.dataDir = disk.path + "/data" }) { service in
+            let client = try service.key()
+            _ = try service.evaluate(key: client, account: "acct-before")
+            // A little over the reserve left free: what the WAL grows into.
+            let filler = try disk.fill()
+            var status = stat()
+            #expect(stat(filler, &status) == 0)
+            #expect(truncate(filler, max(0, Int(status.st_size) - Int(SQLiteStore.minimumFreeBytes) - 1_500_000)) == 0)
+            let database = disk.path + "/data/" + SQLiteStore.fileName
+            let reader = try SQLiteConnection(path: database, mode: .readOnly)
+            try reader.execute("BEGIN")
+            let snapshot = try reader.statement("SELECT COUNT(*) FROM evaluation")
+            #expect(try snapshot.step())
+            var refused = false
+            for index in 0..<3000 where !refused {
+                let answer = try service.client().request("POST", "/v1/evaluations", headers: [
+                    ("Authorization", "Bearer \(client)"), ("Content-Type", "application/json"),
+                ], body: Requests.payment(requestID: "req-\(index)", account: "acct-\(index)", device: "dev-\(index)"))
+                #expect(answer.status == 200 || answer.status == 503, "\(answer.status) \(answer.text)")
+                refused = answer.status == 503
+            }
+            #expect(refused, "the WAL never took the disk below the reserve")
+            #expect(try service.client().request("GET", "/readyz").status == 503)
+            let notWritable = service.logs.lines.first { $0.contains("\"storage not writable\"") }
+            #expect(notWritable?.contains("\"walBytes\":") == true, "\(notWritable ?? "no line")")
+            #expect(try !snapshot.step())
+            try reader.execute("COMMIT")
+            // Nothing else is freed: the WAL cut back is what brings the disk above the reserve again.
+            #expect(try Self.poll(seconds: 15) { try service.client().request("GET", "/readyz").status == 200 })
+            #expect(service.logs.lines.contains { $0.contains("\"storage writable again\"") })
+            #expect(try service.evaluate(key: client, account: "acct-after", device: "dev-after").insightIDs.count == 2)
+            #expect(FileManager.default.fileExists(atPath: filler))
         }
     }
 
