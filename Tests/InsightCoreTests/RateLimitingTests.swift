@@ -69,8 +69,36 @@ import Testing
         // A clock stepped back is still told from a cut: the same key a day behind is re-anchored and admitted.
         var stepped = GCRAState()
         for _ in 0..<6 { _ = stepped.admit(now: start, limit: slow) }
-        #expect(stepped.admit(now: start - 86_400 * second, limit: cut).allowed)
-        #expect(!stepped.admit(now: start - 86_400 * second, limit: cut).allowed)
+        #expect(stepped.admit(now: start - 86_400 * second, limit: cut, uncut: slow).allowed)
+        #expect(!stepped.admit(now: start - 86_400 * second, limit: cut, uncut: slow).allowed)
+    }
+
+    /// The regression probe's case: the slow key, its burst emptied, is admitted under the cut the moment its
+    /// allowance is back (its state idle, so it had only the cut's reach), then the clock is set back 45,000 s. Taken
+    /// for a step past the cut's reach, the state was re-anchored and the request admitted, where the uncut limit,
+    /// in the same place, refused it for 5,000 s more. The uncut reach counts: no re-anchoring short of it.
+    @Test func underACutAClockSetBackReanchorsOnlyWhereTheUncutLimitWould() {
+        let slow = RateLimit(ratePerSecond: 0.0001, burst: 6)
+        let cut = slow.scaled(by: 0.25)
+        let second: Int64 = 1_000_000
+        let start: Int64 = 1_000_000_000_000
+        var reporting = GCRAState(), silent = GCRAState()
+        for _ in 0..<6 {
+            _ = reporting.admit(now: start, limit: slow)
+            _ = silent.admit(now: start, limit: slow)
+        }
+        #expect(reporting.admit(now: start + 60_000 * second, limit: slow).allowed)
+        #expect(silent.admit(now: start + 60_000 * second, limit: cut, uncut: slow).allowed)
+        let steppedBack = start + 15_000 * second
+        let uncutAnswer = reporting.admit(now: steppedBack, limit: slow)
+        #expect(!uncutAnswer.allowed && uncutAnswer.retryAfterSeconds == 5_000)
+        let cutAnswer = silent.admit(now: steppedBack, limit: cut, uncut: slow)
+        #expect(!cutAnswer.allowed && cutAnswer.retryAfterSeconds == 55_000)
+        // Past the uncut reach, a step is a step under either limit: re-anchored, admitted, then one interval.
+        let farBack = start - 100_000 * second
+        #expect(reporting.admit(now: farBack, limit: slow).allowed)
+        #expect(silent.admit(now: farBack, limit: cut, uncut: slow).allowed)
+        #expect(silent.admit(now: farBack, limit: cut, uncut: slow).retryAfterSeconds == 10_000)
     }
 
     /// The same through the table that the service uses. Before, the table kept a state only when it admitted, so

@@ -134,6 +134,34 @@ import InsightCore
         #expect(try SQLiteStore.storedSchemaVersion(inDirectory: directory) == 5, "nothing migrated")
     }
 
+    /// A database of the release before, with that release's server still running on the folder: the commands that
+    /// write would migrate it under the server, which then answered every evaluation 503 (upgrade probe, 6
+    /// December). Refused, naming the server, until it is gone; then the command migrates as before.
+    @Test func theWritingCommandsDoNotMigrateADatabaseUnderARunningServer() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let older = SQLiteStore.schemaVersion - 1
+        // The older server's own connection, open as long as it runs (its WAL index with it).
+        var server: SQLiteConnection? = try SQLiteConnection(path: directory + "/" + SQLiteStore.fileName)
+        try Migrator(Array(Schema.migrator.migrations.prefix(older))).migrate(try #require(server))
+        var lock: DataFolderLock? = try DataFolderLock(dataDir: directory)
+        for arguments in [["create", "--tenant", "acme", "--role", "client", "--env", "production"], ["revoke", "k0123456789abcdef"],
+                          ["reinstate", "k0123456789abcdef"]] {
+            let refused = run(arguments)
+            #expect(refused.status == 1, "\(arguments): \(refused.errors)")
+            #expect(refused.errors.contains("has schema version \(older), which this trust-insights would migrate to \(SQLiteStore.schemaVersion), and a server (process \(getpid())) is using the data folder"),
+                    "\(refused.errors)")
+            #expect(!refused.errors.contains("Migrating"))
+        }
+        #expect(try SQLiteStore.storedSchemaVersion(inDirectory: directory) == older, "nothing migrated")
+        withExtendedLifetime((lock, server)) {}
+        lock = nil
+        server = nil
+        let created = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
+        #expect(created.status == 0, "\(created.errors)")
+        #expect(created.errors.contains("Migrating \(directory)/\(SQLiteStore.fileName) from schema version \(older) to \(SQLiteStore.schemaVersion)."))
+        #expect(try SQLiteStore.storedSchemaVersion(inDirectory: directory) == SQLiteStore.schemaVersion)
+    }
+
     @Test func aPastedSecretIsNeitherEchoedNorActedOn() throws {
         let created = run(["create", "--tenant", "acme", "--role", "client", "--env", "production"])
         let secret = try #require(created.output.split(separator: "\n").last.map(String.init))

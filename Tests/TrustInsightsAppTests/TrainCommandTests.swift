@@ -492,6 +492,16 @@ import Testing
         #expect(after == before)
         #expect(!FileManager.default.fileExists(atPath: data + "/trust-insights.sqlite-wal"))
         #expect(!FileManager.default.fileExists(atPath: named + "/signing-keys/new.json"))
+        // A data folder whose signing keys' folder is still to come (made by `keys create`, before the first start):
+        // a file of that name would keep the service from starting there (regression probe, 6 December).
+        try FileManager.default.removeItem(atPath: named + "/signing-keys")
+        for run in [
+            CommandRun(["simulate", "--category", "payment", "--rows", "5", "--out", named + "/signing-keys", "--config-dir", root + "/config"], variables: variables),
+            CommandRun(["train", "--train", train.path, "--valid", valid.path, "--out", named + "/./signing-keys", "--trees", "3"], variables: variables),
+        ] {
+            #expect(run.status == 64 && run.errors.contains("the signing keys' folder"), "\(run.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: named + "/signing-keys"))
         // Beside the data folder, a file of one's own is still fine.
         let beside = CommandRun(
             ["train", "--train", train.path, "--valid", valid.path, "--out", directory.path + "/trained.json", "--trees", "3"],

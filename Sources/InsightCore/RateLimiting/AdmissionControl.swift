@@ -71,12 +71,15 @@ public final class AdmissionControl: Sendable {
 
     /// One evaluation by this key.
     public func admitEvaluation(_ principal: Principal, now: Int64) -> KeyAdmission {
-        let (limit, figures) = effectiveLimit(for: principal, now: now)
+        let figures = compliance.assess(keyID: principal.keyID, now: now)
         if figures.standing == .suspended {
             storeSuspension(of: principal, now: now)
             return .suspended
         }
-        let decision = keys.admit(principal.keyID, limit: limit, now: now)
+        let uncut = policy.limit(for: principal)
+        let decision = figures.standing == .compliant
+            ? keys.admit(principal.keyID, limit: uncut, now: now)
+            : keys.admit(principal.keyID, limit: uncut.scaled(by: policy.compliance.reducedRateFactor), uncut: uncut, now: now)
         return decision.allowed ? .admitted(decision) : .limited(decision)
     }
 

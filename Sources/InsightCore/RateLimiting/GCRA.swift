@@ -49,7 +49,8 @@ public struct GCRAState: Sendable, Equatable {
     public init() {}
 
     /// Admits a request at `now` (microseconds) if the limit allows it; a refused request changes nothing.
-    public mutating func admit(now: Int64, limit: RateLimit) -> RateLimitDecision {
+    /// `uncut` is the limit that `limit` cuts, when it does: its reach counts toward telling a clock step too.
+    public mutating func admit(now: Int64, limit: RateLimit, uncut: RateLimit? = nil) -> RateLimitDecision {
         let interval = limit.emissionInterval
         let tolerance = limit.tolerance
         // No admission leaves the arrival time further ahead than the burst and one interval of its limit. Further
@@ -61,9 +62,13 @@ public struct GCRAState: Sendable, Equatable {
         // by the cut limit's shorter reach, a key that had emptied a long burst was re-anchored and admitted at
         // once, and found most of that burst again when the cut lifted, so not reporting consumption earned
         // requests (consumption probe, 6 December). The cut's tolerance is never above the limit it cuts, nor its
-        // interval below, so under the same arrival time a cut admits nothing the uncut limit would refuse.
+        // interval below, so under the same arrival time a cut admits nothing the uncut limit would refuse. The
+        // uncut limit's reach counts as well, so that a clock set back under a cut re-anchors only where it would
+        // re-anchor the uncut limit: a state left idle and then admitted under the cut had only the cut's reach, and
+        // a step back of less than the uncut reach admitted a request the uncut limit refused (regression probe).
         let window = tolerance + interval
-        if theoreticalArrival > now + max(reach, window) { theoreticalArrival = now + tolerance }
+        let stepReach = max(reach, window, uncut.map { $0.tolerance + $0.emissionInterval } ?? 0)
+        if theoreticalArrival > now + stepReach { theoreticalArrival = now + tolerance }
         let arrival = max(theoreticalArrival, now)
         if arrival - now > tolerance {
             let wait = arrival - tolerance - now

@@ -36,8 +36,8 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
         self.sweepEvery = sweepEvery
     }
 
-    /// Admits one request for `key` at `now` (milliseconds).
-    public func admit(_ key: Key, limit: RateLimit, now: Int64) -> RateLimitDecision {
+    /// Admits one request for `key` at `now` (milliseconds); `uncut` as in `GCRAState.admit`.
+    public func admit(_ key: Key, limit: RateLimit, uncut: RateLimit? = nil, now: Int64) -> RateLimitDecision {
         let micros = now &* 1000
         let hashed = HashedKey(key)
         return shard(for: hashed).state.withLock { shard in
@@ -48,13 +48,13 @@ public final class RateLimitTable<Key: Hashable & Sendable>: Sendable {
             }
             guard let position = shard.states.index(forKey: hashed) else {
                 var state = GCRAState()
-                let decision = state.admit(now: micros, limit: limit)
+                let decision = state.admit(now: micros, limit: limit, uncut: uncut)
                 if decision.allowed { shard.states[hashed] = state }
                 return decision
             }
             let stored = shard.states.values[position]
             var state = stored
-            let decision = state.admit(now: micros, limit: limit)
+            let decision = state.admit(now: micros, limit: limit, uncut: uncut)
             // A refusal changes nothing (a step back of the clock re-anchors and admits, `GCRAState.admit`); the
             // state is stored whenever it changed all the same, as a re-anchoring left unstored had every later
             // request re-anchor from the old state, so a step back of an hour cost the key an hour of 429s.

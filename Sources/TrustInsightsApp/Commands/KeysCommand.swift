@@ -36,6 +36,7 @@ enum KeysCommand {
             try folder.checkDatabaseBeforeOpening()
         }
         try folder.checkServerFilesBeforeOpening()
+        try folder.checkNoMigrationUnderAServer()
         do {
             let store = try SQLiteStore(directory: configuration.dataDir, migrating: { from, to in
                 // An upgrade run by a command, before the service's next start: said, as `serve` logs it.

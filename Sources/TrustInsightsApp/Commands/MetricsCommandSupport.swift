@@ -58,7 +58,7 @@ enum MetricsCommandSupport {
                 configuration.configDir, configuration.configDir + "/features", configuration.modelsDir,
             ])
             try OutputFile.refuseOverwriting(
-                inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 },
+                inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 } + [configuration.dataDir + "/signing-keys"],
                 reservedFolders: [configuration.dataDir + "/signing-keys"], serviceFiles: serviceFiles,
                 option: "out", path: output, with: product)
             try ModelsFiles.refuseOverwritingListedModel(output, option: "out")

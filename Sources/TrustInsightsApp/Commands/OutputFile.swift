@@ -60,7 +60,7 @@ enum OutputFile {
             throw .usage("The value for '--\(option)' names \(file), in the service's data folder: \(product) would overwrite it")
         }
         if let file = reserved.first(where: { isSamePlace(path, $0) }) {
-            throw .usage("The value for '--\(option)' names \(file), the database or one of the files SQLite keeps beside it: \(product) may not be written there")
+            throw .usage("The value for '--\(option)' names \(file), which the service keeps in its data folder (the database, the files SQLite keeps beside it, or the signing keys' folder): \(product) may not be written there")
         }
         // A new file there is no input yet, but the folder is read whole: the signing keys' folder refuses a start
         // that finds a file in it other users may read.

@@ -8,7 +8,8 @@ import Glibc
 
 /// The files `serve` reads, seen from where a command runs: its configuration file, the configuration folder and its
 /// `features/`, the models folder's manifest with every model it lists, and the data folder (the database with its
-/// `-wal`, `-shm` and `-journal`, existing or not, every other file there, and the signing keys' folder).
+/// `-wal`, `-shm` and `-journal`, existing or not, every other file there, and the signing keys' folder, which a
+/// file of that name made before the service's first start there would keep it from starting).
 /// `simulate`, `train`, `models score` and `models import` write files of their own and must not write over these:
 /// `simulate --out config/velocity.json` replaced the velocity settings with CSV rows, and the service then refused
 /// to start (pipeline probe, 6 December); `train --out data/trust-insights.sqlite` replaced every tenant, key,
@@ -43,7 +44,9 @@ enum ServiceFiles {
             + modelsDirs.flatMap(modelFiles(in:))
         let databases = dataDirs.map { $0 + "/" + SQLiteStore.fileName }
         try OutputFile.refuseOverwriting(
-            inputs: [], reserved: databases + databases.flatMap { database in ["-wal", "-shm", "-journal"].map { database + $0 } },
+            inputs: [],
+            reserved: databases + databases.flatMap { database in ["-wal", "-shm", "-journal"].map { database + $0 } }
+                + dataDirs.map { $0 + "/signing-keys" },
             reservedFolders: dataDirs.map { $0 + "/signing-keys" }, serviceFiles: files,
             dataFolderFiles: OutputFile.files(in: dataDirs), option: option, path: output, with: product)
     }

@@ -124,6 +124,23 @@ struct DataFolderState {
         }
     }
 
+    /// For the commands that write (`keys create`, `revoke`, `reinstate`), which migrate an older database as they
+    /// open it: not while a server holds the folder. That server is of the older release (one of this release
+    /// would have migrated the database at its start), and it cannot use the database migrated under it: a
+    /// `keys create` run from a newly installed binary before the service's restart left the running server
+    /// answering every evaluation 503 (upgrade probe, 6 December).
+    func checkNoMigrationUnderAServer() throws(CommandLineError) {
+        guard holdsDatabase, let version = try? SQLiteStore.storedSchemaVersion(inDirectory: dataDir),
+              version > 0, version < SQLiteStore.schemaVersion,
+              let holder = DataFolderLock.holder(dataDir: dataDir)
+        else { return }
+        throw .failure(
+            "\(databasePath) has schema version \(version), which this trust-insights would migrate to "
+                + "\(SQLiteStore.schemaVersion), and a server\(holder > 0 ? " (process \(holder))" : "") is using the data "
+                + "folder: an older release, which cannot use the migrated database. Restart the service with this "
+                + "release first (its start migrates the database), then run the command again")
+    }
+
     /// Once the database is open: evaluations were answered, so their signing keys must still be there.
     func checkSigningKeys(store: any DatabaseReading) throws(CommandLineError) {
         guard !(try containsSigningKeys()) else { return }
