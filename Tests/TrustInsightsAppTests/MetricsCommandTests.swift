@@ -195,6 +195,36 @@ import InsightCore
         #expect(status == 0, "\(output.standardError.withLock { $0 })")
     }
 
+    /// An export of one data folder must not write over another the service could take from here: the
+    /// configuration file's `dataDir` while `--data-dir` names a copy (`export --data-dir alt --out
+    /// data/trust-insights.sqlite` replaced the live database; second regression probe, 6 December), nor a name in
+    /// a signing keys' folder still to come (refused as a usage error, not failed as a write into a missing folder).
+    @Test func neverWritesOverAnotherDataFolderTheServiceCouldTake() throws {
+        let live = directory + "/live"
+        try FileManager.default.createDirectory(atPath: live, withIntermediateDirectories: true)
+        let database = live + "/" + SQLiteStore.fileName
+        try FileManager.default.copyItem(atPath: directory + "/data/" + SQLiteStore.fileName, toPath: database)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let configFile = directory + "/config-live.json"
+        try Data(#"{"dataDir": "\#(live)"}"#.utf8).write(to: URL(fileURLWithPath: configFile))
+        for (command, out, said) in [
+            (["export", "metrics"], database, "in the service's data folder"),
+            (["report"], live + "/../live/" + SQLiteStore.fileName + "-journal", "the files SQLite keeps beside it"),
+            (["export", "metrics"], live + "/signing-keys", "the signing keys' folder"),
+            (["report"], live + "/signing-keys/report.html", "names a file in \(live)/signing-keys"),
+            (["export", "metrics"], directory + "/data/signing-keys/x.json", "names a file in \(directory)/data/signing-keys"),
+        ] {
+            let output = Output()
+            let status = CommandLineTool(root: RootCommand.spec).run(
+                command + ["--tenant", "acme", "--data-dir", directory + "/data", "--config", configFile, "--out", out],
+                environment: output.environment)
+            #expect(status == 64, "\(command) \(out): \(output.standardError.withLock { $0 })")
+            #expect(output.standardError.withLock { $0 }.contains(said), "\(output.standardError.withLock { $0 })")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        #expect(!FileManager.default.fileExists(atPath: live + "/signing-keys"))
+    }
+
     /// The CSV ends in CRLF; printing it must not add a blank line, which a CSV reader takes as a row.
     @Test func exportsCSVToStandardOutputEndingInOneLineBreak() throws {
         let (status, output) = run(["export", "metrics", "--tenant", "acme", "--format", "csv"])

@@ -41,7 +41,8 @@ enum MetricsCommandSupport {
     /// and so is a tenant it does not know (a mistyped name would otherwise read as a tenant with no data).
     ///
     /// `output` (a path, or `-`) may not name a file these commands read: the database and the rest of the data
-    /// folder, its signing keys, or the configuration file. Checked before anything is read.
+    /// folder, its signing keys, or the configuration file; nor any file of the service's (`ServiceFiles`), in any
+    /// folder `serve` could take from where the command runs. Checked before anything is read.
     static func metrics(
         _ arguments: ParsedArguments, _ environment: CommandEnvironment, tenant: TenantID, output: String, product: String
     ) throws -> LabelMetrics {
@@ -61,6 +62,9 @@ enum MetricsCommandSupport {
                 inputs: inputs, reserved: ["-wal", "-shm", "-journal"].map { database + $0 } + [configuration.dataDir + "/signing-keys"],
                 reservedFolders: [configuration.dataDir + "/signing-keys"], serviceFiles: serviceFiles,
                 option: "out", path: output, with: product)
+            // And those of every other folder `serve` could take from here: an export of another data folder
+            // (`--data-dir alt`) wrote over `./data`'s database (second regression probe, 6 December).
+            try ServiceFiles.refuseOverwriting(output, option: "out", with: product, arguments: arguments, environment: environment)
             try ModelsFiles.refuseOverwritingListedModel(output, option: "out")
         }
         let folder = DataFolderState(dataDir: configuration.dataDir)

@@ -64,7 +64,9 @@ enum OutputFile {
         }
         // A new file there is no input yet, but the folder is read whole: the signing keys' folder refuses a start
         // that finds a file in it other users may read.
-        if let folder = reservedFolders.first(where: { isInFolder(path, $0) }) {
+        // The folder itself may not exist yet (a data folder made by `keys create` before the first start): a name
+        // in it is refused all the same, as a usage error, not left to fail as a write into a missing folder.
+        if let folder = reservedFolders.first(where: { isInFolder(path, $0) || isSamePlace(Self.folder(of: followingLinks(path)), $0) }) {
             throw .usage("The value for '--\(option)' names a file in \(folder), which the service reads whole: \(product) may not be written there")
         }
     }
