@@ -43,7 +43,8 @@ public struct GCRAState: Sendable, Equatable {
     public private(set) var theoreticalArrival: Int64 = 0
     /// How far ahead of the clock the last admission could have left the arrival time: the burst and one interval
     /// of the limit it was admitted under. A limit changed since (a compliance cut, or its lifting) is judged
-    /// against the larger of the two, so that only a clock stepped back re-anchors the state, not a cut.
+    /// against the largest of this, its own and the uncut limit's reach, so that only a clock stepped back
+    /// re-anchors the state, not a cut.
     private var reach: Int64 = 0
 
     public init() {}

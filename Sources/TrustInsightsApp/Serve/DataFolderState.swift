@@ -137,7 +137,8 @@ struct DataFolderState {
         throw .failure(
             "\(databasePath) has schema version \(version), which this trust-insights would migrate to "
                 + "\(SQLiteStore.schemaVersion), and a server\(holder > 0 ? " (process \(holder))" : "") is using the data "
-                + "folder: an older release, which cannot use the migrated database. Restart the service with this "
+                + "folder: an older release, which may not be able to use the migrated database and will not start on it "
+                + "again. Restart the service with this "
                 + "release first (its start migrates the database), then run the command again")
     }
 
