@@ -150,8 +150,10 @@ import Testing
         let warnings = short.logs.lines.filter { $0.contains("\"authorization cooldown is short\"") }
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("\"level\":\"warning\"") == true && warnings.first?.contains("\"authorizationCooldownMilliseconds\":0") == true)
+        // With 0 the opt-out is immediate, which "within the hour" would understate (authorization probe).
+        #expect(warnings.first?.contains("takes effect at once") == true)
         let justUnder = try LiveService { $0.authorizationCooldownSeconds = 3599.5 }
-        #expect(justUnder.logs.lines.contains { $0.contains("\"authorization cooldown is short\"") && $0.contains("\"authorizationCooldownMilliseconds\":3599500") })
+        #expect(justUnder.logs.lines.contains { $0.contains("\"authorization cooldown is short\"") && $0.contains("\"authorizationCooldownMilliseconds\":3599500") && $0.contains("within the hour") })
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("authorization cooldown") })
         #expect(!usual.logs.lines.contains { $0.contains("consumption deadline") })

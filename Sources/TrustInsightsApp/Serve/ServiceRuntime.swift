@@ -241,7 +241,9 @@ final class ServiceRuntime: Sendable {
                 // In milliseconds, as the registry keeps it: whole seconds rounded up would print 3600 for 3599.5,
                 // the very value that does not warn.
                 ("authorizationCooldownMilliseconds", .number(Int(configuration.authorizationCooldownMilliseconds))),
-                ("effect", "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
+                ("effect", configuration.authorizationCooldownMilliseconds == 0
+                    ? "a person's opt-out takes effect at once: no time to notice being coached into switching protection off (default 86400)"
+                    : "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
             ])
         }
         let authenticator = try Self.reading(databasePath) { try Authenticator(store: store) }
