@@ -35,7 +35,7 @@ struct ConfigurationKey: Sendable {
     }
 
     static let all: [ConfigurationKey] = [
-        .init(name: "host", value: .text(\.host), help: "Numeric IPv4 or IPv6 address to listen on (0.0.0.0 for all IPv4 interfaces, :: for all interfaces of both families)."),
+        .init(name: "host", value: .text(\.host), help: "Numeric IPv4 or IPv6 address to listen on (0.0.0.0 for all IPv4 interfaces, :: for all interfaces of both families), or localhost for 127.0.0.1; other names are refused."),
         .init(name: "port", value: .integer(\.port, 0...65535), help: "TCP port (0 picks a free one)."),
         .init(name: "dataDir", value: .text(\.dataDir), help: "Folder for the SQLite database and signing keys."),
         .init(name: "modelsDir", value: .text(\.modelsDir), help: "Folder holding manifest.json and the models."),
