@@ -140,6 +140,30 @@ import Testing
         }
     }
 
+    /// P-256 spelt out with explicit parameters is refused: its SubjectPublicKeyInfo, and so its kid, differs
+    /// from what a verifier rebuilds from the published JWK (signing probe, 6 December). The same key re-encoded
+    /// with the named curve is taken.
+    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to write explicit curve parameters"))
+    func explicitCurveParametersAreRejectedAndTheNamedCurveFormIsTaken() throws {
+        let named = try ES256PrivateKey.generate()
+        let explicit = try #require(try TestSupport.run(
+            "openssl", ["ec", "-param_enc", "explicit"], input: Data(named.pemRepresentation.utf8)))
+        #expect(explicit.status == 0 && explicit.output.contains("EC PRIVATE KEY"))
+        #expect {
+            try ES256PrivateKey(pemRepresentation: explicit.output)
+        } throws: { error in
+            guard case CryptoError.unsupportedKey(let reason) = error else { return false }
+            return reason.contains("explicit curve parameters")
+        }
+        let publicExplicit = try #require(try TestSupport.run(
+            "openssl", ["ec", "-param_enc", "explicit", "-pubout"], input: Data(named.pemRepresentation.utf8)))
+        #expect(throws: CryptoError.self) { try ES256PublicKey(pemRepresentation: publicExplicit.output) }
+        let renamed = try #require(try TestSupport.run(
+            "openssl", ["ec", "-param_enc", "named_curve"], input: Data(explicit.output.utf8)))
+        let taken = try ES256PrivateKey(pemRepresentation: renamed.output)
+        #expect(taken.publicKey.keyID == named.publicKey.keyID)
+    }
+
     @Test func privateKeyNeverAppearsInDescriptions() throws {
         let key = try ES256PrivateKey.generate()
         let pem = key.pemRepresentation

@@ -68,6 +68,8 @@ import InsightCrypto
         // Before any key signs, a key staged alone would sign at once: refused, nothing written.
         let alone = run(["rotate", "--at", "2099-01-01T00:00:00Z"])
         #expect(alone.status != 0 && alone.output.contains("without --at first"), "\(alone.output)")
+        // Starting the service instead makes the first key only where no evaluation was answered (signing probe).
+        #expect(alone.output.contains("where the database holds no evaluation yet"), "\(alone.output)")
         #expect(try SigningKeyFiles(directory: directory + "/signing-keys").existing().isEmpty)
         #expect(run(["rotate"]).status == 0)
         let staged = run(["rotate", "--at", "2099-01-01T00:00:00.250Z"])

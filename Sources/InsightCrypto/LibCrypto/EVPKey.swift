@@ -27,6 +27,18 @@ final class EVPKey: @unchecked Sendable {
         guard curve == "prime256v1" || curve == "P-256" else {
             throw CryptoError.unsupportedKey(reason: "curve \(curve), ES256 needs P-256")
         }
+        // A key written with the curve's parameters spelt out (`openssl ecparam -param_enc explicit`) is P-256 to
+        // libcrypto, but its SubjectPublicKeyInfo is not the one a verifier rebuilds from the published JWK, so the
+        // kid could not be recomputed from it; RFC 5480 §2.1.1 allows only the named curve in PKIX anyway.
+        var encoding = [CChar](repeating: 0, count: 32)
+        var encodingLength = 0
+        if EVP_PKEY_get_utf8_string_param(pointer, "encoding", &encoding, encoding.count, &encodingLength) == 1 {
+            let spelt = String(decoding: encoding.prefix(encodingLength).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard spelt != "explicit" else {
+                throw CryptoError.unsupportedKey(
+                    reason: "P-256 with explicit curve parameters; only the named curve is allowed (RFC 5480): re-encode it with 'openssl ec -param_enc named_curve'")
+            }
+        }
     }
 
     /// SubjectPublicKeyInfo DER of the public half.

@@ -84,7 +84,7 @@ enum SigningKeysCommand {
                     "a staged key must start signing after now, and \(arguments.value("at") ?? "") is not: leave out --at to rotate now")
             } catch CryptoError.noKeySigningBeforeStagedTime {
                 throw CommandLineError.failure(
-                    "no signing key at \(dataDir)/signing-keys signs now, and a key staged alone would sign at once: run 'signing-keys rotate' without --at first (or start the service, which makes the first key)")
+                    "no signing key at \(dataDir)/signing-keys signs now, and a key staged alone would sign at once: run 'signing-keys rotate' without --at first (or, where the database holds no evaluation yet, start the service, which makes the first key; with evaluations it refuses to start without their keys)")
             } catch CryptoError.clockBehindEveryKey(let kid, let at) {
                 throw CommandLineError.failure(
                     "this clock reads \(Timestamp.iso8601(milliseconds: milliseconds(Date()))), before the time of every signing key at \(dataDir)/signing-keys (the oldest, \(kid), signs from \(Timestamp.iso8601(milliseconds: milliseconds(at)))): the clock was set back, or the folder comes from a host whose clock was ahead. A new key must sort after those and could not sign before their time: set the clock right, then rotate")
