@@ -325,6 +325,16 @@ import Testing
             }
             #expect(nested?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: nested))")
         }
+        // Broken text whose first byte opens no object is not JSON, not JSON of the wrong shape (lifecycle probe).
+        for text in ["[1,", "[", "\"open", "[] x"] {
+            let rateLimits = #expect(throws: RateLimitPolicy.LoadError.self) { try RateLimitPolicy.load(json: Array(text.utf8)) }
+            #expect(rateLimits?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: rateLimits))")
+            let velocity = #expect(throws: VelocityConfiguration.LoadError.self) { try VelocityConfiguration.load(json: Array(text.utf8)) }
+            #expect(velocity?.message.hasPrefix("not valid JSON") == true, "\(text): \(String(describing: velocity))")
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "", message: "expected an object")) {
+            try RateLimitPolicy.load(json: Array("[1]".utf8))
+        }
         #expect(throws: RateLimitPolicy.LoadError(path: "/key", message: "appears more than once")) {
             try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "key": {"ratePerSecond": 1, "burst": 2}, "key": {"ratePerSecond": 9, "burst": 9}}"#.utf8))
         }

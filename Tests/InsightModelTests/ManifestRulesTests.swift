@@ -30,6 +30,28 @@ import Testing
         #expect(refusal([entry("2026.09.1", .prior), entry("2026.11.1", .current), entry("2026.12.1")]) == nil)
     }
 
+    /// `1.0` is the whole number 1 (Python's json.dump of a float writes it), as in every other settings file;
+    /// `1.5` is no whole number (lifecycle probe, 6 December).
+    @Test func readsAWholeFormatVersionWrittenAsADecimal() {
+        let entries = [entry("2026.11.1", .current)]
+        #expect(refusal(entries, extra: "") == nil)
+        func withVersion(_ text: String) -> String? {
+            let manifest = #"{"formatVersion":\#(text),"models":[\#(entries.joined(separator: ","))]}"#
+            do {
+                _ = try RegistrySnapshot(
+                    manifestData: Data(manifest.utf8), manifestFile: "manifest.json", generation: 1,
+                    schemaCheck: PermissiveSchemaCheck(),
+                    readModel: { _ in try HandModels.document(version: "2026.11.1").jsonData() })
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(withVersion("1.0") == nil)
+        #expect(withVersion("1e0") == nil)
+        #expect(withVersion("1.5")?.contains("formatVersion") == true)
+    }
+
     /// A manifest that lists nothing would have every insight answer insightUnavailable: refused at start, on
     /// reload and by `models verify` alike, since all three build their snapshot here.
     @Test func refusesAManifestThatListsNoModels() {

@@ -105,6 +105,16 @@ import Testing
             let error = try #require(shapeError(Data(edited.utf8)))
             #expect(error.path == path, "\(error)")
         }
+        // A whole number written as a decimal (`1.0`, as Python's json.dump writes a float, or `1e0`) is that whole
+        // number, as JSONDecoder and the configuration files read it: no fraction (lifecycle probe, 6 December).
+        for whole in ["1.0", "1e0", "10E-1"] {
+            let edited = text.replacingOccurrences(of: "\"formatVersion\":1,", with: "\"formatVersion\":\(whole),")
+            #expect(shapeError(Data(edited.utf8)) == nil, "\(whole)")
+            #expect(try ModelDocument(jsonData: Data(edited.utf8)).formatVersion == 1)
+        }
+        let wholeChild = text.replacingOccurrences(of: "\"leftChildren\":[1,", with: "\"leftChildren\":[1.0,")
+        #expect(wholeChild != text)
+        #expect(try ModelDocument(jsonData: Data(wholeChild.utf8)) == ModelDocument(jsonData: Data(text.utf8)))
     }
 
     @Test func theDocumentsWeWriteStillRead() throws {

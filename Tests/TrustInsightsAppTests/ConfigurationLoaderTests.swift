@@ -147,6 +147,15 @@ import Testing
 
     @Test func rejectsMalformedFile() {
         #expect(throws: CommandLineError.self) { try load(file: #"{"port": 8080,}"#) }
+        // Broken text that opens no object is told as not JSON, by its byte, not as JSON of the wrong shape.
+        for text in ["[1,", "[", "[] x"] {
+            let error = #expect(throws: CommandLineError.self) { try load(file: text) }
+            guard case .configuration(_, let message)? = error else { Issue.record("\(text): \(String(describing: error))"); continue }
+            #expect(message.hasPrefix("not valid JSON"), "\(text): \(message)")
+        }
+        #expect(throws: CommandLineError.configuration(key: "config/default.json", message: "must be a JSON object")) {
+            try load(file: "[1]")
+        }
     }
 
     @Test func rejectsBadFlagValue() {

@@ -10,6 +10,9 @@ extension RateLimitPolicy {
     }
 
     public static func load(json bytes: [UInt8]) throws -> RateLimitPolicy {
+        // Text that is not JSON is told so, by its byte, before its shape is judged: `[1,` is no array of the
+        // wrong kind but a broken file (lifecycle probe), as the catalogues and the manifest already say.
+        if let error = JSONReader.firstGrammarError(in: bytes) { throw LoadError(path: "", message: "not valid JSON: \(error)") }
         var reader = JSONReader(bytes)
         var policy = RateLimitPolicy()
         var formatVersion: Int?

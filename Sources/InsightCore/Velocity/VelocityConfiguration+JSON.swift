@@ -16,6 +16,8 @@ extension VelocityConfiguration {
     public static let maxRules = 128
 
     public static func load(json bytes: [UInt8]) throws -> VelocityConfiguration {
+        // Not JSON is told by its byte before the shape is judged (see RateLimitPolicy.load).
+        if let error = JSONReader.firstGrammarError(in: bytes) { throw LoadError(path: "", message: "not valid JSON: \(error)") }
         var reader = JSONReader(bytes)
         var counters: [Counter] = []
         var rules: [Rule] = []

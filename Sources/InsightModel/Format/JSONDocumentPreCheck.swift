@@ -59,7 +59,7 @@ enum JSONDocumentPreCheck {
             }
         case .number(let text):
             if wholeNumberAt(path) {
-                guard Int(text) != nil else {
+                guard wholeNumber(text) != nil else {
                     throw JSONShapeError(path: Self.text(path), problem: .badValue("\(text) is not a whole number from \(Int.min) to \(Int.max)"))
                 }
             } else if !(Double(text)?.isFinite ?? false) {
@@ -68,6 +68,15 @@ enum JSONDocumentPreCheck {
         case .string, .bool, .null:
             break
         }
+    }
+
+    /// The whole number `text` stands for: written as one (`1`), or as a decimal whose nearest double is whole and
+    /// within `Int` (`1.0`, `1e0`, which Python's json.dump of a float writes), as JSONDecoder and the other
+    /// configuration files read it (lifecycle probe, 6 December); nil for a fraction or one beyond 64 bits.
+    static func wholeNumber(_ text: String) -> Int? {
+        if let exact = Int(text) { return exact }
+        guard let read = Double(text), read.isFinite, read == read.rounded() else { return nil }
+        return Int(exactly: read)
     }
 
     /// `trees[3].leftChildren[0]`, as `JSONShapeError` writes paths.

@@ -91,7 +91,7 @@ struct JSONTreeReader {
     }
 
     static func int(_ value: JSONValue) -> Int? {
-        if case .number(let text) = value { return Int(text) }
+        if case .number(let text) = value { return JSONDocumentPreCheck.wholeNumber(text) }
         return nil
     }
 

@@ -92,6 +92,8 @@ struct ConfigurationLoader {
     }
 
     static func applyFile(_ bytes: [UInt8], path: String, to configuration: inout ServiceConfiguration) throws(CommandLineError) {
+        // Not JSON is told by its byte before the shape is judged: `[1,` is a broken file, not an array.
+        if let error = JSONReader.firstGrammarError(in: bytes) { throw .configuration(key: path, message: "not valid JSON (\(error))") }
         var reader = JSONReader(bytes)
         do {
             guard try reader.peekKind() == .object else { throw CommandLineError.configuration(key: path, message: "must be a JSON object") }
