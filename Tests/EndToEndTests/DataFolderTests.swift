@@ -374,6 +374,29 @@ import Testing
         #expect(DataFolderLock.parent(of: "/a/b/c/") == "/a/b" && DataFolderLock.parent(of: "./x/y") == "./x")
     }
 
+    /// A port another process holds stops the start before the data folder is made: a first start there had made
+    /// the folder and printed demo keys, then failed to bind, so its curl example never came and the next start was
+    /// no first start (lifecycle probe, 6 December). A second start of the same folder on the same port is told that
+    /// the folder is held, the likelier mistake.
+    @Test func aTakenPortStopsTheStartBeforeTheDataFolderIsMade() throws {
+        let running = try LiveService()
+        let empty = Self.temporaryFolder("port-taken")
+        defer { try? FileManager.default.removeItem(atPath: empty) }
+        #expect {
+            _ = try LiveService { $0.dataDir = empty; $0.port = running.port }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.hasPrefix("cannot listen on 127.0.0.1:\(running.port)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: empty), "nothing was made")
+        #expect {
+            _ = try LiveService { $0.dataDir = running.dataDirectory; $0.port = running.port }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("another trust-insights serve (process \(getpid())) is using the data folder")
+        }
+    }
+
     @Test func aLostDatabaseBesideItsSigningKeysStopsStartUp() throws {
         let dataDir = Self.temporaryFolder("lost-database")
         defer { try? FileManager.default.removeItem(atPath: dataDir) }

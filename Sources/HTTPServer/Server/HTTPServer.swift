@@ -32,6 +32,13 @@ public final class HTTPServer: Sendable {
             accessLogIdentity: accessLogIdentity)
     }
 
+    /// Throws what `start()` would throw for an address it cannot bind (a fixed port another process holds, an
+    /// address this host does not have), without keeping the port: for a caller with work to do first that is
+    /// not worth doing for a server that cannot listen. `start()` checks again, as the port may be taken between.
+    public static func checkCanListen(host: String, port: Int) throws(HTTPServerError) {
+        _ = try Listener.probe(host: host, port: port)
+    }
+
     /// Binds and listens, starts the event loops, and returns. Throws `HTTPServerError.addressInUse` if the
     /// port is taken.
     public func start() throws(HTTPServerError) {

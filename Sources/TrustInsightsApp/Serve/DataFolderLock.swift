@@ -117,6 +117,13 @@ final class DataFolderLock: Sendable {
         release()
     }
 
+    /// The refusal a start gets while a server holds `dataDir`, or nil while none does: asked first where the
+    /// address is taken too, as a second start of the same service is the likelier cause and this names it.
+    static func refusalWhileHeld(dataDir: String) -> CommandLineError? {
+        guard holder(dataDir: dataDir) != nil else { return nil }
+        return inUse(dataDir, owner: liveOwner(dataDir + "/" + fileName))
+    }
+
     private static func inUse(_ dataDir: String, owner: Int?) -> CommandLineError {
         .failure(
             "another trust-insights serve\(owner.map { " (process \($0))" } ?? "") is using the data folder \(dataDir): "

@@ -111,6 +111,14 @@ final class ServiceRuntime: Sendable {
                 key: settingSource("authorizationOptOutFilterBytes"),
                 message: "cannot reserve \(error.bytes) bytes of memory for the opt-out filter")
         }
+        // A port another process holds stops the start here, before a first start makes the data folder and
+        // prints demo keys whose curl example would never come (lifecycle probe, 6 December); `start` binds again.
+        do {
+            try HTTPServer.checkCanListen(host: configuration.host, port: configuration.port)
+        } catch {
+            if let held = DataFolderLock.refusalWhileHeld(dataDir: configuration.dataDir) { throw held }
+            throw CommandLineError.failure("cannot listen on \(configuration.urlHost):\(configuration.port): \(error)")
+        }
         dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
         let folderState = DataFolderState(dataDir: configuration.dataDir)
         try folderState.checkDatabaseBeforeOpening()
