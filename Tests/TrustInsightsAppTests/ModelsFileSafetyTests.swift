@@ -97,6 +97,28 @@ import Testing
         #expect(verify.status == 0, "\(verify.errors)")
     }
 
+    /// A manifest that is a symbolic link is written through, as the commands' other outputs are: the link stays,
+    /// and the file it names gets the entry (before, the link was replaced by a file, lifecycle probe 6 December).
+    @Test func registeringThroughAManifestThatIsALinkWritesTheFileItNames() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.lightGBMStump(featureNames: "activeCall callDurationSeconds"), to: "source.txt")
+        try FileManager.default.createDirectory(atPath: harness.path("models"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: harness.path("alt"), withIntermediateDirectories: true)
+        let register = ["--register", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue]
+        // A dangling link first: the manifest is made where it points.
+        try FileManager.default.createSymbolicLink(atPath: harness.path("models/manifest.json"), withDestinationPath: "../alt/manifest.json")
+        for version in ["2027.01.1", "2027.01.2"] {
+            let result = harness.importModel("source.txt", from: "lightgbm", to: "models/payment-\(version).json", version: version, register)
+            #expect(result.status == 0, "\(version): \(result.errors)")
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: harness.path("models/manifest.json")) == "../alt/manifest.json")
+        let written = try harness.read("alt/manifest.json")
+        #expect(written.contains("2027.01.1") && written.contains("2027.01.2"), "\(written)")
+        #expect(written.contains("\"payment-2027.01.2.json\""), "entries stay relative to the link's folder: \(written)")
+        let verify = harness.run(["models", "verify", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(verify.status == 0, "\(verify.errors)")
+    }
+
     /// `--features` that moves one of the file's names to another column is refused and writes nothing; one that
     /// renames columns in place is taken and says what it renamed.
     @Test func givenFeatureNamesMayRenameButNotReorderTheFilesColumns() throws {

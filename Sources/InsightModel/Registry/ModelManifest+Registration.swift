@@ -104,10 +104,26 @@ extension ModelManifest {
             throw ModelRegistryError(file: modelPath, reason: "cannot write the model: \(FileErrorText.reason(error))")
         }
         do {
-            try data.write(to: manifestURL, options: .atomic)
+            // Written through a symbolic link, as the commands' other outputs are: replacing the link with a file
+            // left the file it named without the entry (lifecycle probe, 6 December). The entries stay relative to
+            // the link's folder, which is where the service reads them from.
+            try data.write(to: linkTarget(of: manifestURL), options: .atomic)
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest (\(error))")
         }
+    }
+
+    /// The file `url` names once its symbolic links are followed, a dangling one's target included (a manifest
+    /// still to be made there); `url` itself when it is no link. At most 32 links, as the system follows.
+    static func linkTarget(of url: URL) -> URL {
+        var current = url.standardizedFileURL
+        for _ in 0..<32 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return current }
+            current = destination.hasPrefix("/")
+                ? URL(fileURLWithPath: destination).standardizedFileURL
+                : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
+        }
+        return current
     }
 
     /// The entry of `manifest` (whose folder is `directory`) that a file written at `modelPath` would replace,
