@@ -77,6 +77,21 @@ struct MessageTypeTests {
         #expect(exact.render().contains(#""method":"\#(String(repeating: "Y", count: 24))","#))
     }
 
+    /// A key's random part sent as the method had 24 of its characters logged (security probe, 6 December): a method
+    /// longer than 8 bytes with a lower-case letter is not shown; short ones and upper-case ones are.
+    @Test func doesNotShowALongMethodWithLowerCaseLetters() {
+        func logged(_ method: String) -> String {
+            AccessLogLine(requestID: "r", method: method, route: "-", status: 501, durationNanoseconds: 0, bytes: 0)
+                .render(time: "2026-01-01T00:00:00.000Z")
+        }
+        let secret = "JKqxlUT55ZkFI86S5eUjQ5QhsYE2ZOtEtPuowtIbGiY"
+        #expect(logged(secret).contains(#""method":"(not shown)","#) && !logged(secret).contains("JKqx"))
+        #expect(logged("ti_sandbox_k066436afbc574f44").contains(#""method":"(not shown)","#))
+        for shown in ["get", "Post", "M-SEARCH", "PROPFIND", "BASELINE-CONTROL", "brew1234"] {
+            #expect(logged(shown).contains(#""method":"\#(shown)","#), "\(shown)")
+        }
+    }
+
     @Test func rendersTheIdentityMemberAfterTheRouteEscaped() throws {
         var line = AccessLogLine(
             requestID: "r", method: "POST", route: "/v1/x", status: 401, durationNanoseconds: 0, bytes: 0)
@@ -147,6 +162,18 @@ struct MessageTypeTests {
         }
         var unlimited = RequestIDGenerator(seed: 1)
         #expect(unlimited.requestID(incoming: secret) == secret)
+        // Every character escaped is digits and one case of letters as written (security probe, 6 December): judged
+        // decoded as well, once and twice; escapes of a hex digest or a UUID are kept.
+        let everyCharacter = secret.prefix(40).utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+        // Twice escaped, 128 bytes hold too few of a key's characters to count; the marker is found all the same.
+        let markerTwice = "ti_sandbox_".utf8.map { "%25" + String($0, radix: 16, uppercase: true) }.joined() + "k066"
+        for leaked in [everyCharacter, everyCharacter.lowercased(), markerTwice] {
+            let replaced = generator.requestID(incoming: String(leaked.prefix(128)))
+            #expect(replaced != String(leaked.prefix(128)) && replaced.utf8.count == 32, "\(leaked)")
+        }
+        for kept in ["req%20" + String(sha256.prefix(40)), "%2f" + "550e8400-e29b-41d4-a716-446655440000", "100%25", "%zz%"] {
+            #expect(generator.requestID(incoming: kept) == kept, "\(kept)")
+        }
     }
 }
 

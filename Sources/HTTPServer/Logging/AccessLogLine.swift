@@ -29,7 +29,18 @@ struct AccessLogLine {
     /// and an unauthenticated client should not write kilobytes of its choosing into every log line.
     static let maximumLoggedMethodLength = 24
 
+    /// Longest method logged whatever its letters: longer ones with a lower-case letter are not shown.
+    static let maximumMixedCaseMethodLength = 8
+
+    /// Methods are upper case by convention (RFC 9110 §9.1); a long one with lower-case letters is more likely a
+    /// key's random part sent in the wrong place than a method, and 24 of its characters were logged (security
+    /// probe, 6 December). Short ones (`get`, `Post`) are kept: typos worth seeing, too short to give a key away.
+    static let hiddenMethod = "(not shown)"
+
     private var loggedMethod: String {
+        if method.utf8.count > Self.maximumMixedCaseMethodLength, method.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) {
+            return Self.hiddenMethod
+        }
         guard method.utf8.count > Self.maximumLoggedMethodLength else { return method }
         return String(method.utf8.prefix(Self.maximumLoggedMethodLength).map { Character(Unicode.Scalar($0)) }) + "..."
     }

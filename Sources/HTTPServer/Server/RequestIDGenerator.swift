@@ -35,26 +35,64 @@ struct RequestIDGenerator {
         guard !refusedMarkers.isEmpty || refusedLetterAndDigitCount <= 128 else { return false }
         var candidate = candidate
         return candidate.withUTF8 { bytes in
-            // Counted over the whole value, not in runs: separators changed or percent-encoded would break a run
-            // (regression probe, 6 December). A random part mixes the cases all but surely (without one of them:
-            // about 2 in 10^10); a hex digest, a UUID or a traceparent never does, and those are kept.
-            var lettersAndDigits = 0
-            var hasUpper = false, hasLower = false
-            for byte in bytes {
-                let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
-                if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) { lettersAndDigits += 1 }
-                hasUpper = hasUpper || isUpper
-                hasLower = hasLower || isLower
+            // Judged on the decoded text too: a key with every character escaped (`%4A%4B...`) is digits and one
+            // case of letters as written, and was kept and logged (security probe, 6 December). Twice decoded, for
+            // a marker escaped twice (`%2574%2569...`); a value with no `%` costs nothing more.
+            guard bytes.contains(UInt8(ascii: "%")) else { return isRefused(bytes: bytes) }
+            let once = Self.percentDecoded(bytes)
+            let twice = once.withUnsafeBufferPointer { Self.percentDecoded($0) }
+            return isRefused(bytes: bytes) || once.withUnsafeBufferPointer { isRefused(bytes: $0) }
+                || twice.withUnsafeBufferPointer { isRefused(bytes: $0) }
+        }
+    }
+
+    /// `bytes` with each `%` and two hex digits replaced by the byte they name; anything else as it is.
+    static func percentDecoded(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case 0x30...0x39: byte - 0x30
+            case 0x41...0x46: byte - 0x41 + 10
+            case 0x61...0x66: byte - 0x61 + 10
+            default: nil
             }
-            if lettersAndDigits >= refusedLetterAndDigitCount && hasUpper && hasLower { return true }
-            return refusedMarkers.contains { marker in
-                guard bytes.count >= marker.count else { return false }
-                return (0...(bytes.count - marker.count)).contains { start in
-                    marker.indices.allSatisfy { offset in
-                        let byte = bytes[start + offset]
-                        let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-                        return lowered == marker[offset]
-                    }
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                decoded.append(high << 4 | low)
+                index += 3
+            } else {
+                decoded.append(bytes[index])
+                index += 1
+            }
+        }
+        return decoded
+    }
+
+    private func isRefused(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Counted over the whole value, not in runs: separators changed or percent-encoded would break a run
+        // (regression probe, 6 December). A random part mixes the cases all but surely (without one of them:
+        // about 2 in 10^10); a hex digest, a UUID or a traceparent never does, and those are kept.
+        var lettersAndDigits = 0
+        var hasUpper = false, hasLower = false
+        for byte in bytes {
+            let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
+            if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) { lettersAndDigits += 1 }
+            hasUpper = hasUpper || isUpper
+            hasLower = hasLower || isLower
+        }
+        if lettersAndDigits >= refusedLetterAndDigitCount && hasUpper && hasLower { return true }
+        return refusedMarkers.contains { marker in
+            guard bytes.count >= marker.count else { return false }
+            return (0...(bytes.count - marker.count)).contains { start in
+                marker.indices.allSatisfy { offset in
+                    let byte = bytes[start + offset]
+                    let lowered = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    return lowered == marker[offset]
                 }
             }
         }
