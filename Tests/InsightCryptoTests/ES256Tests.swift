@@ -164,6 +164,32 @@ import Testing
         #expect(taken.publicKey.keyID == named.publicKey.keyID)
     }
 
+    /// A public point kept compressed is refused for the same reason: its SubjectPublicKeyInfo is not the one rebuilt
+    /// from the JWK (regression probe, 6 December), in SEC 1 and in PKCS#8, private and public.
+    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to write a compressed point"))
+    func aCompressedPublicPointIsRejectedAndTheUncompressedFormIsTaken() throws {
+        let named = try ES256PrivateKey.generate()
+        let compressed = try #require(try TestSupport.run(
+            "openssl", ["ec", "-conv_form", "compressed"], input: Data(named.pemRepresentation.utf8)))
+        #expect(compressed.status == 0)
+        let pkcs8 = try #require(try TestSupport.run(
+            "openssl", ["pkcs8", "-topk8", "-nocrypt"], input: Data(compressed.output.utf8)))
+        for pem in [compressed.output, pkcs8.output] {
+            #expect {
+                try ES256PrivateKey(pemRepresentation: pem)
+            } throws: { error in
+                guard case CryptoError.unsupportedKey(let reason) = error else { return false }
+                return reason.contains("public point compressed")
+            }
+        }
+        let publicCompressed = try #require(try TestSupport.run(
+            "openssl", ["ec", "-conv_form", "compressed", "-pubout"], input: Data(named.pemRepresentation.utf8)))
+        #expect(throws: CryptoError.self) { try ES256PublicKey(pemRepresentation: publicCompressed.output) }
+        let uncompressed = try #require(try TestSupport.run(
+            "openssl", ["ec", "-conv_form", "uncompressed"], input: Data(compressed.output.utf8)))
+        #expect(try ES256PrivateKey(pemRepresentation: uncompressed.output).publicKey.keyID == named.publicKey.keyID)
+    }
+
     @Test func privateKeyNeverAppearsInDescriptions() throws {
         let key = try ES256PrivateKey.generate()
         let pem = key.pemRepresentation

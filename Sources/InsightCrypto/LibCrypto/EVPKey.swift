@@ -36,7 +36,18 @@ final class EVPKey: @unchecked Sendable {
             let spelt = String(decoding: encoding.prefix(encodingLength).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard spelt != "explicit" else {
                 throw CryptoError.unsupportedKey(
-                    reason: "P-256 with explicit curve parameters; only the named curve is allowed (RFC 5480): re-encode it with 'openssl ec -param_enc named_curve'")
+                    reason: "P-256 with explicit curve parameters; only the named curve is allowed (RFC 5480): re-encode it with 'openssl ec -param_enc named_curve -conv_form uncompressed'")
+            }
+        }
+        // Likewise a public point kept compressed (`-conv_form compressed`): its SubjectPublicKeyInfo, and so the
+        // kid, is not the uncompressed one a verifier rebuilds from the JWK's x and y (regression probe, 6 December).
+        var format = [CChar](repeating: 0, count: 32)
+        var formatLength = 0
+        if EVP_PKEY_get_utf8_string_param(pointer, "point-format", &format, format.count, &formatLength) == 1 {
+            let spelt = String(decoding: format.prefix(formatLength).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            guard spelt == "uncompressed" else {
+                throw CryptoError.unsupportedKey(
+                    reason: "P-256 with its public point \(spelt); only the uncompressed form is published (RFC 5480 §2.2): re-encode it with 'openssl ec -conv_form uncompressed'")
             }
         }
     }
