@@ -117,6 +117,20 @@ import Testing
         #expect(written.contains("\"payment-2027.01.2.json\""), "entries stay relative to the link's folder: \(written)")
         let verify = harness.run(["models", "verify", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])
         #expect(verify.status == 0, "\(verify.errors)")
+        // A loop of links, or a link into a folder that does not exist, is refused before the model is written
+        // (regression probe: the loop was replaced by a one-entry manifest, and the other failed after the model).
+        try FileManager.default.createSymbolicLink(atPath: harness.path("models/loop.json"), withDestinationPath: "other.json")
+        try FileManager.default.createSymbolicLink(atPath: harness.path("models/other.json"), withDestinationPath: "loop.json")
+        try FileManager.default.createSymbolicLink(atPath: harness.path("models/lost.json"), withDestinationPath: "../no/such/manifest.json")
+        for (manifest, reason) in [("models/loop.json", "is a loop of symbolic links"), ("models/lost.json", "whose folder")] {
+            let result = harness.importModel(
+                "source.txt", from: "lightgbm", to: "models/payment-2027.01.3.json", version: "2027.01.3",
+                ["--register", "--manifest", harness.path(manifest), "--catalogue", Self.catalogue])
+            #expect(result.status == 1 && result.errors.contains(reason) && result.errors.contains("nothing was written"), "\(manifest): \(result.errors)")
+            #expect(!FileManager.default.fileExists(atPath: harness.path("models/payment-2027.01.3.json")))
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: harness.path(manifest))) != nil, "the link stays")
+        }
+        #expect(!FileManager.default.fileExists(atPath: harness.path("no")))
     }
 
     /// `--features` that moves one of the file's names to another column is refused and writes nothing; one that

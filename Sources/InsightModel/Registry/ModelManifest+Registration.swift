@@ -30,10 +30,12 @@ extension ModelManifest {
             throw ModelRegistryError(file: manifestPath, reason: "cannot create the manifest's folder: \(FileErrorText.reason(error))")
         }
         do {
-            try ManifestFolderLock.withLock(folder: directory.path) { () throws(ModelRegistryError) in
+            let written = try writtenFile(of: manifestURL, manifestPath)
+            // The lock is on the folder of the file written: runs through a link and through its target take turns.
+            try ManifestFolderLock.withLock(folder: physicalURL(written.deletingLastPathComponent()).path) { () throws(ModelRegistryError) in
                 try registerLocked(
                     modelPath: modelPath, modelData: modelData, document: document, manifestPath: manifestPath,
-                    manifestURL: manifestURL, schemaCheck: schemaCheck)
+                    manifestURL: manifestURL, writtenURL: written, schemaCheck: schemaCheck)
             }
         } catch {
             for folder in created { _ = rmdir(folder) }
@@ -43,7 +45,7 @@ extension ModelManifest {
 
     private static func registerLocked(
         modelPath: String, modelData: Data, document: ModelDocument, manifestPath: String, manifestURL: URL,
-        schemaCheck: any ModelSchemaCheck
+        writtenURL: URL, schemaCheck: any ModelSchemaCheck
     ) throws(ModelRegistryError) {
         let originalBytes = try manifestBytes(manifestURL, manifestPath)
         var manifest = ModelManifest()
@@ -107,23 +109,33 @@ extension ModelManifest {
             // Written through a symbolic link, as the commands' other outputs are: replacing the link with a file
             // left the file it named without the entry (lifecycle probe, 6 December). The entries stay relative to
             // the link's folder, which is where the service reads them from.
-            try data.write(to: linkTarget(of: manifestURL), options: .atomic)
+            try data.write(to: writtenURL, options: .atomic)
         } catch {
-            throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest (\(error))")
+            throw ModelRegistryError(file: manifestPath, reason: "cannot write the manifest: \(FileErrorText.reason(error))")
         }
     }
 
-    /// The file `url` names once its symbolic links are followed, a dangling one's target included (a manifest
-    /// still to be made there); `url` itself when it is no link. At most 32 links, as the system follows.
-    static func linkTarget(of url: URL) -> URL {
+    /// The file a manifest at `url` is written to: `url`, or where its symbolic links lead, a dangling one's target
+    /// included (a manifest still to be made there). Refused before anything is written: a loop of links (which
+    /// read as no manifest, and the run replaced the link with a new one-entry manifest), and a link whose target's
+    /// folder does not exist (the model was written, then the manifest failed; regression probe, 6 December).
+    static func writtenFile(of url: URL, _ path: String) throws(ModelRegistryError) -> URL {
         var current = url.standardizedFileURL
-        for _ in 0..<32 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else { return current }
+        for _ in 0..<40 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
+                let folder = current.deletingLastPathComponent().path
+                var status = stat()
+                guard current == url.standardizedFileURL || stat(folder, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR else {
+                    throw ModelRegistryError(
+                        file: path, reason: "is a symbolic link to \(current.path), whose folder \(folder) does not exist: nothing was written")
+                }
+                return current
+            }
             current = destination.hasPrefix("/")
                 ? URL(fileURLWithPath: destination).standardizedFileURL
                 : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
         }
-        return current
+        throw ModelRegistryError(file: path, reason: "is a loop of symbolic links (or more than 40 of them): nothing was written")
     }
 
     /// The entry of `manifest` (whose folder is `directory`) that a file written at `modelPath` would replace,
