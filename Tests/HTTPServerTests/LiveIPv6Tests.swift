@@ -51,9 +51,11 @@ struct LiveIPv6Tests {
     @Test func aTakenIPv6PortFailsStartUp() throws {
         let first = try Self.start(host: "::1")
         defer { first.stop() }
-        #expect(throws: HTTPServerError.addressInUse(host: "::1", port: first.port)) {
+        // Named as in a URL, so the port does not read as part of the address (regression probe, 6 December).
+        let error = #expect(throws: HTTPServerError.addressInUse(host: "[::1]", port: first.port)) {
             let second = try Self.start(host: "::1", port: first.port)
             second.stop()
         }
+        #expect(error?.description == "address [::1]:\(first.port) is already in use")
     }
 }

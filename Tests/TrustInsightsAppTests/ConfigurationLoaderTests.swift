@@ -189,12 +189,12 @@ import Testing
     @Test func refusesAHostThatIsNotANumericAddress() throws {
         for host in ["not-an-ip", "localhost.localdomain", "127.0.0.256", "::1::", "[127.0.0.1]", "fe80::1%eth0"] {
             #expect(throws: CommandLineError.configuration(
-                key: "TRUST_INSIGHTS_HOST", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"), "\(host)") {
+                key: "TRUST_INSIGHTS_HOST", message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::, or localhost"), "\(host)") {
                 try load(variables: ["TRUST_INSIGHTS_HOST": host])
             }
         }
         // The error names the layer the value came from.
-        let message = "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::"
+        let message = "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::, or localhost"
         #expect(throws: CommandLineError.configuration(key: "config/default.json: host", message: message)) {
             try load(file: #"{"host": "example.com"}"#)
         }
@@ -208,6 +208,11 @@ import Testing
         #expect(try load(flags: ["--host", "::"]).host == "::")
         #expect(try load(variables: ["TRUST_INSIGHTS_HOST": "[::1]"]).host == "[::1]")
         #expect(try load(variables: ["TRUST_INSIGHTS_HOST": "localhost"]).host == "localhost")
+        // Host names compare without regard to case (RFC 4343); the fully qualified form is the same name.
+        for spelling in ["LOCALHOST", "LocalHost", "localhost."] {
+            #expect(try load(variables: ["TRUST_INSIGHTS_HOST": spelling]).host == spelling)
+            #expect(ListenHost(spelling)?.description == "127.0.0.1", "\(spelling)")
+        }
     }
 
     @Test func namesTheVariablesThatAreNoSetting() {

@@ -14,7 +14,9 @@ public struct ListenHost: Sendable, Hashable, CustomStringConvertible {
     let bytes: [UInt8]
 
     public init?(_ text: String) {
-        var numeric = text == "localhost" ? "127.0.0.1" : text
+        // Host names compare without regard to case (RFC 4343), and `localhost.` is the same name fully qualified.
+        let lowered = text.lowercased()
+        var numeric = lowered == "localhost" || lowered == "localhost." ? "127.0.0.1" : text
         if numeric.hasPrefix("["), numeric.hasSuffix("]"), numeric.count > 2 {
             numeric = String(numeric.dropFirst().dropLast())
             guard numeric.contains(":") else { return nil }

@@ -62,7 +62,7 @@ enum Listener {
         let address = SocketAddress(host: host, port: port)
         guard address.withSockAddr({ Glibc.bind(fd, $0, $1) }) == 0 else {
             let error = errno
-            throw error == EADDRINUSE ? .addressInUse(host: text, port: port) : .socketFailure(operation: "bind", errno: error)
+            throw error == EADDRINUSE ? .addressInUse(host: host.urlHost, port: port) : .socketFailure(operation: "bind", errno: error)
         }
     }
 }

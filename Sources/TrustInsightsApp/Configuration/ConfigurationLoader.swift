@@ -66,7 +66,7 @@ struct ConfigurationLoader {
         // failure to listen after the data folder has been opened.
         guard let host = ListenHost(configuration.host) else {
             throw .configuration(
-                key: hostSource, message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::")
+                key: hostSource, message: "expected a numeric IPv4 or IPv6 address such as 127.0.0.1, 0.0.0.0, ::1 or ::, or localhost")
         }
         if let reason = host.unusableReason {
             throw .configuration(key: hostSource, message: "\(host) \(reason)")
