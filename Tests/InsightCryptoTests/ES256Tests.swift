@@ -140,54 +140,33 @@ import Testing
         }
     }
 
-    /// P-256 spelt out with explicit parameters is refused: its SubjectPublicKeyInfo, and so its kid, differs
-    /// from what a verifier rebuilds from the published JWK (signing probe, 6 December). The same key re-encoded
-    /// with the named curve is taken.
-    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to write explicit curve parameters"))
-    func explicitCurveParametersAreRejectedAndTheNamedCurveFormIsTaken() throws {
-        let named = try ES256PrivateKey.generate()
-        let explicit = try #require(try TestSupport.run(
-            "openssl", ["ec", "-param_enc", "explicit"], input: Data(named.pemRepresentation.utf8)))
-        #expect(explicit.status == 0 && explicit.output.contains("EC PRIVATE KEY"))
-        #expect {
-            try ES256PrivateKey(pemRepresentation: explicit.output)
-        } throws: { error in
-            guard case CryptoError.unsupportedKey(let reason) = error else { return false }
-            return reason.contains("explicit curve parameters")
+    /// A key file whose SubjectPublicKeyInfo, and so its kid, differs from the one a verifier rebuilds from the
+    /// published JWK is refused: P-256 spelt out with explicit parameters (signing probe, 6 December), or its public
+    /// point kept compressed (regression probe), in SEC 1 and PKCS#8, private and public. The same key re-encoded
+    /// in the usual form is taken, with the kid of the key it came from.
+    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to re-encode keys"),
+          arguments: [(["-param_enc", "explicit"], "explicit curve parameters"), (["-conv_form", "compressed"], "public point compressed")])
+    func keysWhoseKidCouldNotBeRecomputedFromTheJWKAreRejected(encoding: [String], reason expected: String) throws {
+        func openssl(_ arguments: [String], _ pem: String) throws -> String {
+            let result = try #require(try TestSupport.run("openssl", arguments, input: Data(pem.utf8)))
+            #expect(result.status == 0, "\(arguments): \(result.errorOutput)")
+            return result.output
         }
-        let publicExplicit = try #require(try TestSupport.run(
-            "openssl", ["ec", "-param_enc", "explicit", "-pubout"], input: Data(named.pemRepresentation.utf8)))
-        #expect(throws: CryptoError.self) { try ES256PublicKey(pemRepresentation: publicExplicit.output) }
-        let renamed = try #require(try TestSupport.run(
-            "openssl", ["ec", "-param_enc", "named_curve"], input: Data(explicit.output.utf8)))
-        let taken = try ES256PrivateKey(pemRepresentation: renamed.output)
-        #expect(taken.publicKey.keyID == named.publicKey.keyID)
-    }
-
-    /// A public point kept compressed is refused for the same reason: its SubjectPublicKeyInfo is not the one rebuilt
-    /// from the JWK (regression probe, 6 December), in SEC 1 and in PKCS#8, private and public.
-    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to write a compressed point"))
-    func aCompressedPublicPointIsRejectedAndTheUncompressedFormIsTaken() throws {
         let named = try ES256PrivateKey.generate()
-        let compressed = try #require(try TestSupport.run(
-            "openssl", ["ec", "-conv_form", "compressed"], input: Data(named.pemRepresentation.utf8)))
-        #expect(compressed.status == 0)
-        let pkcs8 = try #require(try TestSupport.run(
-            "openssl", ["pkcs8", "-topk8", "-nocrypt"], input: Data(compressed.output.utf8)))
-        for pem in [compressed.output, pkcs8.output] {
+        let odd = try openssl(["ec"] + encoding, named.pemRepresentation)
+        for pem in [odd, try openssl(["pkcs8", "-topk8", "-nocrypt"], odd)] {
             #expect {
                 try ES256PrivateKey(pemRepresentation: pem)
             } throws: { error in
                 guard case CryptoError.unsupportedKey(let reason) = error else { return false }
-                return reason.contains("public point compressed")
+                return reason.contains(expected)
             }
         }
-        let publicCompressed = try #require(try TestSupport.run(
-            "openssl", ["ec", "-conv_form", "compressed", "-pubout"], input: Data(named.pemRepresentation.utf8)))
-        #expect(throws: CryptoError.self) { try ES256PublicKey(pemRepresentation: publicCompressed.output) }
-        let uncompressed = try #require(try TestSupport.run(
-            "openssl", ["ec", "-conv_form", "uncompressed"], input: Data(compressed.output.utf8)))
-        #expect(try ES256PrivateKey(pemRepresentation: uncompressed.output).publicKey.keyID == named.publicKey.keyID)
+        #expect(throws: CryptoError.self) {
+            try ES256PublicKey(pemRepresentation: try openssl(["ec"] + encoding + ["-pubout"], named.pemRepresentation))
+        }
+        let usual = try openssl(["ec", "-param_enc", "named_curve", "-conv_form", "uncompressed"], odd)
+        #expect(try ES256PrivateKey(pemRepresentation: usual).publicKey.keyID == named.publicKey.keyID)
     }
 
     @Test func privateKeyNeverAppearsInDescriptions() throws {
