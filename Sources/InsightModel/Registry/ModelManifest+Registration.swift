@@ -32,7 +32,7 @@ extension ModelManifest {
         do {
             let written = try writtenFile(of: manifestURL, manifestPath)
             // The lock is on the folder of the file written: runs through a link and through its target take turns.
-            try ManifestFolderLock.withLock(folder: physicalURL(written.deletingLastPathComponent()).path) { () throws(ModelRegistryError) in
+            try ManifestFolderLock.withLock(folder: realFolder(written.deletingLastPathComponent().path)) { () throws(ModelRegistryError) in
                 try registerLocked(
                     modelPath: modelPath, modelData: modelData, document: document, manifestPath: manifestPath,
                     manifestURL: manifestURL, writtenURL: written, schemaCheck: schemaCheck)
@@ -118,24 +118,43 @@ extension ModelManifest {
     /// The file a manifest at `url` is written to: `url`, or where its symbolic links lead, a dangling one's target
     /// included (a manifest still to be made there). Refused before anything is written: a loop of links (which
     /// read as no manifest, and the run replaced the link with a new one-entry manifest), and a link whose target's
-    /// folder does not exist (the model was written, then the manifest failed; regression probe, 6 December).
+    /// folder cannot be reached (the model was written, then the manifest failed; regression probe, 6 December).
+    /// A link's target is joined to the link's folder as text and left for the system to resolve: folding `..` in
+    /// the text, where the folder holds a symbolic link, named another folder than the one the system reaches
+    /// (second regression probe).
     static func writtenFile(of url: URL, _ path: String) throws(ModelRegistryError) -> URL {
-        var current = url.standardizedFileURL
+        var current = url.path
         for _ in 0..<40 {
-            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current.path) else {
-                let folder = current.deletingLastPathComponent().path
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else {
+                guard current != url.path else { return url }
+                let folder = folderText(of: current)
                 var status = stat()
-                guard current == url.standardizedFileURL || stat(folder, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR else {
+                guard stat(folder, &status) == 0 else {
                     throw ModelRegistryError(
-                        file: path, reason: "is a symbolic link to \(current.path), whose folder \(folder) does not exist: nothing was written")
+                        file: path, reason: "is a symbolic link to \(current), whose folder \(folder) cannot be reached (\(String(cString: strerror(errno)))): nothing was written")
                 }
-                return current
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    throw ModelRegistryError(file: path, reason: "is a symbolic link to \(current), and \(folder) is not a folder: nothing was written")
+                }
+                // The folder as the system reached it, so nothing downstream folds `..` in text again.
+                return URL(fileURLWithPath: realFolder(folder)).appendingPathComponent(String(current[current.index(after: current.lastIndex(of: "/")!)...]))
             }
-            current = destination.hasPrefix("/")
-                ? URL(fileURLWithPath: destination).standardizedFileURL
-                : current.deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL
+            current = destination.hasPrefix("/") ? destination : folderText(of: current) + "/" + destination
         }
         throw ModelRegistryError(file: path, reason: "is a loop of symbolic links (or more than 40 of them): nothing was written")
+    }
+
+    /// The folder part of a path as text (`.` for a bare name), nothing folded.
+    private static func folderText(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The folder `folder` is on disk, as the system resolves it (`realpath`); `folder` itself if it cannot.
+    static func realFolder(_ folder: String) -> String {
+        guard let resolved = realpath(folder, nil) else { return folder }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// The entry of `manifest` (whose folder is `directory`) that a file written at `modelPath` would replace,
