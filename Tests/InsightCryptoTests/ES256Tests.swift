@@ -169,6 +169,30 @@ import Testing
         #expect(try ES256PrivateKey(pemRepresentation: usual).publicKey.keyID == named.publicKey.keyID)
     }
 
+    /// A file whose stated public point is another key's (two keys spliced, or damage) was published while every
+    /// signature failed against it (second regression probe, 6 December): refused.
+    @Test(.enabled(if: TestSupport.hasOpenSSL, "needs the openssl CLI to write SEC 1 keys"))
+    func aPublicKeyThatIsNotThePrivateKeysOwnIsRejected() throws {
+        func sec1(_ key: ES256PrivateKey) throws -> Data {
+            let result = try #require(try TestSupport.run("openssl", ["ec"], input: Data(key.pemRepresentation.utf8)))
+            let body = result.output.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+            return try #require(Data(base64Encoded: body))
+        }
+        let first = try sec1(ES256PrivateKey.generate())
+        let second = try sec1(ES256PrivateKey.generate())
+        // SEC 1 ends with the public key's BIT STRING, whose last 65 bytes are the point 04 || x || y.
+        let spliced = first.prefix(first.count - 65) + second.suffix(65)
+        let pem = "-----BEGIN EC PRIVATE KEY-----\n" + spliced.base64EncodedString() + "\n-----END EC PRIVATE KEY-----\n"
+        #expect {
+            try ES256PrivateKey(pemRepresentation: pem)
+        } throws: { error in
+            guard case CryptoError.unsupportedKey(let reason) = error else { return false }
+            return reason.contains("not the one its private key makes")
+        }
+        let whole = "-----BEGIN EC PRIVATE KEY-----\n" + first.base64EncodedString() + "\n-----END EC PRIVATE KEY-----\n"
+        _ = try ES256PrivateKey(pemRepresentation: whole)
+    }
+
     @Test func privateKeyNeverAppearsInDescriptions() throws {
         let key = try ES256PrivateKey.generate()
         let pem = key.pemRepresentation

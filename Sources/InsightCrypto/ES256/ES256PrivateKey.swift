@@ -8,6 +8,7 @@ public struct ES256PrivateKey: Sendable {
 
     init(key: EVPKey) throws {
         try key.requireP256()
+        try key.requireMatchingPublicKey()
         self.key = key
         publicKey = try ES256PublicKey(derRepresentation: key.subjectPublicKeyInfoDER())
     }

@@ -52,6 +52,20 @@ final class EVPKey: @unchecked Sendable {
         }
     }
 
+    /// Checks that a private key's public half is the one its private scalar makes: a file may state another
+    /// point, which would be published while every signature fails against it (second regression probe,
+    /// 6 December). libcrypto's pairwise check (`EVP_PKEY_pairwise_check`) recomputes the point.
+    func requireMatchingPublicKey() throws {
+        guard let context = EVP_PKEY_CTX_new_from_pkey(nil, pointer, nil) else {
+            throw LibCryptoErrorQueue.error("EVP_PKEY_CTX_new_from_pkey")
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_pairwise_check(context) == 1 else {
+            _ = LibCryptoErrorQueue.drainReason()
+            throw CryptoError.unsupportedKey(reason: "its public key is not the one its private key makes (the file is damaged or was put together from two keys)")
+        }
+    }
+
     /// SubjectPublicKeyInfo DER of the public half.
     func subjectPublicKeyInfoDER() throws -> [UInt8] {
         let length = i2d_PUBKEY(pointer, nil)
