@@ -151,6 +151,22 @@ import Testing
             ["--register", "--manifest", harness.path("models/tricky3.json"), "--catalogue", Self.catalogue])
         #expect(astray.status == 1 && astray.errors.contains("cannot be reached"), "\(astray.errors)")
         #expect(!fileManager.fileExists(atPath: harness.path("target3")) && !fileManager.fileExists(atPath: harness.path("models/payment-2027.01.5.json")))
+        // `--out` and `--manifest` the same way: `symdir/../target4` is `deep/a/target4`, not `./target4`, as it is
+        // without `--register` (third regression probe: the model overwrote the file the folded text named).
+        for folder in ["target4", "deep/a/target4"] { try fileManager.createDirectory(atPath: harness.path(folder), withIntermediateDirectories: true) }
+        try harness.write("precious", to: "target4/victim.json")
+        let folded = harness.importModel(
+            "source.txt", from: "lightgbm", to: "symdir/../target4/victim.json", version: "2027.01.6",
+            ["--register", "--manifest", harness.path("symdir/../target4/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(folded.status == 0, "\(folded.errors)")
+        #expect(try harness.read("target4/victim.json") == "precious")
+        #expect(fileManager.fileExists(atPath: harness.path("deep/a/target4/victim.json")))
+        #expect(try harness.read("deep/a/target4/manifest.json").contains("\"victim.json\""))
+        #expect(!fileManager.fileExists(atPath: harness.path("target4/manifest.json")))
+        let beyond = harness.importModel(
+            "source.txt", from: "lightgbm", to: "nowhere/../models/payment-2027.01.7.json", version: "2027.01.7",
+            ["--register", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(beyond.status == 1 && beyond.errors.contains("which does not exist"), "\(beyond.errors)")
     }
 
     /// `--features` that moves one of the file's names to another column is refused and writes nothing; one that

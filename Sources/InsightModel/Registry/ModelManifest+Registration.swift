@@ -12,9 +12,14 @@ extension ModelManifest {
     /// written over. The entry's path is relative to the manifest's folder as it is on disk, symbolic links
     /// resolved, so that it names the model whichever way the folder is reached.
     public static func registerCandidate(
-        modelPath: String, modelData: Data, document: ModelDocument, manifestPath: String, schemaCheck: any ModelSchemaCheck
+        modelPath givenModelPath: String, modelData: Data, document: ModelDocument, manifestPath: String,
+        schemaCheck: any ModelSchemaCheck
     ) throws(ModelRegistryError) {
-        let manifestURL = URL(fileURLWithPath: manifestPath).standardizedFileURL
+        // Both paths as the system reaches them before anything below folds `..` in text: behind a folder that is a
+        // symbolic link, `link/../x` is not `x`, and the model was written to another file than `--out` names
+        // (third regression probe, 6 December), as it is written without `--register`.
+        let modelPath = try systemPath(givenModelPath)
+        let manifestURL = URL(fileURLWithPath: try systemPath(manifestPath))
         let directory = manifestURL.deletingLastPathComponent()
         // The folder must exist to be locked; folders made for a registration that is then refused are removed
         // again (deepest first, each only if still empty), so a refusal leaves nothing behind.
@@ -142,6 +147,36 @@ extension ModelManifest {
             current = destination.hasPrefix("/") ? destination : folderText(of: current) + "/" + destination
         }
         throw ModelRegistryError(file: path, reason: "is a loop of symbolic links (or more than 40 of them): nothing was written")
+    }
+
+    /// `path` with its folder part resolved as the system resolves it (every `.` and `..` taken after the links
+    /// before it are followed), its last name kept as it is (a link there is the caller's to follow or replace).
+    /// Folders that do not exist yet are kept as text; a `..` after one is refused, as the system refuses it.
+    static func systemPath(_ path: String) throws(ModelRegistryError) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var components = absolute.split(separator: "/").map(String.init)
+        guard let last = components.popLast(), last != ".", last != ".." else { return absolute }
+        var resolved = "/"
+        var missing: [String] = []
+        for component in components where component != "." {
+            guard missing.isEmpty else {
+                guard component != ".." else {
+                    throw ModelRegistryError(file: path, reason: "names `..` after \(missing[0]), which does not exist: the system could not reach it")
+                }
+                missing.append(component)
+                continue
+            }
+            let candidate = (resolved == "/" ? "" : resolved) + "/" + component
+            if let real = realpath(candidate, nil) {
+                resolved = String(cString: real)
+                free(real)
+            } else if errno == ENOENT, component != ".." {
+                missing.append(component)
+            } else {
+                throw ModelRegistryError(file: path, reason: "cannot reach \(candidate): \(String(cString: strerror(errno)))")
+            }
+        }
+        return ([resolved == "/" ? "" : resolved] + missing + [last]).joined(separator: "/")
     }
 
     /// The folder part of a path as text (`.` for a bare name), nothing folded.
