@@ -163,6 +163,23 @@ import Testing
         #expect(fileManager.fileExists(atPath: harness.path("deep/a/target4/victim.json")))
         #expect(try harness.read("deep/a/target4/manifest.json").contains("\"victim.json\""))
         #expect(!fileManager.fileExists(atPath: harness.path("target4/manifest.json")))
+        // An `--out` that is a link is written through, as without `--register`; the link stays and the entry names it
+        // (fourth regression probe: the link was replaced by a file). A loop there is refused, nothing written.
+        try fileManager.createDirectory(atPath: harness.path("store"), withIntermediateDirectories: true)
+        try fileManager.createSymbolicLink(atPath: harness.path("models/linked-model.json"), withDestinationPath: "../store/kept.json")
+        let linked = harness.importModel(
+            "source.txt", from: "lightgbm", to: "models/linked-model.json", version: "2027.01.8",
+            ["--register", "--manifest", harness.path("target4/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(linked.status == 0, "\(linked.errors)")
+        #expect(try fileManager.destinationOfSymbolicLink(atPath: harness.path("models/linked-model.json")) == "../store/kept.json")
+        #expect(try harness.read("store/kept.json").contains("2027.01.8"))
+        #expect(try harness.read("target4/manifest.json").contains("linked-model.json"))
+        try fileManager.createSymbolicLink(atPath: harness.path("models/looped.json"), withDestinationPath: "looped.json")
+        let looped = harness.importModel(
+            "source.txt", from: "lightgbm", to: "models/looped.json", version: "2027.01.9",
+            ["--register", "--manifest", harness.path("target4/manifest.json"), "--catalogue", Self.catalogue])
+        #expect(looped.status == 1 && looped.errors.contains("loop"), "\(looped.errors)")
+        #expect(!(try harness.read("target4/manifest.json")).contains("2027.01.9"))
         let beyond = harness.importModel(
             "source.txt", from: "lightgbm", to: "nowhere/../models/payment-2027.01.7.json", version: "2027.01.7",
             ["--register", "--manifest", harness.path("models/manifest.json"), "--catalogue", Self.catalogue])

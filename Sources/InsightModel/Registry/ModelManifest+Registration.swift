@@ -66,7 +66,10 @@ extension ModelManifest {
         let directory = manifestURL.deletingLastPathComponent()
         let physicalDirectory = physicalURL(directory)
         let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
-        // Where the model will be written: a symbolic link at modelPath itself is replaced, not followed.
+        // Where the model is named (a symbolic link there stays, and the entry names it) and where its bytes go:
+        // through the link, as every other `--out` is written (fourth regression probe, 6 December: the link was
+        // replaced by a file); a loop or a link into a missing folder is refused before anything is written.
+        let modelTarget = try writtenFile(of: modelURL, modelPath)
         let modelLocation = physicalURL(modelURL.deletingLastPathComponent()).appendingPathComponent(modelURL.lastPathComponent)
         let modelIdentity = physicalURL(modelURL)
         let manifestIdentity = physicalURL(manifestURL).path
@@ -106,7 +109,7 @@ extension ModelManifest {
         }
         do {
             try FileManager.default.createDirectory(at: modelURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try modelData.write(to: modelURL, options: .atomic)
+            try modelData.write(to: modelTarget, options: .atomic)
         } catch {
             throw ModelRegistryError(file: modelPath, reason: "cannot write the model: \(FileErrorText.reason(error))")
         }
@@ -197,7 +200,7 @@ extension ModelManifest {
     private static func entry(of manifest: ModelManifest, in directory: URL, writtenAt modelPath: String) -> Entry? {
         let physicalDirectory = physicalURL(directory)
         let modelURL = URL(fileURLWithPath: modelPath).standardizedFileURL
-        // Where the model will be written: a symbolic link at modelPath itself is replaced, not followed.
+        // Where the model is named; written through a link there, the file it names is the listed one too.
         let modelLocation = physicalURL(modelURL.deletingLastPathComponent()).appendingPathComponent(modelURL.lastPathComponent)
         let modelIdentity = physicalURL(modelURL)
         return manifest.models.first(where: {
