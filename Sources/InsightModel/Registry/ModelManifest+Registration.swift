@@ -123,8 +123,8 @@ extension ModelManifest {
         }
     }
 
-    /// The file a manifest at `url` is written to: `url`, or where its symbolic links lead, a dangling one's target
-    /// included (a manifest still to be made there). Refused before anything is written: a loop of links (which
+    /// The file an output at `url` (the manifest, or the model) is written to: `url`, or where its symbolic links
+    /// lead, a dangling one's target included (a file still to be made there). Refused before anything is written: a loop of links (which
     /// read as no manifest, and the run replaced the link with a new one-entry manifest), and a link whose target's
     /// folder cannot be reached (the model was written, then the manifest failed; regression probe, 6 December).
     /// A link's target is joined to the link's folder as text and left for the system to resolve: folding `..` in
