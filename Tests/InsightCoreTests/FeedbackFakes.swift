@@ -51,6 +51,7 @@ final class MemoryLabelStore: LabelStore {
         var evaluationTimes: [String: (tenant: TenantID, environment: DeploymentEnvironment, createdAt: Int64)] = [:]
         var versions: [LabelVersion] = []
         var idempotency: [String: IdempotencyRecord] = [:]
+        var storedBytes: [String: (day: Int64, bytes: Int64)] = [:]
     }
 
     let state = Mutex(State())
@@ -61,6 +62,11 @@ final class MemoryLabelStore: LabelStore {
     }
 
     var versions: [LabelVersion] { state.withLock { $0.versions } }
+
+    /// Reads the committed state through a transaction's own functions.
+    func transactionState<T>(_ read: (Transaction) throws -> T) throws -> T {
+        try read(Transaction(state: state.withLock { $0 }, failAppends: false))
+    }
     var idempotencyRecords: Int { state.withLock { $0.idempotency.count } }
 
     func inLabelTransaction<T: Sendable>(
@@ -120,6 +126,15 @@ final class MemoryLabelStore: LabelStore {
         func deleteIdempotencyRecords(createdBefore time: Int64) throws {
             state.idempotency = state.idempotency.filter { $0.value.createdAt >= time }
         }
+
+        func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
+            state.storedBytes[keyID].flatMap { $0.day == day ? $0.bytes : nil } ?? 0
+        }
+
+        func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
+            state.storedBytes = state.storedBytes.filter { $0.value.day >= day }
+            state.storedBytes[keyID] = (day, try storedLabelBytes(keyID: keyID, day: day) + bytes)
+        }
     }
 }
 
@@ -135,9 +150,11 @@ extension ConsumptionIntake {
 
 extension LabelIntake {
     func submitAndWait(
-        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment = .production,
+        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment = .production, keyID: String = "k_partner",
         idempotency: IdempotentRequest?, now: Int64, encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
     ) throws(LabelError) -> LabelSubmission {
-        try submit(drafts, tenant: tenant, environment: environment, idempotency: idempotency, now: now, encode: encode).wait().get()
+        try submit(
+            drafts, tenant: tenant, environment: environment, keyID: keyID, idempotency: idempotency, now: now, encode: encode
+        ).wait().get()
     }
 }

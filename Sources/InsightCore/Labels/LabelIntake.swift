@@ -8,14 +8,21 @@ public struct LabelIntake: Sendable {
     public static let idempotencyRetentionMilliseconds: Int64 = 86_400_000
 
     private let store: any LabelStore
+    private let quota: LabelStorageQuota
 
-    public init(store: any LabelStore) { self.store = store }
+    public init(store: any LabelStore, quota: LabelStorageQuota = LabelStorageQuota()) {
+        self.store = store
+        self.quota = quota
+    }
 
     /// `encode` turns the results into the response body, which is what a retry under the same key gets again.
     /// The answer arrives once the batch's transaction is durable. Only insights evaluated in the key's own
-    /// `environment` can be labelled; the others are `notFound`, like another tenant's.
+    /// `environment` can be labelled; the others are `notFound`, like another tenant's. What the batch stores counts
+    /// against `keyID`'s quota for the day; a batch that would pass it is refused whole, and one that stores nothing
+    /// (a replay, duplicates, unknown insights, rejections without a key) is answered whatever the tally.
     public func submit(
-        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment, idempotency: IdempotentRequest?, now: Int64,
+        _ drafts: [LabelDraft], tenant: TenantID, environment: DeploymentEnvironment, keyID: String,
+        idempotency: IdempotentRequest?, now: Int64,
         encode: @escaping @Sendable ([LabelItemResult]) -> [UInt8]
     ) -> OneShot<Result<LabelSubmission, LabelError>> {
         let today = now.floorDividedWithRemainder(86_400_000).0
@@ -25,6 +32,7 @@ public struct LabelIntake: Sendable {
             return nil
         }
         let answer = OneShot<Result<LabelSubmission, LabelError>>()
+        let quota = self.quota
         store.inLabelTransaction({ transaction throws -> LabelSubmission in
             // Pruned here, in the batch's own transaction, so expiry needs no timer and costs one index seek.
             try transaction.deleteIdempotencyRecords(createdBefore: now - Self.idempotencyRetentionMilliseconds)
@@ -51,13 +59,27 @@ public struct LabelIntake: Sendable {
                     }
                 }
             }
-            if !versions.isEmpty { try transaction.appendLabels(versions) }
             let response = encode(results)
-            if let idempotency {
-                try transaction.saveIdempotencyRecord(IdempotencyRecord(
-                    tenant: tenant, environment: environment, keyDigest: idempotency.keyDigest, bodyHash: idempotency.bodyHash,
-                    response: response, createdAt: now))
+            let record = idempotency.map {
+                IdempotencyRecord(
+                    tenant: tenant, environment: environment, keyDigest: $0.keyDigest, bodyHash: $0.bodyHash,
+                    response: response, createdAt: now)
             }
+            let stored = versions.reduce(record.map(LabelStorageQuota.storedBytes(of:)) ?? 0) { $0 + LabelStorageQuota.storedBytes(of: $1) }
+            if stored > 0 {
+                // Checked before any write, so a refused batch leaves nothing behind, its idempotency record included
+                // (a retry the next day is processed afresh).
+                let day = LabelStorageQuota.day(of: now)
+                let used = try transaction.storedLabelBytes(keyID: keyID, day: day)
+                // Compared by subtraction: a tally edited by hand to near Int64.max must refuse, not overflow.
+                guard used <= quota.bytesPerDay - stored else {
+                    throw LabelError.storageQuotaExceeded(
+                        bytesPerDay: quota.bytesPerDay, retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now))
+                }
+                try transaction.addStoredLabelBytes(stored, keyID: keyID, day: day)
+            }
+            if !versions.isEmpty { try transaction.appendLabels(versions) }
+            if let record { try transaction.saveIdempotencyRecord(record) }
             return .processed(results: results, response: response)
         }, completion: { outcome in
             switch outcome {

@@ -29,6 +29,7 @@ extension RateLimitPolicy {
                         policy.tenants[tenant] = try readLimit(&reader, path: "/tenants/" + tenant)
                     }
                 case "compliance": policy.compliance = try readCompliance(&reader)
+                case "labels": policy.labels = try readLabels(&reader)
                 default: throw LoadError(path: "/" + key, message: "unknown key")
                 }
             }
@@ -69,6 +70,20 @@ extension RateLimitPolicy {
             }
         }
         return policy
+    }
+
+    private static func readLabels(_ reader: inout JSONReader) throws -> LabelStorageQuota {
+        var quota = LabelStorageQuota()
+        try readObject(&reader, path: "/labels") { key, reader in
+            let path = "/labels/" + key
+            switch key {
+            case "storedBytesPerKeyPerDay":
+                let range = Double(LabelStorageQuota.minimumBytesPerDay)...Double(LabelStorageQuota.maximumBytesPerDay)
+                quota.bytesPerDay = Int64(try readNumber(&reader, path: path, range: range, integer: true))
+            default: throw LoadError(path: path, message: "unknown key")
+            }
+        }
+        return quota
     }
 
     /// An object, each member once: JSON's grammar allows a repeated member, which would silently replace the first.

@@ -9,19 +9,23 @@ public struct RateLimitPolicy: Sendable, Equatable {
     /// One tenant's evaluations of one insight type: insight error `rateLimitError`, the other insights go on.
     public var insightType: RateLimit
     public var compliance: CompliancePolicy
+    /// What one partner key's label batches may store per UTC day.
+    public var labels: LabelStorageQuota
 
     public init(
         key: RateLimit = RateLimit(ratePerSecond: 200, burst: 400),
         tenants: [String: RateLimit] = [:],
         device: RateLimit = RateLimit(ratePerSecond: 1, burst: 20),
         insightType: RateLimit = RateLimit(ratePerSecond: 5000, burst: 10000),
-        compliance: CompliancePolicy = CompliancePolicy()
+        compliance: CompliancePolicy = CompliancePolicy(),
+        labels: LabelStorageQuota = LabelStorageQuota()
     ) {
         self.key = key
         self.tenants = tenants
         self.device = device
         self.insightType = insightType
         self.compliance = compliance
+        self.labels = labels
     }
 
     /// The limit for a key before any compliance cut: its own, else its tenant's, else the default.

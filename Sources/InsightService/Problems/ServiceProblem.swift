@@ -27,6 +27,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     case consumptionConflict
     /// An `Idempotency-Key` used before with a different body.
     case idempotencyKeyReused
+    /// A label batch that would take its key past the bytes it may store today.
+    case labelStorageQuotaExceeded(bytesPerDay: Int64, retryAfterSeconds: Int)
     /// A request header with a value outside its syntax (the value is not echoed).
     case invalidHeader(name: String, detail: String)
     /// Query or path parameters with problems, each named by its `pointer` (the parameter's name, or "" for a
@@ -54,6 +56,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .notFound: .notFound
         case .conflict, .consumptionConflict: .conflict
         case .idempotencyKeyReused: .unprocessableContent
+        case .labelStorageQuotaExceeded: .tooManyRequests
         case .storageUnavailable: .serviceUnavailable
         }
     }
@@ -115,6 +118,10 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             return ProblemDetails(slug: "consumption-conflict", status: status, title: "Consumption already reported", detail: "A different consumption report is already stored for this evaluation; only one is allowed.")
         case .idempotencyKeyReused:
             return ProblemDetails(slug: "idempotency-key-reused", status: status, title: "Idempotency key reused", detail: "This Idempotency-Key was used before with a different body; use a new key for a new request.")
+        case .labelStorageQuotaExceeded(let bytesPerDay, let retryAfterSeconds):
+            return ProblemDetails(
+                slug: "label-storage-quota-exceeded", status: status, title: "Label storage quota exceeded",
+                detail: "This key's label batches have stored what it may store per UTC day (\(bytesPerDay) bytes of labels and idempotency answers); nothing of this batch was stored. Retry after \(retryAfterSeconds) s, when the day's tally starts again, or ask the operator to raise labels.storedBytesPerKeyPerDay.")
         case .invalidHeader(let name, let detail):
             // Named like a query or path parameter: by its name, as there is no body to point into.
             var problem = ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
@@ -152,6 +159,8 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
             fields.set("Retry-After", String(rejection.retryAfterSeconds))
             fields.set("RateLimit-Policy", RateLimitFields.policy(rejection.scope, rejection.limit))
             fields.set("RateLimit", RateLimitFields.current(rejection.scope, remaining: 0, resetSeconds: rejection.resetSeconds))
+        case .labelStorageQuotaExceeded(_, let retryAfterSeconds):
+            fields.set("Retry-After", String(retryAfterSeconds))
         case .evaluation(.serverError), .evaluation(.notAvailable), .storageUnavailable:
             fields.set("Retry-After", "1")
         default:
@@ -204,6 +213,8 @@ extension ServiceProblem {
     init(_ error: LabelError) {
         switch error {
         case .idempotencyKeyReused: self = .idempotencyKeyReused
+        case .storageQuotaExceeded(let bytesPerDay, let retryAfterSeconds):
+            self = .labelStorageQuotaExceeded(bytesPerDay: bytesPerDay, retryAfterSeconds: retryAfterSeconds)
         case .storageFailed: self = .storageUnavailable
         }
     }

@@ -66,7 +66,8 @@ struct LabelRoutes: Sendable {
         }
         let drafts = try LabelBatchDecoder.decode(request.body)
         let answer = intake.submit(
-            drafts, tenant: principal.tenant, environment: principal.environment, idempotency: idempotency, now: now,
+            drafts, tenant: principal.tenant, environment: principal.environment, keyID: principal.keyID,
+            idempotency: idempotency, now: now,
             encode: FeedbackEncoders.labelResults)
         let readiness = self.readiness
         return DeferredResponse.awaiting(answer) { answer in

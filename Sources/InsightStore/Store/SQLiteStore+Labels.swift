@@ -104,6 +104,21 @@ struct SQLiteLabelTransaction: LabelTransaction {
         try connection.statement("DELETE FROM idempotency WHERE created_at < ?").bind(1, time).run()
     }
 
+    func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
+        let statement = try connection.statement("SELECT bytes FROM label_storage_use WHERE key_id = ? AND day = ?")
+            .bind(1, keyID).bind(2, day)
+        defer { statement.reset() }
+        return try statement.step() ? statement.int64(0) : 0
+    }
+
+    func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
+        try connection.statement("DELETE FROM label_storage_use WHERE day < ?").bind(1, day).run()
+        try connection.statement("""
+            INSERT INTO label_storage_use (key_id, day, bytes) VALUES (?1, ?2, ?3)
+            ON CONFLICT (key_id, day) DO UPDATE SET bytes = bytes + excluded.bytes
+            """).bind(1, keyID).bind(2, day).bind(3, bytes).run()
+    }
+
     /// A JSON array of the distinct IDs for `json_each`; they are issued identifiers, but are escaped all the same.
     static func jsonArray(_ values: [String]) -> String {
         var text = "["

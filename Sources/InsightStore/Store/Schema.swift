@@ -191,5 +191,15 @@ enum Schema {
             ALTER TABLE idempotency_with_rowid RENAME TO idempotency;
             CREATE INDEX idempotency_by_time ON idempotency (created_at);
             """),
+        // One row per partner key that stored labels today: every batch reads and bumps its own, and drops the
+        // rows of earlier days, so the table holds at most the keys of one day.
+        .init(version: 14, description: "label storage quota: bytes stored per key per UTC day", sql: """
+            CREATE TABLE label_storage_use (
+                key_id TEXT NOT NULL,
+                day INTEGER NOT NULL,
+                bytes INTEGER NOT NULL CHECK (bytes >= 0),
+                PRIMARY KEY (key_id, day)
+            ) STRICT, WITHOUT ROWID;
+            """),
     ])
 }

@@ -304,7 +304,7 @@ final class ServiceRuntime: Sendable {
             authenticator: authenticator, evaluator: evaluator, models: models,
             authorizations: authorizations, hasher: hasher, signer: signer, readiness: readiness,
             consumption: ConsumptionIntake(store: store, deadlineMilliseconds: deadline, compliance: admission.compliance),
-            labels: LabelIntake(store: store), admission: admission,
+            labels: LabelIntake(store: store, quota: rateLimits.labels), admission: admission,
             metrics: LabelMetrics(source: store, policy: configuration.metricsPolicy))
         ).register(in: &router)
         // An event loop's pass records the evaluations of every ready connection and commits them together at its

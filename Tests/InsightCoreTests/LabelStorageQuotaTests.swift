@@ -1,0 +1,132 @@
+import InsightCrypto
+import Testing
+@testable import InsightCore
+
+/// One partner key may store a bounded number of bytes per UTC day with label batches (security probe, 6 December:
+/// uploads grew the database at 45 MB/s from one connection).
+struct LabelStorageQuotaTests {
+    let acme = TenantID("acme")!
+    let store = MemoryLabelStore()
+    let insights = (0..<6).map { _ in Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve()) }
+    /// 2026-11-21T10:00Z; the evaluations were made on 2026-11-19 (UTC).
+    let now = Timestamp.days(fromDate: "2026-11-21")! * 86_400_000 + 36_000_000
+    let evaluatedAt = Timestamp.days(fromDate: "2026-11-19")! * 86_400_000 + 3_600_000
+
+    init() {
+        for id in insights { store.addInsight(id, tenant: acme, createdAt: evaluatedAt) }
+    }
+
+    func item(_ index: Int, _ id: String, fraudType: String = "techSupport") -> LabelDraft {
+        LabelDraft(pointer: "/items/\(index)", insightID: id, label: "confirmedFraud", fraudType: fraudType, occurredOn: "2026-11-20",
+                   amountBand: nil, violations: [])
+    }
+
+    func version(_ id: String, fraudType: FraudType = .techSupport) -> LabelVersion {
+        LabelVersion(insightID: id, tenant: acme, content: LabelContent(
+            verdict: .confirmedFraud, fraudType: fraudType, occurredOn: "2026-11-20", amountBand: nil), receivedAt: now)
+    }
+
+    func submit(
+        _ drafts: [LabelDraft], quota: Int64, keyID: String = "k_partner", idempotency: IdempotentRequest? = nil, at time: Int64? = nil
+    ) throws(LabelError) -> LabelSubmission {
+        try LabelIntake(store: store, quota: LabelStorageQuota(bytesPerDay: quota)).submitAndWait(
+            drafts, tenant: acme, keyID: keyID, idempotency: idempotency, now: time ?? now
+        ) { results in Array(results.map(\.outcome.rawValue).joined(separator: ",").utf8) }
+    }
+
+    func outcomes(_ submission: LabelSubmission) -> [LabelItemOutcome] {
+        guard case .processed(let results, _) = submission else { return [] }
+        return results.map(\.outcome)
+    }
+
+    @Test func aBatchThatWouldPassTheDaysQuotaIsRefusedWholeUntilTheNextUTCDay() throws {
+        let one = LabelStorageQuota.storedBytes(of: version(insights[0]))
+        // Room for exactly three labels.
+        let quota = one * 3
+        #expect(outcomes(try submit([item(0, insights[0]), item(1, insights[1])], quota: quota)) == [.accepted, .accepted])
+        // Two more would make four: refused, and neither is stored.
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 50_400)) {
+            try submit([item(0, insights[2]), item(1, insights[3])], quota: quota)
+        }
+        #expect(store.versions.count == 2)
+        // One fits exactly.
+        #expect(outcomes(try submit([item(0, insights[2])], quota: quota)) == [.accepted])
+        #expect(throws: LabelError.self) { try submit([item(0, insights[3])], quota: quota) }
+        // The next UTC day the tally starts again.
+        let tomorrow = (LabelStorageQuota.day(of: now) + 1) * 86_400_000
+        #expect(outcomes(try submit([item(0, insights[3])], quota: quota, at: tomorrow)) == [.accepted])
+        #expect(store.versions.count == 4)
+    }
+
+    @Test func eachKeyHasItsOwnTally() throws {
+        let quota = LabelStorageQuota.storedBytes(of: version(insights[0]))
+        #expect(outcomes(try submit([item(0, insights[0])], quota: quota, keyID: "k_one")) == [.accepted])
+        #expect(throws: LabelError.self) { try submit([item(0, insights[1])], quota: quota, keyID: "k_one") }
+        #expect(outcomes(try submit([item(0, insights[1])], quota: quota, keyID: "k_two")) == [.accepted])
+    }
+
+    @Test func aBatchThatStoresNothingIsAnsweredOverTheQuota() throws {
+        let quota = LabelStorageQuota.storedBytes(of: version(insights[0]))
+        _ = try submit([item(0, insights[0])], quota: quota)
+        let unknown = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        // A duplicate and an unknown insight store nothing, so the partner still learns what became of them.
+        #expect(outcomes(try submit([item(0, insights[0]), item(1, unknown)], quota: quota)) == [.duplicate, .notFound])
+        // A revision stores a version: refused.
+        #expect(throws: LabelError.self) { try submit([item(0, insights[0], fraudType: "romance")], quota: quota) }
+    }
+
+    @Test func anIdempotentAnswerCountsAndItsReplayIsFree() throws {
+        let key = IdempotencyKey("batch-1")!
+        let body = Array("body".utf8)
+        let request = IdempotentRequest(key: key, keyDigest: "hmac " + key.rawValue, body: body)
+        let first = try submit([item(0, insights[0])], quota: 1 << 20, idempotency: request)
+        let record = IdempotencyRecord(
+            tenant: acme, environment: .production, keyDigest: request.keyDigest, bodyHash: request.bodyHash,
+            response: first.response, createdAt: now)
+        let stored = LabelStorageQuota.storedBytes(of: version(insights[0])) + LabelStorageQuota.storedBytes(of: record)
+        #expect(try store.transactionState { try $0.storedLabelBytes(keyID: "k_partner", day: LabelStorageQuota.day(of: now)) } == stored)
+        // With the quota now spent, the same request again gets its stored answer; a new keyed batch of only unknown
+        // insights would store its answer, so it is refused, and keeps no record (tomorrow it is processed afresh).
+        let replay = try submit([item(0, insights[0])], quota: stored, idempotency: request)
+        #expect(replay == .replayed(response: first.response))
+        let other = IdempotencyKey("batch-2")!
+        let unknown = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        #expect(throws: LabelError.self) {
+            try submit([item(0, unknown)], quota: stored, idempotency: IdempotentRequest(key: other, keyDigest: "hmac batch-2", body: body))
+        }
+        #expect(store.idempotencyRecords == 1)
+    }
+
+    @Test func theEstimateCountsValuesIndexEntriesAndRowOverhead() {
+        let label = version(String(repeating: "i", count: 40))
+        // 40 twice (row and index), "acme", "confirmedFraud", "techSupport", the date, and two rows' overhead.
+        let labelBytes: Int64 = 80 + 4 + 14 + 11 + 10 + 96
+        #expect(LabelStorageQuota.storedBytes(of: label) == labelBytes)
+        let record = IdempotencyRecord(
+            tenant: acme, environment: .sandbox, keyDigest: "hmac k", bodyHash: Array(repeating: 0, count: 32),
+            response: Array(repeating: 0, count: 1000), createdAt: now)
+        let keyColumns: Int64 = 4 + 7 + 6
+        let recordBytes: Int64 = 1000 + 32 + keyColumns * 2 + 96
+        #expect(LabelStorageQuota.storedBytes(of: record) == recordBytes)
+    }
+
+    @Test func retryAfterIsTheWholeSecondsToTheNextUTCDayRoundedUp() {
+        let midnight = Timestamp.days(fromDate: "2026-11-21")! * 86_400_000
+        #expect(LabelStorageQuota.secondsUntilNextDay(from: midnight) == 86_400)
+        #expect(LabelStorageQuota.secondsUntilNextDay(from: midnight - 1) == 1)
+        #expect(LabelStorageQuota.secondsUntilNextDay(from: midnight + 1) == 86_400)
+        #expect(LabelStorageQuota.secondsUntilNextDay(from: -1) == 1)
+    }
+
+    @Test func theSettingIsReadFromRateLimitsWithItsBounds() throws {
+        let policy = try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "labels": {"storedBytesPerKeyPerDay": 33554432}}"#.utf8))
+        #expect(policy.labels.bytesPerDay == 33_554_432)
+        #expect(try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1}"#.utf8)).labels.bytesPerDay == LabelStorageQuota.defaultBytesPerDay)
+        #expect(throws: RateLimitPolicy.LoadError(path: "/labels/storedBytesPerKeyPerDay", message: "expected an integer from 16777216 to 1099511627776")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "labels": {"storedBytesPerKeyPerDay": 1000}}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/labels/bytesPerDay", message: "unknown key")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "labels": {"bytesPerDay": 33554432}}"#.utf8))
+        }
+    }
+}
