@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import InsightModel
 
 extension FeatureCatalogue {
     /// Loads `<category>.json` for every category from `directory` (normally `config/features`).
@@ -30,7 +31,7 @@ extension FeatureCatalogue {
         guard FileManager.default.fileExists(atPath: file) else { throw .missingFile(file: file) }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try Data(contentsOf: URL(fileURLWithPath: AbsolutePath.of(file)))
         } catch {
             throw .unreadableFile(file: file)
         }

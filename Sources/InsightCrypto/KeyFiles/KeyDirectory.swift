@@ -6,6 +6,13 @@ import Glibc
 struct KeyDirectory {
     let path: String
 
+    /// `path` made absolute as text: `URL(fileURLWithPath:)` folds a relative path's `..` as text, so the parent of
+    /// `linked/../keys` was checked and created beside the link rather than where the system puts the keys (as
+    /// InsightModel's `AbsolutePath`, which this module cannot see).
+    private var absolutePath: String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     /// Creates the directory (0700) if absent, unless `creating` is false (a reload, which must change nothing on
     /// disk: a folder made where the keys were moved away would catch them when moved back); refuses one that
     /// other users could write to, since they could then plant or swap key files.
@@ -45,7 +52,7 @@ struct KeyDirectory {
     /// its place. Writable by others (without the sticky bit, which stops that) is refused; writable by the group
     /// is not, since orchestrators grant a volume to a group (Kubernetes `fsGroup`).
     private func checkParent() throws {
-        let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let parent = URL(fileURLWithPath: absolutePath).deletingLastPathComponent().path
         var status = stat()
         guard stat(parent, &status) == 0 else {
             throw CryptoError.keyStorage(path: parent, operation: "stat", errno: errno)
@@ -58,7 +65,7 @@ struct KeyDirectory {
     }
 
     private func createParents() throws {
-        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let parent = URL(fileURLWithPath: absolutePath).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(
                 at: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -215,6 +215,8 @@ extension ModelManifest {
     /// `models import` and `train` refuse such an output without `--register`: the manifest pins the file's SHA-256,
     /// so the service would leave the model it lists out at its next start or reload.
     public static func listedEntry(besideModelAt modelPath: String) -> (entry: Entry, manifestPath: String)? {
+        // Resolved as the system resolves it first: `standardizedFileURL` folds `..` as text.
+        let modelPath = (try? systemPath(modelPath)) ?? AbsolutePath.of(modelPath)
         let written = URL(fileURLWithPath: modelPath).standardizedFileURL
         var folders = [written.deletingLastPathComponent()]
         let resolvedFolder = physicalURL(written).deletingLastPathComponent()

@@ -46,7 +46,7 @@ public final class ModelRegistry: Sendable {
     static func build(
         manifestPath: String, generation: Int, schemaCheck: any ModelSchemaCheck, skippingInvalidModels: Bool = false
     ) throws(ModelRegistryError) -> RegistrySnapshot {
-        let manifestURL = URL(fileURLWithPath: manifestPath)
+        let manifestURL = URL(fileURLWithPath: AbsolutePath.of(manifestPath))
         let data: Data
         do {
             data = try ModelFile.read(manifestURL)

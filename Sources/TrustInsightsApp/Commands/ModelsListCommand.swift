@@ -18,7 +18,7 @@ enum ModelsListCommand {
             } catch {
                 throw CommandLineError.failure("\(manifestPath): not a valid manifest (\(error))")
             }
-            let directory = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
+            let directory = URL(fileURLWithPath: AbsolutePath.of(manifestPath)).deletingLastPathComponent()
             environment.print("INSIGHT                CATEGORY       VERSION      STATUS     TREES  FEATURES  MEDIUM  HIGH   PATH")
             var unreadable: [String] = []
             // A file whose bytes are not the ones its entry pins reads as a model here, but the service refuses it.
