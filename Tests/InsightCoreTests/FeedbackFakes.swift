@@ -51,7 +51,8 @@ final class MemoryLabelStore: LabelStore {
         var evaluationTimes: [String: (tenant: TenantID, environment: DeploymentEnvironment, createdAt: Int64)] = [:]
         var versions: [LabelVersion] = []
         var idempotency: [String: IdempotencyRecord] = [:]
-        var storedBytes: [String: (day: Int64, bytes: Int64)] = [:]
+        /// Per key, bytes per day.
+        var storedBytes: [String: [Int64: Int64]] = [:]
     }
 
     let state = Mutex(State())
@@ -128,12 +129,12 @@ final class MemoryLabelStore: LabelStore {
         }
 
         func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
-            state.storedBytes[keyID].flatMap { $0.day == day ? $0.bytes : nil } ?? 0
+            (state.storedBytes[keyID] ?? [:]).filter { $0.key >= day }.values.reduce(0, +)
         }
 
         func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
-            state.storedBytes = state.storedBytes.filter { $0.value.day >= day }
-            state.storedBytes[keyID] = (day, try storedLabelBytes(keyID: keyID, day: day) + bytes)
+            state.storedBytes = state.storedBytes.mapValues { $0.filter { $0.key >= day } }
+            state.storedBytes[keyID, default: [:]][day, default: 0] += bytes
         }
     }
 }

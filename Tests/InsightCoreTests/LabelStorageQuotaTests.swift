@@ -97,17 +97,31 @@ struct LabelStorageQuotaTests {
         #expect(store.idempotencyRecords == 1)
     }
 
-    @Test func theEstimateCountsValuesIndexEntriesAndRowOverhead() {
-        let label = version(String(repeating: "i", count: 40))
-        // 40 twice (row and index), "acme", "confirmedFraud", "techSupport", the date, and two rows' overhead.
-        let labelBytes: Int64 = 80 + 4 + 14 + 11 + 10 + 96
-        #expect(LabelStorageQuota.storedBytes(of: label) == labelBytes)
-        let record = IdempotencyRecord(
-            tenant: acme, environment: .sandbox, keyDigest: "hmac k", bodyHash: Array(repeating: 0, count: 32),
-            response: Array(repeating: 0, count: 1000), createdAt: now)
-        let keyColumns: Int64 = 4 + 7 + 6
-        let recordBytes: Int64 = 1000 + 32 + keyColumns * 2 + 96
-        #expect(LabelStorageQuota.storedBytes(of: record) == recordBytes)
+    /// Rows are counted by the pages they take: small ones by their share of a page, one just over half a page by a
+    /// page of its own (which its bytes alone undercounted 1.9 times), a long one by its overflow pages.
+    @Test func theEstimateCountsThePagesRowsTake() {
+        let small = LabelStorageQuota.bytesInPages(row: 200)
+        #expect(small >= 200 && small <= 210)
+        #expect(LabelStorageQuota.bytesInPages(row: 2100) == 4096)
+        #expect(LabelStorageQuota.bytesInPages(row: 1900) == 2048)
+        let megabyte = LabelStorageQuota.bytesInPages(row: 1_000_000)
+        #expect(megabyte > 1_000_000 && megabyte <= 1_000_000 + 1_000_000 / 1000 + 8192)
+        let label = LabelStorageQuota.storedBytes(of: version(String(repeating: "i", count: 36)))
+        #expect(label >= 150 && label <= 260)
+        for size in [0, 1900, 2100, 60_000] {
+            let record = IdempotencyRecord(
+                tenant: acme, environment: .sandbox, keyDigest: "hmac " + String(repeating: "0", count: 64),
+                bodyHash: Array(repeating: 0, count: 32), response: Array(repeating: 0, count: size), createdAt: now)
+            #expect(LabelStorageQuota.storedBytes(of: record) >= Int64(size + 32 + 71))
+        }
+    }
+
+    /// A clock stepped back across midnight finds the tally of the day it left: no fresh quota for the step.
+    @Test func aClockSteppedBackAcrossMidnightKeepsTheLaterDaysTally() throws {
+        let quota = LabelStorageQuota.storedBytes(of: version(insights[0])) * 2
+        let midnight = (LabelStorageQuota.day(of: now) + 1) * 86_400_000
+        #expect(outcomes(try submit([item(0, insights[0]), item(1, insights[1])], quota: quota, at: midnight + 5_000)) == [.accepted, .accepted])
+        #expect(throws: LabelError.self) { try submit([item(0, insights[2])], quota: quota, at: midnight - 5_000) }
     }
 
     @Test func retryAfterIsTheWholeSecondsToTheNextUTCDayRoundedUp() {

@@ -105,7 +105,7 @@ struct SQLiteLabelTransaction: LabelTransaction {
     }
 
     func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
-        let statement = try connection.statement("SELECT bytes FROM label_storage_use WHERE key_id = ? AND day = ?")
+        let statement = try connection.statement("SELECT coalesce(sum(bytes), 0) FROM label_storage_use WHERE key_id = ? AND day >= ?")
             .bind(1, keyID).bind(2, day)
         defer { statement.reset() }
         return try statement.step() ? statement.int64(0) : 0
