@@ -46,5 +46,14 @@ struct RelativePathThroughLinkTests {
             #"'\#(binary)' models verify --manifest linked/../models/manifest.json --catalogue linked/../config/features"#, in: root + "/work")
         #expect(verify.status == 0, "\(verify.output)")
         #expect(verify.output.contains("ok  isLikelyBeingCoached/payment"), "\(verify.output)")
+
+        // A model the manifest lists but that is not there is refused naming where it was looked for.
+        try files.createDirectory(atPath: root + "/real/missing", withIntermediateDirectories: true)
+        try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "1", "status": "current", "path": "gone.json"}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: root + "/real/missing/manifest.json"))
+        let missing = try Self.shell(
+            #"'\#(binary)' models verify --manifest linked/../missing/manifest.json --catalogue linked/../config/features"#, in: root + "/work")
+        #expect(missing.status == 1)
+        #expect(missing.output.contains("refused  gone.json: cannot read the model: no such file or directory (looked for \(root)/work/linked/../missing/gone.json)"), "\(missing.output)")
     }
 }

@@ -128,12 +128,13 @@ final class MemoryLabelStore: LabelStore {
             state.idempotency = state.idempotency.filter { $0.value.createdAt >= time }
         }
 
-        func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
-            (state.storedBytes[keyID] ?? [:]).filter { $0.key >= day }.values.reduce(0, +)
+        func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally {
+            let from = (state.storedBytes[keyID] ?? [:]).filter { $0.key >= day }
+            return LabelStorageTally(bytes: from.values.reduce(0, +), latestDay: from.keys.max())
         }
 
         func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
-            state.storedBytes = state.storedBytes.mapValues { $0.filter { $0.key >= day } }
+            state.storedBytes = state.storedBytes.mapValues { $0.filter { $0.key >= day - 1 } }
             state.storedBytes[keyID, default: [:]][day, default: 0] += bytes
         }
     }

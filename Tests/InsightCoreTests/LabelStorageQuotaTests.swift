@@ -84,7 +84,7 @@ struct LabelStorageQuotaTests {
             tenant: acme, environment: .production, keyDigest: request.keyDigest, bodyHash: request.bodyHash,
             response: first.response, createdAt: now)
         let stored = LabelStorageQuota.storedBytes(of: version(insights[0])) + LabelStorageQuota.storedBytes(of: record)
-        #expect(try store.transactionState { try $0.storedLabelBytes(keyID: "k_partner", day: LabelStorageQuota.day(of: now)) } == stored)
+        #expect(try store.transactionState { try $0.storedLabelBytes(keyID: "k_partner", day: LabelStorageQuota.day(of: now)) }.bytes == stored)
         // With the quota now spent, the same request again gets its stored answer; a new keyed batch of only unknown
         // insights would store its answer, so it is refused, and keeps no record (tomorrow it is processed afresh).
         let replay = try submit([item(0, insights[0])], quota: stored, idempotency: request)
@@ -116,12 +116,29 @@ struct LabelStorageQuotaTests {
         }
     }
 
-    /// A clock stepped back across midnight finds the tally of the day it left: no fresh quota for the step.
-    @Test func aClockSteppedBackAcrossMidnightKeepsTheLaterDaysTally() throws {
-        let quota = LabelStorageQuota.storedBytes(of: version(insights[0])) * 2
+    /// A clock stepped back across midnight finds the tally of the day it left, and that of the day it returns to
+    /// though a batch was stored after midnight (which drops older days' tallies): no fresh quota for the step, and
+    /// Retry-After waits for the end of the latest day with a tally.
+    @Test func aClockSteppedBackAcrossMidnightGrantsNoFreshQuota() throws {
+        let one = LabelStorageQuota.storedBytes(of: version(insights[0]))
+        let quota = one * 3
         let midnight = (LabelStorageQuota.day(of: now) + 1) * 86_400_000
-        #expect(outcomes(try submit([item(0, insights[0]), item(1, insights[1])], quota: quota, at: midnight + 5_000)) == [.accepted, .accepted])
-        #expect(throws: LabelError.self) { try submit([item(0, insights[2])], quota: quota, at: midnight - 5_000) }
+        // Before midnight the key fills its quota; after it, stores one more label (the new day's first batch).
+        _ = try submit([item(0, insights[0]), item(1, insights[1]), item(2, insights[2])], quota: quota, at: midnight - 20_000)
+        #expect(outcomes(try submit([item(0, insights[3])], quota: quota, at: midnight + 5_000)) == [.accepted])
+        // Stepped back to 23:59:45: the day it returns to is full.
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_415)) {
+            try submit([item(0, insights[4])], quota: quota, at: midnight - 15_000)
+        }
+        // Stepped back before anything was stored after midnight: the later day's tally counts.
+        let fresh = MemoryLabelStore()
+        for id in insights { fresh.addInsight(id, tenant: acme, createdAt: evaluatedAt) }
+        let intake = LabelIntake(store: fresh, quota: LabelStorageQuota(bytesPerDay: one * 2))
+        let encode: @Sendable ([LabelItemResult]) -> [UInt8] = { _ in [] }
+        _ = try intake.submitAndWait([item(0, insights[0]), item(1, insights[1])], tenant: acme, idempotency: nil, now: midnight + 5_000, encode: encode)
+        #expect(throws: LabelError.self) {
+            try intake.submitAndWait([item(0, insights[2])], tenant: acme, idempotency: nil, now: midnight - 5_000, encode: encode)
+        }
     }
 
     @Test func retryAfterIsTheWholeSecondsToTheNextUTCDayRoundedUp() {

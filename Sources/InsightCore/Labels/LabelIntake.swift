@@ -72,9 +72,10 @@ public struct LabelIntake: Sendable {
                 let day = LabelStorageQuota.day(of: now)
                 let used = try transaction.storedLabelBytes(keyID: keyID, day: day)
                 // Compared by subtraction: a tally edited by hand to near Int64.max must refuse, not overflow.
-                guard used <= quota.bytesPerDay - stored else {
+                guard used.bytes <= quota.bytesPerDay - stored else {
                     throw LabelError.storageQuotaExceeded(
-                        bytesPerDay: quota.bytesPerDay, retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now))
+                        bytesPerDay: quota.bytesPerDay,
+                        retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now, latestDay: used.latestDay))
                 }
                 try transaction.addStoredLabelBytes(stored, keyID: keyID, day: day)
             }

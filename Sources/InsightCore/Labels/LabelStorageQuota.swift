@@ -1,3 +1,15 @@
+/// What one key's batches stored from a day on.
+public struct LabelStorageTally: Sendable, Equatable {
+    public var bytes: Int64
+    /// The latest day with a tally; after a clock step back, later than the day asked about. Nil without one.
+    public var latestDay: Int64?
+
+    public init(bytes: Int64, latestDay: Int64?) {
+        self.bytes = bytes
+        self.latestDay = latestDay
+    }
+}
+
 /// How many bytes one partner key may add to the database per UTC day with label batches: the label versions it
 /// stores and the answers kept for its `Idempotency-Key`s. Labels are not rate limited (a back office uploads in
 /// large batches), so without this one key could fill the data volume, and at the disk reserve writes stop for every
@@ -66,9 +78,10 @@ public struct LabelStorageQuota: Sendable, Equatable {
     /// The UTC day `now` falls in, which names the key's tally.
     public static func day(of now: Int64) -> Int64 { now.floorDividedWithRemainder(dayMilliseconds).0 }
 
-    /// Whole seconds from `now` to the next UTC day, rounded up (a client that waits that long is never early).
-    public static func secondsUntilNextDay(from now: Int64) -> Int {
-        let left = (day(of: now) + 1) * dayMilliseconds - now
+    /// Whole seconds from `now` to the next UTC day, or to the day after `latestDay` when that is later (a clock
+    /// stepped back: that day's tally counts until then), rounded up (a client that waits that long is never early).
+    public static func secondsUntilNextDay(from now: Int64, latestDay: Int64? = nil) -> Int {
+        let left = (max(day(of: now), latestDay ?? .min) + 1) * dayMilliseconds - now
         return Int((left + 999) / 1000)
     }
 }

@@ -12,11 +12,12 @@ public protocol LabelTransaction {
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
     /// Forgets the records made before `time` (every tenant's): a key is remembered for a bounded time only.
     func deleteIdempotencyRecords(createdBefore time: Int64) throws
-    /// The bytes `keyID`'s batches stored on UTC day `day` (`LabelStorageQuota`), and on any later day: a later day's
+    /// What `keyID`'s batches stored on UTC day `day` (`LabelStorageQuota`) and on any later day: a later day's
     /// tally is there only when the clock was stepped back across midnight, and counting it keeps the step from
-    /// granting a fresh quota (quota probe, 6 December). 0 for a key with none.
-    func storedLabelBytes(keyID: String, day: Int64) throws -> Int64
-    /// Adds `bytes` to `keyID`'s tally of day `day`, and forgets every tally of an earlier day (they no longer count).
+    /// granting a fresh quota (quota probe, 6 December).
+    func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally
+    /// Adds `bytes` to `keyID`'s tally of day `day`, and forgets every tally older than the day before (the day before
+    /// is kept for a clock stepped back across midnight, which finds it again).
     func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws
 }
 

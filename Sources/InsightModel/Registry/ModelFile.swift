@@ -10,6 +10,13 @@ enum ModelFile {
         var description: String { "not a regular file (\(kind))" }
     }
 
+    /// A model the registry could not read, with the path it looked at.
+    struct Unreadable: Error, CustomStringConvertible {
+        var path: String
+        var reason: String
+        var description: String { "\(reason) (looked for \(path))" }
+    }
+
     static func read(_ url: URL) throws -> Data {
         var status = stat()
         if stat(url.path, &status) == 0 {

@@ -56,6 +56,16 @@ public final class ModelRegistry: Sendable {
         let directory = manifestURL.deletingLastPathComponent()
         return try RegistrySnapshot(
             manifestData: data, manifestFile: manifestPath, generation: generation, schemaCheck: schemaCheck,
-            skippingInvalidModels: skippingInvalidModels, readModel: { path in try ModelFile.read(directory.appendingPathComponent(path)) })
+            skippingInvalidModels: skippingInvalidModels,
+            readModel: { path in
+                let url = directory.appendingPathComponent(path)
+                do {
+                    return try ModelFile.read(url)
+                } catch {
+                    // The entry is relative to the manifest's folder, which a link may make hard to guess: the
+                    // refusal says where the file was looked for (paths probe, 6 December).
+                    throw ModelFile.Unreadable(path: url.path, reason: FileErrorText.reason(error))
+                }
+            })
     }
 }

@@ -104,15 +104,17 @@ struct SQLiteLabelTransaction: LabelTransaction {
         try connection.statement("DELETE FROM idempotency WHERE created_at < ?").bind(1, time).run()
     }
 
-    func storedLabelBytes(keyID: String, day: Int64) throws -> Int64 {
-        let statement = try connection.statement("SELECT coalesce(sum(bytes), 0) FROM label_storage_use WHERE key_id = ? AND day >= ?")
+    func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally {
+        let statement = try connection.statement(
+            "SELECT coalesce(sum(bytes), 0), max(day) FROM label_storage_use WHERE key_id = ? AND day >= ?")
             .bind(1, keyID).bind(2, day)
         defer { statement.reset() }
-        return try statement.step() ? statement.int64(0) : 0
+        guard try statement.step() else { return LabelStorageTally(bytes: 0, latestDay: nil) }
+        return LabelStorageTally(bytes: statement.int64(0), latestDay: statement.isNull(1) ? nil : statement.int64(1))
     }
 
     func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
-        try connection.statement("DELETE FROM label_storage_use WHERE day < ?").bind(1, day).run()
+        try connection.statement("DELETE FROM label_storage_use WHERE day < ?").bind(1, day - 1).run()
         try connection.statement("""
             INSERT INTO label_storage_use (key_id, day, bytes) VALUES (?1, ?2, ?3)
             ON CONFLICT (key_id, day) DO UPDATE SET bytes = bytes + excluded.bytes
