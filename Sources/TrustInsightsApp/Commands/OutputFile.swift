@@ -50,17 +50,20 @@ enum OutputFile {
         inputs: [String], reserved: [String] = [], reservedFolders: [String] = [], serviceFiles: [String] = [],
         dataFolderFiles: [String] = [], option: String, path: String, with product: String
     ) throws(CommandLineError) {
+        // The file is named as the command knows it; the value too when spelt otherwise (through a link, `..`), or
+        // the message would seem to quote a value the operator never typed (paths probe, 6 December).
+        func named(_ file: String) -> String { file == path ? file : "\(file) (the value: \(path))" }
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
-            throw .usage("The value for '--\(option)' names the input file \(input): \(product) would overwrite it")
+            throw .usage("The value for '--\(option)' names the input file \(named(input)): \(product) would overwrite it")
         }
         if let file = serviceFiles.first(where: { isSameFile(path, $0) }) {
-            throw .usage("The value for '--\(option)' names \(file), which the service reads (configuration, catalogue, manifest or model): \(product) would overwrite it, and the next start or reload would refuse it")
+            throw .usage("The value for '--\(option)' names \(named(file)), which the service reads (configuration, catalogue, manifest or model): \(product) would overwrite it, and the next start or reload would refuse it")
         }
         if let file = dataFolderFiles.first(where: { isSameFile(path, $0) }) {
-            throw .usage("The value for '--\(option)' names \(file), in the service's data folder: \(product) would overwrite it")
+            throw .usage("The value for '--\(option)' names \(named(file)), in the service's data folder: \(product) would overwrite it")
         }
         if let file = reserved.first(where: { isSamePlace(path, $0) }) {
-            throw .usage("The value for '--\(option)' names \(file), which the service keeps in its data folder (the database, the files SQLite keeps beside it, or the signing keys' folder): \(product) may not be written there")
+            throw .usage("The value for '--\(option)' names \(named(file)), which the service keeps in its data folder (the database, the files SQLite keeps beside it, or the signing keys' folder): \(product) may not be written there")
         }
         // A new file there is no input yet, but the folder is read whole: the signing keys' folder refuses a start
         // that finds a file in it other users may read.
