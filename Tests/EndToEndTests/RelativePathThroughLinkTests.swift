@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// A relative path whose `..` comes after a symbolic link names what the system reaches (`linked/../models` is the
@@ -54,6 +55,35 @@ struct RelativePathThroughLinkTests {
         let missing = try Self.shell(
             #"'\#(binary)' models verify --manifest linked/../missing/manifest.json --catalogue linked/../config/features"#, in: root + "/work")
         #expect(missing.status == 1)
+
+        // serve reads the same folders, and its `listening` line says where they are on disk.
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: binary)
+        server.arguments = [
+            "serve", "--port", "0", "--config", "linked/../config/default.json", "--config-dir", "linked/../config",
+            "--models-dir", "linked/../models", "--data-dir", "linked/../data",
+        ]
+        server.currentDirectoryURL = URL(fileURLWithPath: root + "/work")
+        let log = Pipe()
+        server.standardOutput = log
+        server.standardError = log
+        try server.run()
+        defer { if server.isRunning { server.terminate(); server.waitUntilExit() } }
+        var text = ""
+        let deadline = Date().addingTimeInterval(60)
+        while !text.contains("\"event\":\"listening\""), Date() < deadline, server.isRunning {
+            let chunk = log.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let listening = try #require(text.split(separator: "\n").first { $0.contains("\"event\":\"listening\"") }, "\(text)")
+        for (name, folder) in [("dataDir", "data"), ("modelsDir", "models"), ("configDir", "config")] {
+            let real = try #require(realpath(root + "/real/" + folder, nil))
+            defer { free(real) }
+            #expect(listening.contains("\"\(name)OnDisk\":\"\(String(cString: real))\""), "\(listening)")
+        }
+        #expect(FileManager.default.fileExists(atPath: root + "/real/data/trust-insights.sqlite"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/work/data"))
         #expect(missing.output.contains("refused  gone.json: cannot read the model: no such file or directory (looked for \(root)/work/linked/../missing/gone.json)"), "\(missing.output)")
     }
 }

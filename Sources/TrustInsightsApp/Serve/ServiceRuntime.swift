@@ -470,10 +470,11 @@ final class ServiceRuntime: Sendable {
         let snapshot = models.registry.snapshot
         log.info("listening", [
             ("address", "\(configuration.urlHost):\(server.boundPort)"), ("version", .text(RootCommand.version)),
-            ("dataDir", .text(configuration.dataDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
+            ("dataDir", .text(configuration.dataDir)), ("modelsDir", .text(configuration.modelsDir)),
+            ("configDir", .text(configuration.configDir)), ("modelsLoaded", .number(snapshot.loadedCount)),
             ("modelsRefused", .number(snapshot.refused.count)), ("signingKeyID", .text(signer.activeKeyID)),
             ("maxConnections", .number(server.configuration.maxConnections)),
-        ] + openFileLimitFields() + stagedKeyFields())
+        ] + openFileLimitFields() + stagedKeyFields() + folderOnDiskFields())
         listening()
         guard try restoreVelocity() else { return }
         readiness.set(.ready)
@@ -517,6 +518,20 @@ final class ServiceRuntime: Sendable {
 
     /// The keys staged to sign later, for the log lines that name the active one: one field each however many
     /// there are (files put there by hand may stage more than one), none when there is none.
+    /// Each folder as the system reaches it, where that reads otherwise than the path given (a link, `..` after a
+    /// link): an operator folding `linked/../data` in their head would look in another folder (paths probe,
+    /// 6 December).
+    private func folderOnDiskFields() -> [(String, EventLog.Value)] {
+        [("dataDir", configuration.dataDir), ("modelsDir", configuration.modelsDir), ("configDir", configuration.configDir)]
+            .compactMap { name, folder -> (String, EventLog.Value)? in
+                guard let resolved = realpath(folder, nil) else { return nil }
+                defer { free(resolved) }
+                let onDisk = String(cString: resolved)
+                let plain = AbsolutePath.of(folder).split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+                return plain == onDisk.split(separator: "/").joined(separator: "/") ? nil : (name + "OnDisk", .text(onDisk))
+            }
+    }
+
     private func openFileLimitFields() -> [(String, EventLog.Value)] {
         guard let openFileLimit else { return [] }
         return [("openFileLimit", .number(openFileLimit.soft))]
