@@ -37,6 +37,24 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "-"))
     }
 
+    /// A label column named but for case, spaces or a byte order mark is an extra column, as any other name is: the
+    /// file is scored, and the missing metrics are said, not left out without a word.
+    @Test func aColumnNamedAlmostLabelIsSaidToGiveNoMetrics() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        #expect(harness.importModel("model.json", from: "xgboost", to: "m.json").status == 0)
+        for header in ["Label,f0", "f0, label", "f0,LABEL "] {
+            try harness.write(header + "\n" + (header.hasPrefix("f0") ? "0.4,0\n0.9,1\n" : "0,0.4\n1,0.9\n"), to: "near.csv")
+            let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("near.csv"), "--output", "-"])
+            #expect(result.status == 0, "\(result.errors)")
+            let column = header.hasPrefix("f0") ? 2 : 1
+            #expect(result.errors.contains("note: no metrics: no column of the header is named exactly 'label'; column \(column),"), "\(header): \(result.errors)")
+        }
+        try harness.write("id,f0\n7,0.4\n", to: "plain.csv")
+        let plain = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("plain.csv"), "--output", "-"])
+        #expect(plain.status == 0 && !plain.errors.contains("note:"), "\(plain.errors)")
+    }
+
     @Test func aBlankLineAmongSeveralColumnsIsRefusedNamingItsLine() throws {
         let harness = try ModelsCommandHarness()
         try harness.write(ModelsCommandHarness.lightGBMStump(), to: "model.txt")

@@ -75,10 +75,25 @@ enum ModelsFiles {
     /// Reads a feature CSV and orders its columns like the model's features. Values are read as the model's source
     /// library receives them: doubles for a float64 model, doubles rounded to float32 for a float32 one.
     static func loadRows(_ path: String, for model: CompiledModel) throws(CommandLineError) -> (FeatureMatrix, [Int]?) {
+        let (rows, labels, _) = try loadTable(path, for: model)
+        return (rows, labels)
+    }
+
+    /// The rows, the labels, and the column (from 1) that is named almost `label` (`Label`, ` label`) when there is
+    /// no `label`: read as an extra column, its file would be scored without metrics and without a word (train
+    /// probe, 6 December).
+    static func loadTable(_ path: String, for model: CompiledModel) throws(CommandLineError) -> (FeatureMatrix, [Int]?, nearLabelColumn: Int?) {
         let bytes = [UInt8](try read(path))
         do {
             let table = try FeatureTable(csv: bytes, parseAsDouble: model.document.semantics.precision == .float64)
-            return (try table.matrix(for: model.featureNames), table.labels)
+            // Without a label column every column of the header is in `columnNames`, in order.
+            let nearLabel = table.labels == nil
+                ? table.columnNames.firstIndex {
+                    $0.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }.map(String.init).joined()
+                        .lowercased() == FeatureTable.labelColumn
+                }
+                : nil
+            return (try table.matrix(for: model.featureNames), table.labels, nearLabel.map { $0 + 1 })
         } catch {
             throw .failure("\(path): \(error.description)")
         }

@@ -24,7 +24,7 @@ enum ModelsScoreCommand {
                 try ModelsFiles.refuseOverwritingListedModel(output, option: "output")
             }
             let model = try ModelsFiles.loadModel(modelPath)
-            let (rows, labels) = try ModelsFiles.loadRows(inputPath, for: model)
+            let (rows, labels, nearLabel) = try ModelsFiles.loadTable(inputPath, for: model)
             let margins = model.margins(for: rows)
             let document = model.document
             let probabilities = margins.map { document.probability(margin: $0) }
@@ -52,6 +52,8 @@ enum ModelsScoreCommand {
                 // With one class only there is no pair to rank: say so rather than print nan.
                 let aucText = positives == 0 || positives == labels.count ? "undefined (one class only)" : "\(auc)"
                 report("rows \(labels.count), positives \(positives), AUC \(aucText), log loss \(logLoss)")
+            } else if let nearLabel {
+                report("note: no metrics: no column of the header is named exactly '\(FeatureTable.labelColumn)'; column \(nearLabel), named so but for letter case, spaces or a byte order mark, was read as an extra column (train refuses such a file)")
             }
             return 0
         }
