@@ -372,6 +372,7 @@ import Testing
         #expect(firstStart.first?.contains("\"sandboxKeys\":\"k") == true, "\(firstStart)")
         #expect(DataFolderLock.parent(of: "data") == "." && DataFolderLock.parent(of: "/data") == "/")
         #expect(DataFolderLock.parent(of: "/a/b/c/") == "/a/b" && DataFolderLock.parent(of: "./x/y") == "./x")
+        #expect(DataFolderLock.parent(of: "./d10/.") == "." && DataFolderLock.parent(of: "a/b/./") == "a")
     }
 
     /// A port another process holds stops the start before the data folder is made: a first start there had made

@@ -129,12 +129,11 @@ final class MemoryLabelStore: LabelStore {
         }
 
         func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally {
-            let from = (state.storedBytes[keyID] ?? [:]).filter { $0.key >= day }
-            return LabelStorageTally(bytes: from.values.reduce(0, +), latestDay: from.keys.max())
+            LabelStorageTally(bytesByDay: (state.storedBytes[keyID] ?? [:]).filter { $0.key == day || $0.key == day + 1 })
         }
 
         func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
-            state.storedBytes = state.storedBytes.mapValues { $0.filter { $0.key >= day - 1 } }
+            state.storedBytes = state.storedBytes.mapValues { $0.filter { $0.key >= day - 1 && $0.key <= day + 1 } }
             state.storedBytes[keyID, default: [:]][day, default: 0] += bytes
         }
     }

@@ -84,7 +84,7 @@ struct LabelStorageQuotaTests {
             tenant: acme, environment: .production, keyDigest: request.keyDigest, bodyHash: request.bodyHash,
             response: first.response, createdAt: now)
         let stored = LabelStorageQuota.storedBytes(of: version(insights[0])) + LabelStorageQuota.storedBytes(of: record)
-        #expect(try store.transactionState { try $0.storedLabelBytes(keyID: "k_partner", day: LabelStorageQuota.day(of: now)) }.bytes == stored)
+        #expect(try store.transactionState { try $0.storedLabelBytes(keyID: "k_partner", day: LabelStorageQuota.day(of: now)) }.bytesByDay.values.reduce(0, +) == stored)
         // With the quota now spent, the same request again gets its stored answer; a new keyed batch of only unknown
         // insights would store its answer, so it is refused, and keeps no record (tomorrow it is processed afresh).
         let replay = try submit([item(0, insights[0])], quota: stored, idempotency: request)
@@ -116,29 +116,57 @@ struct LabelStorageQuotaTests {
         }
     }
 
-    /// A clock stepped back across midnight finds the tally of the day it left, and that of the day it returns to
-    /// though a batch was stored after midnight (which drops older days' tallies): no fresh quota for the step, and
-    /// Retry-After waits for the end of the latest day with a tally.
+    /// A clock stepped back across midnight judges the batch against the tally of the day it returns to, though a
+    /// batch was stored after midnight (which drops older days' tallies), and against the day it left: no fresh
+    /// quota for the step, no refusal of a batch that fits both, and Retry-After waits for the end of the latest day
+    /// that refuses it.
     @Test func aClockSteppedBackAcrossMidnightGrantsNoFreshQuota() throws {
         let one = LabelStorageQuota.storedBytes(of: version(insights[0]))
         let quota = one * 3
         let midnight = (LabelStorageQuota.day(of: now) + 1) * 86_400_000
-        // Before midnight the key fills its quota; after it, stores one more label (the new day's first batch).
+        // Before midnight the key fills its quota; after it, stores one label (the new day's first batch).
         _ = try submit([item(0, insights[0]), item(1, insights[1]), item(2, insights[2])], quota: quota, at: midnight - 20_000)
         #expect(outcomes(try submit([item(0, insights[3])], quota: quota, at: midnight + 5_000)) == [.accepted])
-        // Stepped back to 23:59:45: the day it returns to is full.
-        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_415)) {
+        // Stepped back to 23:59:45: the day it returns to is full, until its end; the day it left has room.
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 15)) {
             try submit([item(0, insights[4])], quota: quota, at: midnight - 15_000)
         }
-        // Stepped back before anything was stored after midnight: the later day's tally counts.
+        // Once the day it left is full too, the wait runs to that day's end.
+        #expect(outcomes(try submit([item(0, insights[4]), item(1, insights[5])], quota: quota, at: midnight + 6_000)) == [.accepted, .accepted])
+        let another = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        store.addInsight(another, tenant: acme, createdAt: evaluatedAt)
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_414)) {
+            try submit([item(0, another)], quota: quota, at: midnight - 14_000)
+        }
+
+        // A batch that fits both days is taken after a step back.
         let fresh = MemoryLabelStore()
         for id in insights { fresh.addInsight(id, tenant: acme, createdAt: evaluatedAt) }
-        let intake = LabelIntake(store: fresh, quota: LabelStorageQuota(bytesPerDay: one * 2))
+        let intake = LabelIntake(store: fresh, quota: LabelStorageQuota(bytesPerDay: quota))
         let encode: @Sendable ([LabelItemResult]) -> [UInt8] = { _ in [] }
-        _ = try intake.submitAndWait([item(0, insights[0]), item(1, insights[1])], tenant: acme, idempotency: nil, now: midnight + 5_000, encode: encode)
+        _ = try intake.submitAndWait([item(0, insights[0]), item(1, insights[1])], tenant: acme, idempotency: nil, now: midnight - 20_000, encode: encode)
+        _ = try intake.submitAndWait([item(0, insights[2])], tenant: acme, idempotency: nil, now: midnight + 5_000, encode: encode)
+        _ = try intake.submitAndWait([item(0, insights[3])], tenant: acme, idempotency: nil, now: midnight - 15_000, encode: encode)
+        #expect(fresh.versions.count == 4)
+        // Stepped back before anything was stored on the day it returns to: the later day's tally counts.
+        _ = try intake.submitAndWait([item(0, insights[4]), item(1, insights[5])], tenant: acme, idempotency: nil, now: midnight + 7_000, encode: encode)
+        let later = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
+        fresh.addInsight(later, tenant: acme, createdAt: evaluatedAt)
         #expect(throws: LabelError.self) {
-            try intake.submitAndWait([item(0, insights[2])], tenant: acme, idempotency: nil, now: midnight - 5_000, encode: encode)
+            try intake.submitAndWait([item(0, later)], tenant: acme, idempotency: nil, now: midnight - 60_000, encode: encode)
         }
+    }
+
+    /// A clock set months ahead and then mended leaves a tally on a day far off: it does not hold the key back until
+    /// that day, and the next stored batch drops it.
+    @Test func aTallyFarAheadOfTheClockDoesNotCount() throws {
+        let quota = LabelStorageQuota.storedBytes(of: version(insights[0])) * 2
+        let ahead = now + 157 * 86_400_000
+        #expect(outcomes(try submit([item(0, insights[0]), item(1, insights[1])], quota: quota, at: ahead)) == [.accepted, .accepted])
+        #expect(throws: LabelError.self) { try submit([item(0, insights[2])], quota: quota, at: ahead + 1_000) }
+        #expect(outcomes(try submit([item(0, insights[2])], quota: quota)) == [.accepted])
+        let days = try store.transactionState { _ in store.state.withLock { Array(($0.storedBytes["k_partner"] ?? [:]).keys) } }
+        #expect(days == [LabelStorageQuota.day(of: now)])
     }
 
     @Test func retryAfterIsTheWholeSecondsToTheNextUTCDayRoundedUp() {

@@ -15,12 +15,12 @@ import Testing
         try harness.write("f0,label\n0.1,0\n0.9,1\n", to: "held-out.csv")
         try FileManager.default.createSymbolicLink(atPath: harness.path("link.json"), withDestinationPath: harness.path("source.json"))
         try FileManager.default.createDirectory(atPath: harness.path("sub"), withIntermediateDirectories: true)
-        for (out, named) in [("source.json", "source.json"), ("sub/../source.json", "source.json"), ("link.json", "source.json")] {
+        for (out, named) in [("source.json", "source.json"), (".//source.json", "source.json"), ("sub/../source.json", "source.json"), ("link.json", "source.json")] {
             let result = harness.importModel("source.json", from: "xgboost", to: out)
             #expect(result.status == 64, "\(out): \(result.errors)")
             #expect(result.errors.contains("'--out' names the input file") && result.errors.contains(named), "\(result.errors)")
-            // The value is quoted as typed when it names the file another way.
-            #expect(result.errors.contains("(the value: ") == (out != "source.json"), "\(result.errors)")
+            // The value is quoted as typed when it names the file another way than `./` and repeated slashes.
+            #expect(result.errors.contains("(the value: ") == !["source.json", ".//source.json"].contains(out), "\(result.errors)")
         }
         let evaluated = harness.importModel("source.json", from: "xgboost", to: "held-out.csv", ["--evaluate", harness.path("held-out.csv")])
         #expect(evaluated.status == 64, "\(evaluated.errors)")

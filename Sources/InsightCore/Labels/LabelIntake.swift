@@ -70,12 +70,11 @@ public struct LabelIntake: Sendable {
                 // Checked before any write, so a refused batch leaves nothing behind, its idempotency record included
                 // (a retry the next day is processed afresh).
                 let day = LabelStorageQuota.day(of: now)
-                let used = try transaction.storedLabelBytes(keyID: keyID, day: day)
-                // Compared by subtraction: a tally edited by hand to near Int64.max must refuse, not overflow.
-                guard used.bytes <= quota.bytesPerDay - stored else {
+                let tally = try transaction.storedLabelBytes(keyID: keyID, day: day)
+                if let refusingDay = tally.latestDayRefusing(stored, quota: quota.bytesPerDay) {
                     throw LabelError.storageQuotaExceeded(
                         bytesPerDay: quota.bytesPerDay,
-                        retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now, latestDay: used.latestDay))
+                        retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now, refusingDay: refusingDay))
                 }
                 try transaction.addStoredLabelBytes(stored, keyID: keyID, day: day)
             }

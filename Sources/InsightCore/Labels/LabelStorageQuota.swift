@@ -1,12 +1,19 @@
-/// What one key's batches stored from a day on.
+/// What one key's batches stored on a day and on the day after, by day. The day after has a tally only when the
+/// clock was stepped back across midnight.
 public struct LabelStorageTally: Sendable, Equatable {
-    public var bytes: Int64
-    /// The latest day with a tally; after a clock step back, later than the day asked about. Nil without one.
-    public var latestDay: Int64?
+    public var bytesByDay: [Int64: Int64]
 
-    public init(bytes: Int64, latestDay: Int64?) {
-        self.bytes = bytes
-        self.latestDay = latestDay
+    public init(bytesByDay: [Int64: Int64]) {
+        self.bytesByDay = bytesByDay
+    }
+
+    /// The latest day on which `stored` more bytes would pass `quota`, nil when none would. Each day's tally is judged
+    /// on its own: the day the clock returns to against its own tally (so a step back grants no fresh quota for it),
+    /// and the day after's too, since a batch stored now would have been stored before what that day holds. Adding
+    /// the days together instead refused a small batch that fitted both (docs probe, 6 December).
+    public func latestDayRefusing(_ stored: Int64, quota: Int64) -> Int64? {
+        // Compared by subtraction: a tally edited by hand to near Int64.max must refuse, not overflow.
+        bytesByDay.filter { $0.value > quota - stored }.keys.max()
     }
 }
 
@@ -78,10 +85,10 @@ public struct LabelStorageQuota: Sendable, Equatable {
     /// The UTC day `now` falls in, which names the key's tally.
     public static func day(of now: Int64) -> Int64 { now.floorDividedWithRemainder(dayMilliseconds).0 }
 
-    /// Whole seconds from `now` to the next UTC day, or to the day after `latestDay` when that is later (a clock
-    /// stepped back: that day's tally counts until then), rounded up (a client that waits that long is never early).
-    public static func secondsUntilNextDay(from now: Int64, latestDay: Int64? = nil) -> Int {
-        let left = (max(day(of: now), latestDay ?? .min) + 1) * dayMilliseconds - now
+    /// Whole seconds from `now` to the next UTC day, or to the day after `refusingDay` when that is later (a clock
+    /// stepped back: that day's tally refuses until then), rounded up (a client that waits that long is never early).
+    public static func secondsUntilNextDay(from now: Int64, refusingDay: Int64? = nil) -> Int {
+        let left = (max(day(of: now), refusingDay ?? .min) + 1) * dayMilliseconds - now
         return Int((left + 999) / 1000)
     }
 }

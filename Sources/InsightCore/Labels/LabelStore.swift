@@ -12,12 +12,14 @@ public protocol LabelTransaction {
     func saveIdempotencyRecord(_ record: IdempotencyRecord) throws
     /// Forgets the records made before `time` (every tenant's): a key is remembered for a bounded time only.
     func deleteIdempotencyRecords(createdBefore time: Int64) throws
-    /// What `keyID`'s batches stored on UTC day `day` (`LabelStorageQuota`) and on any later day: a later day's
-    /// tally is there only when the clock was stepped back across midnight, and counting it keeps the step from
-    /// granting a fresh quota (quota probe, 6 December).
+    /// What `keyID`'s batches stored on UTC day `day` (`LabelStorageQuota`) and on the day after, by day: the day
+    /// after has a tally only when the clock was stepped back across midnight, and counting it keeps the step from
+    /// granting a fresh quota (quota probe, 6 December). A tally further ahead is a clock that was wrong (set days
+    /// or months ahead, then mended) and is not counted: it would hold the key back until that day (second
+    /// regression probe).
     func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally
-    /// Adds `bytes` to `keyID`'s tally of day `day`, and forgets every tally older than the day before (the day before
-    /// is kept for a clock stepped back across midnight, which finds it again).
+    /// Adds `bytes` to `keyID`'s tally of day `day`, and forgets every tally older than the day before (kept for a
+    /// clock stepped back across midnight, which finds it again) or more than a day ahead.
     func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws
 }
 

@@ -105,16 +105,16 @@ struct SQLiteLabelTransaction: LabelTransaction {
     }
 
     func storedLabelBytes(keyID: String, day: Int64) throws -> LabelStorageTally {
-        let statement = try connection.statement(
-            "SELECT coalesce(sum(bytes), 0), max(day) FROM label_storage_use WHERE key_id = ? AND day >= ?")
+        let statement = try connection.statement("SELECT day, bytes FROM label_storage_use WHERE key_id = ? AND day IN (?2, ?2 + 1)")
             .bind(1, keyID).bind(2, day)
         defer { statement.reset() }
-        guard try statement.step() else { return LabelStorageTally(bytes: 0, latestDay: nil) }
-        return LabelStorageTally(bytes: statement.int64(0), latestDay: statement.isNull(1) ? nil : statement.int64(1))
+        var bytesByDay: [Int64: Int64] = [:]
+        while try statement.step() { bytesByDay[statement.int64(0)] = statement.int64(1) }
+        return LabelStorageTally(bytesByDay: bytesByDay)
     }
 
     func addStoredLabelBytes(_ bytes: Int64, keyID: String, day: Int64) throws {
-        try connection.statement("DELETE FROM label_storage_use WHERE day < ?").bind(1, day - 1).run()
+        try connection.statement("DELETE FROM label_storage_use WHERE day < ?1 - 1 OR day > ?1 + 1").bind(1, day).run()
         try connection.statement("""
             INSERT INTO label_storage_use (key_id, day, bytes) VALUES (?1, ?2, ?3)
             ON CONFLICT (key_id, day) DO UPDATE SET bytes = bytes + excluded.bytes

@@ -80,7 +80,7 @@ enum KeysCommand {
                 .value("role", "role", help: "client, partner or analyst.", required: true),
                 .value("env", "environment", help: "sandbox or production.", required: true),
                 .value("rate", "per-second", help: "Sustained requests per second for this key (client keys)."),
-                .value("burst", "requests", help: "Requests allowed above the rate in a burst."),
+                .value("burst", "requests", help: "Requests admitted at once when the key has been idle (the limit's q), refilled at the rate."),
             ] + dataOptions
         ) { arguments, environment in
             guard let tenant = TenantID(try arguments.required("tenant")) else {

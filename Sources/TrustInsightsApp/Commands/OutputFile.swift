@@ -52,7 +52,13 @@ enum OutputFile {
     ) throws(CommandLineError) {
         // The file is named as the command knows it; the value too when spelt otherwise (through a link, `..`), or
         // the message would seem to quote a value the operator never typed (paths probe, 6 December).
-        func named(_ file: String) -> String { file == path ? file : "\(file) (the value: \(path))" }
+        // Spellings that differ only in `./` and repeated slashes read the same, and get no second name.
+        func plain(_ text: String) -> String { text.split(separator: "/").filter { $0 != "." }.joined(separator: "/") }
+        func named(_ file: String) -> String {
+            let file = CommandEnvironment.escapingControlCharacters(file, lineBreaksToo: true)
+            guard plain(file) != plain(path) else { return file }
+            return "\(file) (the value: \(CommandEnvironment.escapingControlCharacters(path, lineBreaksToo: true)))"
+        }
         if let input = inputs.first(where: { isSameFile(path, $0) }) {
             throw .usage("The value for '--\(option)' names the input file \(named(input)): \(product) would overwrite it")
         }

@@ -100,7 +100,8 @@ final class DataFolderLock: Sendable {
     /// `/a/b` for `/a/b/c/`, `.` for `data`, `/` for `/data`.
     static func parent(of path: String) -> String {
         var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        // `x/` and `x/.` are `x`, whose parent is wanted (second regression probe: `./d10/.` named `./d10`).
+        while trimmed.count > 1 && (trimmed.hasSuffix("/") || trimmed.hasSuffix("/.")) { trimmed = trimmed.dropLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
