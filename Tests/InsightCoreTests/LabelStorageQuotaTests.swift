@@ -157,6 +157,20 @@ struct LabelStorageQuotaTests {
         }
     }
 
+    /// A clock set a day ahead and then mended leaves a tally for tomorrow: it counts only in the last hour of today,
+    /// where a step back across midnight lands, so a mended clock does not hold the key back until tomorrow's end.
+    @Test func tomorrowsTallyCountsOnlyInTheLastHourOfToday() throws {
+        let quota = LabelStorageQuota.storedBytes(of: version(insights[0])) * 2
+        let tomorrow = (LabelStorageQuota.day(of: now) + 1) * 86_400_000
+        _ = try submit([item(0, insights[0]), item(1, insights[1])], quota: quota, at: tomorrow + 3_600_000)
+        // Mended to today, 10:00: tomorrow's tally is not counted.
+        #expect(outcomes(try submit([item(0, insights[2])], quota: quota)) == [.accepted])
+        // At 23:00:01 it is, until its own end.
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_400 + 3_599)) {
+            try submit([item(0, insights[3])], quota: quota, at: tomorrow - 3_599_000)
+        }
+    }
+
     /// A clock set months ahead and then mended leaves a tally on a day far off: it does not hold the key back until
     /// that day, and the next stored batch drops it.
     @Test func aTallyFarAheadOfTheClockDoesNotCount() throws {

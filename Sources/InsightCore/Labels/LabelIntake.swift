@@ -70,7 +70,7 @@ public struct LabelIntake: Sendable {
                 // Checked before any write, so a refused batch leaves nothing behind, its idempotency record included
                 // (a retry the next day is processed afresh).
                 let day = LabelStorageQuota.day(of: now)
-                let tally = try transaction.storedLabelBytes(keyID: keyID, day: day)
+                let tally = try transaction.storedLabelBytes(keyID: keyID, day: day).judged(at: now)
                 if let refusingDay = tally.latestDayRefusing(stored, quota: quota.bytesPerDay) {
                     throw LabelError.storageQuotaExceeded(
                         bytesPerDay: quota.bytesPerDay,

@@ -7,6 +7,19 @@ public struct LabelStorageTally: Sendable, Equatable {
         self.bytesByDay = bytesByDay
     }
 
+    /// How close to midnight the clock must be for the next day's tally to count: a step back across midnight by
+    /// NTP or a restored snapshot lands within it, while a clock that was set a day or more ahead and then mended
+    /// lands further back, and counting its tally would hold the key back for up to two days (third regression probe,
+    /// 6 December: 140,400 s after a clock two days ahead was mended).
+    public static let stepBackWindowMilliseconds: Int64 = 3_600_000
+
+    /// The tally as judged at `now`: the next day's counts only within `stepBackWindowMilliseconds` of midnight.
+    public func judged(at now: Int64) -> LabelStorageTally {
+        let day = LabelStorageQuota.day(of: now)
+        guard now < (day + 1) * LabelStorageQuota.dayMilliseconds - Self.stepBackWindowMilliseconds else { return self }
+        return LabelStorageTally(bytesByDay: bytesByDay.filter { $0.key <= day })
+    }
+
     /// The latest day on which `stored` more bytes would pass `quota`, nil when none would. Each day's tally is judged
     /// on its own: the day the clock returns to against its own tally (so a step back grants no fresh quota for it),
     /// and the day after's too, since a batch stored now would have been stored before what that day holds. Adding
