@@ -139,21 +139,24 @@ struct LabelStorageQuotaTests {
             try submit([item(0, another)], quota: quota, at: midnight - 14_000)
         }
 
-        // A batch that fits both days is taken after a step back.
+        // A batch that fits both days is taken after a step back, and counts on both: a step back of 59 minutes
+        // does not give the key a second day's quota.
         let fresh = MemoryLabelStore()
         for id in insights { fresh.addInsight(id, tenant: acme, createdAt: evaluatedAt) }
         let intake = LabelIntake(store: fresh, quota: LabelStorageQuota(bytesPerDay: quota))
         let encode: @Sendable ([LabelItemResult]) -> [UInt8] = { _ in [] }
-        _ = try intake.submitAndWait([item(0, insights[0]), item(1, insights[1])], tenant: acme, idempotency: nil, now: midnight - 20_000, encode: encode)
-        _ = try intake.submitAndWait([item(0, insights[2])], tenant: acme, idempotency: nil, now: midnight + 5_000, encode: encode)
-        _ = try intake.submitAndWait([item(0, insights[3])], tenant: acme, idempotency: nil, now: midnight - 15_000, encode: encode)
-        #expect(fresh.versions.count == 4)
-        // Stepped back before anything was stored on the day it returns to: the later day's tally counts.
-        _ = try intake.submitAndWait([item(0, insights[4]), item(1, insights[5])], tenant: acme, idempotency: nil, now: midnight + 7_000, encode: encode)
-        let later = Identifier.make(at: Clock.nowMilliseconds(), random: RandomReserve())
-        fresh.addInsight(later, tenant: acme, createdAt: evaluatedAt)
-        #expect(throws: LabelError.self) {
-            try intake.submitAndWait([item(0, later)], tenant: acme, idempotency: nil, now: midnight - 60_000, encode: encode)
+        _ = try intake.submitAndWait([item(0, insights[0]), item(1, insights[1])], tenant: acme, idempotency: nil, now: midnight + 5_000, encode: encode)
+        _ = try intake.submitAndWait([item(0, insights[2])], tenant: acme, idempotency: nil, now: midnight - 59 * 60_000, encode: encode)
+        #expect(fresh.versions.count == 3)
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_400 + 59 * 60 - 1)) {
+            try intake.submitAndWait([item(0, insights[3])], tenant: acme, idempotency: nil, now: midnight - 59 * 60_000 + 1_000, encode: encode)
+        }
+        // Before the last hour, tomorrow's tally is not counted, but the wait still runs past it: at midnight it
+        // would refuse the batch again.
+        #expect(throws: LabelError.storageQuotaExceeded(bytesPerDay: quota, retryAfterSeconds: 86_400 + 2 * 3_600)) {
+            try intake.submitAndWait(
+                [item(0, insights[3]), item(1, insights[4]), item(2, insights[5])], tenant: acme, idempotency: nil,
+                now: midnight - 2 * 3_600_000, encode: encode)
         }
     }
 

@@ -70,13 +70,21 @@ public struct LabelIntake: Sendable {
                 // Checked before any write, so a refused batch leaves nothing behind, its idempotency record included
                 // (a retry the next day is processed afresh).
                 let day = LabelStorageQuota.day(of: now)
-                let tally = try transaction.storedLabelBytes(keyID: keyID, day: day).judged(at: now)
-                if let refusingDay = tally.latestDayRefusing(stored, quota: quota.bytesPerDay) {
+                let tally = try transaction.storedLabelBytes(keyID: keyID, day: day)
+                let judged = tally.judged(at: now)
+                if judged.latestDayRefusing(stored, quota: quota.bytesPerDay) != nil {
+                    // The wait runs past tomorrow too when tomorrow's tally (counted or not yet) would refuse the
+                    // batch: waiting for midnight alone, the client was refused again (fourth regression probe).
+                    let refusingDay = tally.latestDayRefusing(stored, quota: quota.bytesPerDay)
                     throw LabelError.storageQuotaExceeded(
                         bytesPerDay: quota.bytesPerDay,
                         retryAfterSeconds: LabelStorageQuota.secondsUntilNextDay(from: now, refusingDay: refusingDay))
                 }
                 try transaction.addStoredLabelBytes(stored, keyID: keyID, day: day)
+                // After a step back, the batch comes after what tomorrow holds, so it counts there too: judged against
+                // tomorrow but added to today alone, every batch still fitted tomorrow, and a key stored two days'
+                // quota in minutes (fourth regression probe).
+                if judged.bytesByDay[day + 1] != nil { try transaction.addStoredLabelBytes(stored, keyID: keyID, day: day + 1) }
             }
             if !versions.isEmpty { try transaction.appendLabels(versions) }
             if let record { try transaction.saveIdempotencyRecord(record) }

@@ -121,7 +121,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .labelStorageQuotaExceeded(let bytesPerDay, let retryAfterSeconds):
             return ProblemDetails(
                 slug: "label-storage-quota-exceeded", status: status, title: "Label storage quota exceeded",
-                detail: "This key's label batches have stored what it may store per UTC day (\(bytesPerDay) bytes of labels and idempotency answers); nothing of this batch was stored. Retry after \(retryAfterSeconds) s, when the key may store it, or ask the operator to raise labels.storedBytesPerKeyPerDay.")
+                detail: "This batch would take the key past what its label batches may store per UTC day (\(bytesPerDay) bytes of labels and idempotency answers); nothing of it was stored; a smaller batch may still fit. Retry after \(retryAfterSeconds) s, when the key may store it, or ask the operator to raise labels.storedBytesPerKeyPerDay.")
         case .invalidHeader(let name, let detail):
             // Named like a query or path parameter: by its name, as there is no body to point into.
             var problem = ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
