@@ -152,12 +152,7 @@ print("verified" + (" jcs" if rfc8785 else ""))
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", script, "http://127.0.0.1:\(service.port)", sandbox, production, sandboxID, productionID]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try process.runCollectingOutput()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.hasPrefix("verified"), "\(text)")
         if !text.contains("jcs") { print("SignedPayloadDocTests: the JCS cross-check skipped (pip install rfc8785)") }
