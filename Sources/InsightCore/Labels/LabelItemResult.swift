@@ -15,7 +15,8 @@ public enum LabelItemOutcome: String, Sendable, CaseIterable {
 /// Why an item was rejected: the offending fields by JSON Pointer, with what was expected.
 public struct LabelRejection: Error, Sendable, Equatable {
     /// The most shape problems an item's `reason` lists; the rest are counted. It bounds an answer (and the copy kept
-    /// for its Idempotency-Key) to under two kilobytes per item (1.9 KB with ten 64-byte names), whatever the item holds.
+    /// for its Idempotency-Key) to under two kilobytes per item (1.9 KB with ten names not repeated, whose details
+    /// say why), whatever the item holds.
     public static let maximumListed = 10
 
     public var violations: [ContextViolation]
