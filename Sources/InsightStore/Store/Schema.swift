@@ -191,8 +191,9 @@ enum Schema {
             ALTER TABLE idempotency_with_rowid RENAME TO idempotency;
             CREATE INDEX idempotency_by_time ON idempotency (created_at);
             """),
-        // One row per partner key that stored labels today: every batch reads and bumps its own, and drops the
-        // rows of earlier days, so the table holds at most the keys of one day.
+        // One row per partner key and UTC day it stored labels on: a batch reads its key's today and tomorrow,
+        // bumps the day or days it counts against, and drops every key's rows older than yesterday or more than a
+        // day ahead, so the table holds the keys of three days at most.
         .init(version: 14, description: "label storage quota: bytes stored per key per UTC day", sql: """
             CREATE TABLE label_storage_use (
                 key_id TEXT NOT NULL,
