@@ -122,5 +122,6 @@ struct OpenFileLimitTests {
         let seconds = try Self.healthCheckSeconds(port: server.port)
         #expect(seconds != nil, "a new client was not answered within 5 s")
         #expect(server.log.contains(#""event":"cannot accept connections: out of file descriptors","reason":"EMFILE""#), "\(server.log)")
+        withExtendedLifetime(idle) {}
     }
 }

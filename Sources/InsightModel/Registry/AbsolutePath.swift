@@ -9,4 +9,11 @@ public enum AbsolutePath {
     public static func of(_ path: String) -> String {
         path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
+
+    /// `path` without its `.` components and repeated or trailing slashes, nothing else folded (`..` is left to the
+    /// system): two spellings that differ only there read the same to an operator, so a message or log line that
+    /// compares them need not name both.
+    public static func spelling(of path: String) -> String {
+        (path.hasPrefix("/") ? "/" : "") + path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+    }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// Where a command's `--out` goes. A regular file (or a new one) is replaced whole: written beside it under a
 /// temporary name, flushed, then renamed over it, so a reader never sees half of it and a failed write leaves the old
@@ -53,10 +54,9 @@ enum OutputFile {
         // The file is named as the command knows it; the value too when spelt otherwise (through a link, `..`), or
         // the message would seem to quote a value the operator never typed (paths probe, 6 December).
         // Spellings that differ only in `./` and repeated slashes read the same, and get no second name.
-        func plain(_ text: String) -> String { text.split(separator: "/").filter { $0 != "." }.joined(separator: "/") }
         func named(_ file: String) -> String {
             let file = CommandEnvironment.escapingControlCharacters(file, lineBreaksToo: true)
-            guard plain(file) != plain(path) else { return file }
+            guard AbsolutePath.spelling(of: file) != AbsolutePath.spelling(of: path) else { return file }
             return "\(file) (the value: \(CommandEnvironment.escapingControlCharacters(path, lineBreaksToo: true)))"
         }
         if let input = inputs.first(where: { isSameFile(path, $0) }) {

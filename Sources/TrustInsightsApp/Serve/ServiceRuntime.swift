@@ -516,8 +516,6 @@ final class ServiceRuntime: Sendable {
         startUpCancelled.store(true, ordering: .relaxed)
     }
 
-    /// The keys staged to sign later, for the log lines that name the active one: one field each however many
-    /// there are (files put there by hand may stage more than one), none when there is none.
     /// Each folder as the system reaches it, where that reads otherwise than the path given (a link, `..` after a
     /// link): an operator folding `linked/../data` in their head would look in another folder (paths probe,
     /// 6 December).
@@ -527,8 +525,7 @@ final class ServiceRuntime: Sendable {
                 guard let resolved = realpath(folder, nil) else { return nil }
                 defer { free(resolved) }
                 let onDisk = String(cString: resolved)
-                let plain = AbsolutePath.of(folder).split(separator: "/").filter { $0 != "." }.joined(separator: "/")
-                return plain == onDisk.split(separator: "/").joined(separator: "/") ? nil : (name + "OnDisk", .text(onDisk))
+                return AbsolutePath.spelling(of: AbsolutePath.of(folder)) == onDisk ? nil : (name + "OnDisk", .text(onDisk))
             }
     }
 
@@ -538,6 +535,8 @@ final class ServiceRuntime: Sendable {
             + (openFileLimit.raisedFrom.map { [("openFileLimitRaisedFrom", .number($0))] } ?? [])
     }
 
+    /// The keys staged to sign later, for the log lines that name the active one: one field each however many
+    /// there are (files put there by hand may stage more than one), none when there is none.
     private func stagedKeyFields() -> [(String, EventLog.Value)] {
         let staged = signer.publishedKeys.filter { $0.status == .staged }
         guard !staged.isEmpty else { return [] }
