@@ -76,6 +76,10 @@ import Testing
         #expect(xgboostRefusal(Self.xgboost(featureTypes: #""q","c""#)) == .categoricalFeatureNotSupported(feature: 1))
         #expect(xgboostRefusal(Self.xgboost(featureTypes: #""q","q""#)) == nil)
         #expect(xgboostRefusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
+        #expect(xgboostRefusal(Self.xgboost(numClass: "1")) == nil)
+        // A damaged count is named as damage, not as a model of many outputs (models probe, 7 December).
+        #expect(xgboostRefusal(Self.xgboost(numClass: "-1")) == .malformed("num_class '-1' is not a whole number"))
+        #expect(xgboostRefusal(Self.xgboost(numClass: "two")) == .malformed("num_class 'two' is not a whole number"))
         // A multi-target model is refused under the same case; its message names both kinds, not only classes.
         #expect(ModelImportError.multiClassNotSupported("num_target 2").description.contains("multi-class or multi-target"))
         #expect(xgboostRefusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
@@ -300,6 +304,14 @@ import Testing
         #expect(lightGBMRefusal(Self.lightGBM(decisionType: "1")) == .categoricalSplitsNotSupported(tree: 0))
         #expect(lightGBMRefusal(Self.lightGBM(extra: "is_linear=1")) == .linearTreesNotSupported(tree: 0))
         #expect(lightGBMRefusal(Self.lightGBM(objective: "multiclass num_class:3")) == .multiClassNotSupported("objective multiclass"))
+        let stump = Self.lightGBM()
+        for key in ["num_class", "num_tree_per_iteration"] {
+            #expect(lightGBMRefusal(stump.replacingOccurrences(of: "\(key)=1\n", with: "\(key)=3\n")) == .multiClassNotSupported("\(key) 3"))
+            for damaged in ["1\u{0}", "0", "x"] {
+                #expect(lightGBMRefusal(stump.replacingOccurrences(of: "\(key)=1\n", with: "\(key)=\(damaged)\n"))
+                    == .malformed("\(key) '\(damaged)' is not a whole number of at least 1"))
+            }
+        }
         #expect(lightGBMRefusal(Self.lightGBM(objective: "regression")) == .unsupportedObjective("regression"))
         #expect(lightGBMRefusal(Self.lightGBM(objective: "binary sigmoid:-2")) == .badSigmoid("binary sigmoid:-2"))
     }

@@ -78,6 +78,22 @@ import InsightCore
         #expect(Set(latencies.map { "\($0.key.consumption.rawValue):\($0.latencyDays):\($0.labels)" }) == ["usedIncreasedFriction:2:1", "notUsedNotNeeded:39:1"])
     }
 
+    /// A clock stepped back between an evaluation and its first label: the latency is 0 days, not negative, so the
+    /// histogram holds it and still sums to the labelled evaluations (METRICS.md; metrics probe, 7 December).
+    @Test func aLabelReadingEarlierThanItsEvaluationHasALatencyOfZeroDays() throws {
+        let directory = try TemporaryDirectory()
+        let store = try SQLiteStore(directory: directory.path)
+        try store.recordAndWait(evaluation("e1", at: dayStart + 1000, insights: [("i1", "v2", .high)]))
+        try store.recordAndWait(evaluation("e2", at: dayStart + 2000, insights: [("i2", "v2", .high)]))
+        try label(store, "i1", .confirmedFraud, at: dayStart - 2 * 86_400_000 - 5)
+        try consume(store, "e2", .usedIncreasedFriction, at: dayStart + 3000)
+        try label(store, "i2", .confirmedLegitimate, at: dayStart - 600_000)
+        #expect(try differences(store) == 0)
+        let (_, latencies) = try aggregates(store)
+        #expect(latencies.map(\.latencyDays) == [0, 0])
+        #expect(latencies.map(\.labels).reduce(0, +) == 2)
+    }
+
     @Test func readsOnlyTheTenantEnvironmentAndDaysAsked() throws {
         let directory = try TemporaryDirectory()
         let store = try SQLiteStore(directory: directory.path)

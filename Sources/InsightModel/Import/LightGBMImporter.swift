@@ -91,9 +91,11 @@ public enum LightGBMImporter {
         default:
             throw .unsupportedObjective(String(objectiveLine))
         }
-        if let numClass = header["num_class"], numClass != "1" { throw .multiClassNotSupported("num_class \(numClass)") }
-        if let perIteration = header["num_tree_per_iteration"], perIteration != "1" {
-            throw .multiClassNotSupported("num_tree_per_iteration \(perIteration)")
+        // A value that is no count is a damaged file, not a model of many outputs (models probe, 7 December).
+        for key: Substring in ["num_class", "num_tree_per_iteration"] {
+            guard let text = header[key], text != "1" else { continue }
+            guard let count = Int(text), count >= 1 else { throw .malformed("\(key) '\(text)' is not a whole number of at least 1") }
+            throw .multiClassNotSupported("\(key) \(count)")
         }
         guard let maxFeatureText = header["max_feature_idx"] else { throw .malformed("no max_feature_idx") }
         guard let maxFeature = Int(maxFeatureText) else {

@@ -50,8 +50,10 @@ public enum XGBoostImporter {
             throw .unsupportedObjective(objective)
         }
         let parameters = learner["learner_model_param"]
-        if let numClass = parameters?["num_class"]?.numberText, let count = Int(numClass), count > 1 {
-            throw .multiClassNotSupported("num_class \(count)")
+        if let numClass = parameters?["num_class"]?.numberText {
+            // 0 for a binary model; text that is no count is damage, not a model of many classes.
+            guard let count = Int(numClass), count >= 0 else { throw .malformed("num_class '\(numClass)' is not a whole number") }
+            if count > 1 { throw .multiClassNotSupported("num_class \(count)") }
         }
         if let numTarget = parameters?["num_target"]?.numberText, let count = Int(numTarget), count > 1 {
             throw .multiClassNotSupported("num_target \(count)")
