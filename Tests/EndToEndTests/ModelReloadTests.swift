@@ -26,7 +26,8 @@ import Testing
         let good = try String(contentsOfFile: manifestPath, encoding: .utf8)
         try good.replacingOccurrences(of: "payment-2026.11.1.json", with: "missing.json").write(toFile: manifestPath, atomically: true, encoding: .utf8)
         service.runtime.reload()
-        #expect(service.logs.lines.contains { $0.contains("models reload refused") && $0.contains("missing.json") })
+        // The line names the generation still serving (operator probe, 7 December).
+        #expect(service.logs.lines.contains { $0.contains("models reload refused") && $0.contains("missing.json") && $0.contains(#""generation":1,"#) })
         #expect(service.runtime.models.generation == 1)
         #expect(try evaluate().status == 200)
 

@@ -204,7 +204,10 @@ import Testing
         service.runtime.reload()
         #expect(service.runtime.signer.activeKeyID == before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
-        #expect(service.logs.lines.contains { $0.contains("signing keys reload refused") && $0.contains("no signing key in") })
+        // The line names the key that still signs (operator probe, 7 December).
+        #expect(service.logs.lines.contains {
+            $0.contains("signing keys reload refused") && $0.contains("no signing key in") && $0.contains(#""activeKeyID":"\#(before)""#)
+        })
         let response = try service.client().request("POST", "/v1/evaluations", headers: [
             ("Authorization", "Bearer \(try service.key())"), ("Content-Type", "application/json"),
         ], body: Requests.payment())

@@ -12,11 +12,16 @@ import Glibc
 /// An exclusive `flock` on the data folder itself, held while serving: the kernel drops it when the process ends,
 /// however it ends, so a crash leaves nothing to clean up, and there is no file whose deletion (a habit with "stale"
 /// lock files) would let a second server in. `<dataDir>/serve.lock`, locked the same way, holds the owner's
-/// process ID for an operator and for the refusal's message.
+/// process ID for an operator and for the refusal's message, and is emptied by a clean stop: a start that finds an
+/// ID in it follows a run that was killed, crashed or lost its host.
 final class DataFolderLock: Sendable {
     static let fileName = "serve.lock"
 
     private let descriptors: Mutex<[Int32]>
+
+    /// The process ID the lock file still named when this start took it: a server that ended without stopping
+    /// (or one of a build before 7 December, which left its ID at every stop). Nil after a clean stop.
+    let uncleanlyEndedOwner: Int?
 
     init(dataDir: String) throws(CommandLineError) {
         try DataFolderState(dataDir: dataDir).checkParentBeforeCreating()
@@ -62,6 +67,7 @@ final class DataFolderLock: Sendable {
             if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
             throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
         }
+        uncleanlyEndedOwner = created ? nil : Self.processID(readFrom: fd)
         let pid = Array("\(getpid())\n".utf8)
         if ftruncate(fd, 0) == 0 {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
@@ -106,9 +112,11 @@ final class DataFolderLock: Sendable {
         return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
-    /// Lets another server take the folder; the runtime calls it once it has stopped.
+    /// Lets another server take the folder; the runtime calls it once it has stopped. The lock file is emptied
+    /// first, so the next start can tell this stop from a kill.
     func release() {
         descriptors.withLock { open in
+            if let lockFile = open.first { _ = ftruncate(lockFile, 0) }
             for fd in open { close(fd) }
             open = []
         }
@@ -167,6 +175,10 @@ final class DataFolderLock: Sendable {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
+        return processID(readFrom: fd)
+    }
+
+    private static func processID(readFrom fd: Int32) -> Int? {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }

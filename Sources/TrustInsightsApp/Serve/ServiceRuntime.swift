@@ -120,6 +120,15 @@ final class ServiceRuntime: Sendable {
             throw CommandLineError.failure("cannot listen on \(configuration.urlHost):\(configuration.port): \(error)")
         }
         dataFolderLock = try DataFolderLock(dataDir: configuration.dataDir)
+        if let previous = dataFolderLock.uncleanlyEndedOwner {
+            // A start after a kill read exactly like a clean one (operator probe, 7 December).
+            log.warning("the last run did not stop cleanly", [
+                ("previousProcess", .number(previous)),
+                ("walBytes", .number(Self.fileSize(configuration.dataDir + "/" + SQLiteStore.fileName + "-wal"))),
+                ("cause", "it was killed (SIGKILL, out of memory), crashed or lost its host, or was a build before 7 December, which left its process ID at every stop"),
+                ("recovery", "SQLite replays its write-ahead log as the database opens; velocity windows are rebuilt from the stored evaluations as after any start"),
+            ])
+        }
         let folderState = DataFolderState(dataDir: configuration.dataDir)
         try folderState.checkDatabaseBeforeOpening()
         do {
@@ -529,6 +538,12 @@ final class ServiceRuntime: Sendable {
             }
     }
 
+    /// 0 for a file that is not there: a clean stop leaves the WAL empty or removes it.
+    private static func fileSize(_ path: String) -> Int {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+
     private func openFileLimitFields() -> [(String, EventLog.Value)] {
         guard let openFileLimit else { return [] }
         return [("openFileLimit", .number(openFileLimit.soft))]
@@ -555,7 +570,9 @@ final class ServiceRuntime: Sendable {
             log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))] + stagedKeyFields())
         } catch {
             countReload("signingKeys", applied: false)
-            log.error("signing keys reload refused", [("reason", "\(error)")])
+            // What still signs, as the success line says it: the refusal alone left the operator guessing
+            // (operator probe, 7 December).
+            log.error("signing keys reload refused", [("reason", "\(error)"), ("activeKeyID", .text(signer.activeKeyID))] + stagedKeyFields())
         }
         do {
             try models.reload()
@@ -567,7 +584,11 @@ final class ServiceRuntime: Sendable {
             ])
         } catch {
             countReload("models", applied: false)
-            log.error("models reload refused", [("reason", .text(error.description))])
+            let snapshot = models.registry.snapshot
+            log.error("models reload refused", [
+                ("reason", .text(error.description)), ("generation", .number(models.generation)),
+                ("modelsLoaded", .number(snapshot.loadedCount)),
+            ])
         }
     }
 
