@@ -92,6 +92,16 @@ import Testing
                     && result.errors.contains("write the new model to a file of its own"), "\(result.errors)")
         }
         #expect(try harness.read("models/payment-2027.01.1.json") == listedModel)
+        // A link that names the listed file while it is gone (a restore half done): written through, it made that
+        // file, with another SHA-256 than the manifest pins (train probe, 7 December).
+        try FileManager.default.moveItem(atPath: harness.path("models/payment-2027.01.1.json"), toPath: harness.path("kept.json"))
+        try FileManager.default.createSymbolicLink(atPath: harness.path("dangling.json"), withDestinationPath: "models/payment-2027.01.1.json")
+        for out in ["dangling.json", "models/payment-2027.01.1.json"] {
+            let result = harness.importModel("source.txt", from: "lightgbm", to: out, version: "2027.01.2")
+            #expect(result.status == 1 && result.errors.contains("is listed in"), "\(out): \(result.errors)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: harness.path("models/payment-2027.01.1.json")))
+        try FileManager.default.moveItem(atPath: harness.path("kept.json"), toPath: harness.path("models/payment-2027.01.1.json"))
         // A file of its own beside the manifest, or one outside the models folder, is written as before.
         #expect(harness.importModel("source.txt", from: "lightgbm", to: "models/payment-2027.01.2.json", version: "2027.01.2").status == 0)
         #expect(harness.importModel("source.txt", from: "lightgbm", to: "elsewhere.json", version: "2027.01.2").status == 0)

@@ -216,7 +216,18 @@ extension ModelManifest {
     /// so the service would leave the model it lists out at its next start or reload.
     public static func listedEntry(besideModelAt modelPath: String) -> (entry: Entry, manifestPath: String)? {
         // Resolved as the system resolves it first: `standardizedFileURL` folds `..` as text.
-        let modelPath = (try? systemPath(modelPath)) ?? AbsolutePath.of(modelPath)
+        let named = (try? systemPath(modelPath)) ?? AbsolutePath.of(modelPath)
+        // A link that names no file yet is written through all the same, making the file it names: that file may be
+        // listed beside it, where only the link was looked at (train probe, 7 December: a dangling link wrote a
+        // listed model's file).
+        let target = (try? writtenFile(of: URL(fileURLWithPath: named), named).path) ?? named
+        for path in target == named ? [named] : [named, target] {
+            if let found = listedEntry(besideResolvedPath: path) { return found }
+        }
+        return nil
+    }
+
+    private static func listedEntry(besideResolvedPath modelPath: String) -> (entry: Entry, manifestPath: String)? {
         let written = URL(fileURLWithPath: modelPath).standardizedFileURL
         var folders = [written.deletingLastPathComponent()]
         let resolvedFolder = physicalURL(written).deletingLastPathComponent()
