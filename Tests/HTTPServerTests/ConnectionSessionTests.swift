@@ -1,3 +1,4 @@
+import Foundation
 @testable import HTTPServer
 import Testing
 
@@ -37,6 +38,30 @@ struct ConnectionSessionTests {
         #expect(response.header("Content-Type") == "application/problem+json")
         #expect(response.header("Connection") == "close")
         #expect(connection.session.closeAfterFlush)
+    }
+
+    /// A refused field line is located in `errors[]`: by its name in `pointer`, as the routes name header fields,
+    /// and by its line in the detail; a name that may not be repeated is left out (HTTP probe, 7 December).
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: a\r\nAccept: */*\r\nX-Trace: a\u{1}b\r\n\r\n", "X-Trace", "header field line 3 has a value holding a control character"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX-Folded: a\r\n b\r\n\r\n", "X-Folded", "header field line 3 begins with whitespace"),
+        ("GET / HTTP/1.1\r\nHost : a\r\n\r\n", "Host", "header field line 1 has whitespace between the field name and the colon"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nno colon here\r\n\r\n", "", "header field line 2 has no colon"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n", "", "header field line 2 has a field name that is not a valid token"),
+        ("GET / HTTP/1.1\r\nHost: a\r\njane.doe: a\u{0}\r\n\r\n", "", "header field line 2 has a value holding a control character"),
+        ("GET / HTTP/1.1\r\nHost: a\r\nX-4111111111111111: a\u{0}\r\n\r\n", "", "header field line 2 has a value"),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: a\u{7F}\r\n\r\n", "X-T", "trailer field line 1 has a value holding a control character"),
+    ])
+    func locatesARefusedFieldLine(request: String, pointer: String, detail: String) throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send(request).first)
+        #expect(response.status == 400)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let errors = try #require(body["errors"] as? [[String: String]])
+        #expect(errors.count == 1)
+        #expect(errors.first?["pointer"] == pointer)
+        #expect(errors.first?["detail"]?.contains(detail) == true, "\(errors)")
+        #expect(!response.bodyText.contains("jane") && !response.bodyText.contains("4111"))
     }
 
     @Test func answersUnknownPathWith404AndKeepsTheConnection() throws {

@@ -34,6 +34,8 @@ struct HTTPRequestParser {
     /// (a field or framing error, a timeout) must know a HEAD, which gets no body (RFC 9110 §9.3.2).
     private(set) var methodBeforeHead: HTTPMethod?
     var fields = HTTPFields()
+    /// The field line a failure refused, when one did.
+    private(set) var faultyField: FaultyFieldLine?
     var framingFields = FramingFields()
     var headerBytes = 0
     var framing = BodyFraming.none
@@ -133,7 +135,13 @@ struct HTTPRequestParser {
                     let parsed = buffer.withUnsafeBufferPointer { Self.parseHeaderField($0, range, &noted) }
                     framingFields = noted
                     switch parsed {
-                    case .failure(let error): return fail(error)
+                    case .failure(let error):
+                        // A folded line continues the field before it, which is the one named.
+                        let name = error == .obsoleteLineFolding
+                            ? fields.reduce(nil) { $1.name }.flatMap { FaultyFieldLine.isRepeatable($0.utf8) ? $0 : nil }
+                            : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
+                        faultyField = FaultyFieldLine(section: .header, line: fields.count + 1, name: name)
+                        return fail(error)
                     case .success(let field): fields.append(name: field.name, value: field.value)
                     }
                 }
@@ -193,6 +201,8 @@ struct HTTPRequestParser {
                     guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
                     // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
                     if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {
+                        let name = error == .obsoleteLineFolding ? nil : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
+                        faultyField = FaultyFieldLine(section: .trailer, line: count + 1, name: name)
                         return fail(error)
                     }
                     state = .trailers(bytes: bytes + range.count + 2, count: count + 1)

@@ -420,6 +420,11 @@ struct ConnectionSession {
         let pending = current
         current = nil
         var response = ErrorResponder.response(for: error)
+        if let field = parser.faultyField {
+            var problem = error.problem
+            problem.errors = [field.fieldError(for: error)]
+            response = ErrorResponder.problemResponse(status: error.status, problem: problem, headers: error.headers)
+        }
         // A chunked body over the limit is found only while it is read; the route's check still answers first, as
         // it does for a declared length over the limit (a client without access learns that, not the size).
         if error == .bodyTooLarge, let pending, let check = pending.resolution.route?.options.checkBeforeEarlyAnswer,
