@@ -32,6 +32,21 @@ struct UncleanStopTests {
         kill(killed.processIdentifier, SIGKILL)
         killed.waitUntilExit()
 
+        // A start that fails after taking the folder (a key file it cannot read) leaves the kill for the start that
+        // serves to report (regression probe, 7 December: a supervisor's next start said nothing).
+        let junk = dataDir + "/signing-keys/es256-1796604200000-aaaaaaaaaaaaaaaa.pem"
+        FileManager.default.createFile(atPath: junk, contents: Data("junk\n".utf8), attributes: [.posixPermissions: 0o600])
+        let failing = Process()
+        failing.executableURL = binary
+        failing.arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir,
+                             "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models"]
+        failing.standardOutput = FileHandle.nullDevice
+        failing.standardError = FileHandle.nullDevice
+        try failing.run()
+        failing.waitUntilExit()
+        #expect(failing.terminationStatus != 0)
+        try FileManager.default.removeItem(atPath: junk)
+
         let afterKill = try Self.start(binary, dataDir: dataDir, logFile: folder + "/second.log")
         afterKill.terminate()
         afterKill.waitUntilExit()

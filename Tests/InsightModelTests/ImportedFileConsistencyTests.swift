@@ -53,7 +53,7 @@ import Testing
                 == .malformed("iteration_indptr must rise from 0 to the model's 2 trees"), "\(bounds)")
         }
         #expect(xgboostRefusal(forest.replacingOccurrences(of: #""num_target":"1""#, with: #""num_target":"0""#))
-            == .malformed("num_target '0' must be 1"))
+            == .malformed("num_target '0' is not a count: a whole number from 1 to \(Int.max)"))
     }
 
     /// LightGBM never writes hexadecimal and reads it as 0; Swift would read it at its value.

@@ -78,8 +78,16 @@ import Testing
         #expect(xgboostRefusal(Self.xgboost(numClass: "3")) == .multiClassNotSupported("num_class 3"))
         #expect(xgboostRefusal(Self.xgboost(numClass: "1")) == nil)
         // A damaged count is named as damage, not as a model of many outputs (models probe, 7 December).
-        #expect(xgboostRefusal(Self.xgboost(numClass: "-1")) == .malformed("num_class '-1' is not a whole number"))
-        #expect(xgboostRefusal(Self.xgboost(numClass: "two")) == .malformed("num_class 'two' is not a whole number"))
+        for damaged in ["-1", "two", "1.5", "99999999999999999999"] {
+            #expect(xgboostRefusal(Self.xgboost(numClass: damaged)) == .malformed("num_class '\(damaged)' is not a count: a whole number from 0 to \(Int.max)"))
+        }
+        // A value of another JSON type is damage too, not a default (regression probe, 7 December).
+        let binary = String(decoding: Self.xgboost(), as: UTF8.self)
+        for (key, other) in [("num_class", "true"), ("num_class", "null"), ("num_class", "[2]"), ("num_target", "null")] {
+            let text = binary.replacingOccurrences(of: #""\#(key)":"\#(key == "num_class" ? "0" : "1")""#, with: #""\#(key)":\#(other)"#)
+            #expect(text != binary)
+            #expect(xgboostRefusal(Array(text.utf8)) == .malformed("\(key) is not a count (it holds no number): a whole number from \(key == "num_class" ? 0 : 1) to \(Int.max)"), "\(key): \(other)")
+        }
         // A multi-target model is refused under the same case; its message names both kinds, not only classes.
         #expect(ModelImportError.multiClassNotSupported("num_target 2").description.contains("multi-class or multi-target"))
         #expect(xgboostRefusal(Self.xgboost(booster: "gblinear")) == .unsupportedBooster("gblinear"))
@@ -307,9 +315,13 @@ import Testing
         let stump = Self.lightGBM()
         for key in ["num_class", "num_tree_per_iteration"] {
             #expect(lightGBMRefusal(stump.replacingOccurrences(of: "\(key)=1\n", with: "\(key)=3\n")) == .multiClassNotSupported("\(key) 3"))
-            for damaged in ["1\u{0}", "0", "x"] {
+            for damaged in ["1\u{0}", "0", "x", "99999999999999999999"] {
                 #expect(lightGBMRefusal(stump.replacingOccurrences(of: "\(key)=1\n", with: "\(key)=\(damaged)\n"))
-                    == .malformed("\(key) '\(damaged)' is not a whole number of at least 1"))
+                    == .malformed("\(key) '\(damaged)' is not a count: a whole number from 1 to \(Int.max)"))
+            }
+            // LightGBM reads these as 1 too (regression probe, 7 December: they were refused as multi-class of 1).
+            for one in ["+1", "01"] {
+                #expect(lightGBMRefusal(stump.replacingOccurrences(of: "\(key)=1\n", with: "\(key)=\(one)\n")) == nil)
             }
         }
         #expect(lightGBMRefusal(Self.lightGBM(objective: "regression")) == .unsupportedObjective("regression"))

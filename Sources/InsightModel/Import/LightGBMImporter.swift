@@ -93,9 +93,10 @@ public enum LightGBMImporter {
         }
         // A value that is no count is a damaged file, not a model of many outputs (models probe, 7 December).
         for key: Substring in ["num_class", "num_tree_per_iteration"] {
-            guard let text = header[key], text != "1" else { continue }
-            guard let count = Int(text), count >= 1 else { throw .malformed("\(key) '\(text)' is not a whole number of at least 1") }
-            throw .multiClassNotSupported("\(key) \(count)")
+            guard let text = header[key] else { continue }
+            guard let count = Int(text), count >= 1 else { throw .malformed("\(key) '\(text)' is not a count: a whole number from 1 to \(Int.max)") }
+            // LightGBM reads `+1` and `01` as 1, as this does.
+            if count > 1 { throw .multiClassNotSupported("\(key) \(count)") }
         }
         guard let maxFeatureText = header["max_feature_idx"] else { throw .malformed("no max_feature_idx") }
         guard let maxFeature = Int(maxFeatureText) else {

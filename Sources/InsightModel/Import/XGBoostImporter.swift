@@ -50,17 +50,16 @@ public enum XGBoostImporter {
             throw .unsupportedObjective(objective)
         }
         let parameters = learner["learner_model_param"]
-        if let numClass = parameters?["num_class"]?.numberText {
-            // 0 for a binary model; text that is no count is damage, not a model of many classes.
-            guard let count = Int(numClass), count >= 0 else { throw .malformed("num_class '\(numClass)' is not a whole number") }
-            if count > 1 { throw .multiClassNotSupported("num_class \(count)") }
-        }
-        if let numTarget = parameters?["num_target"]?.numberText, let count = Int(numTarget), count > 1 {
-            throw .multiClassNotSupported("num_target \(count)")
-        }
-        // XGBoost refuses a model of no targets; so does the import, rather than take it for one.
-        if let numTarget = parameters?["num_target"]?.numberText, Int(numTarget).map({ $0 < 1 }) ?? true {
-            throw .malformed("num_target '\(numTarget)' must be 1")
+        // 0 or 1 classes for a binary model, 1 target (XGBoost refuses a model of no targets; so does the import,
+        // rather than take it for one); a value that is no count (`true`, `null`, text) is damage, not a model of many
+        // outputs, and not a default either (regression probe, 7 December).
+        for (key, least) in [("num_class", 0), ("num_target", 1)] {
+            guard let value = parameters?[key] else { continue }
+            guard let text = value.numberText, let count = Int(text), count >= least else {
+                let stated = value.numberText.map { "'\($0)' is not a count" } ?? "is not a count (it holds no number)"
+                throw .malformed("\(key) \(stated): a whole number from \(least) to \(Int.max)")
+            }
+            if count > 1 { throw .multiClassNotSupported("\(key) \(count)") }
         }
         guard let baseScoreText = parameters?["base_score"]?.numberText else { throw .malformed("no base_score") }
         let baseScore = try parseBaseScore(baseScoreText, isProbability: !marginIsRaw)

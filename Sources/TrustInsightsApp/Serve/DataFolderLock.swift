@@ -115,15 +115,29 @@ final class DataFolderLock: Sendable {
     /// Lets another server take the folder; the runtime calls it once it has stopped. The lock file is emptied
     /// first, so the next start can tell this stop from a kill.
     func release() {
+        release(leaving: nil)
+    }
+
+    /// With `owner`, the lock file is left naming it rather than emptied.
+    private func release(leaving owner: Int?) {
         descriptors.withLock { open in
-            if let lockFile = open.first { _ = ftruncate(lockFile, 0) }
+            if let lockFile = open.first {
+                _ = ftruncate(lockFile, 0)
+                if let owner {
+                    let text = Array("\(owner)\n".utf8)
+                    _ = text.withUnsafeBytes { pwrite(lockFile, $0.baseAddress, $0.count, 0) }
+                }
+            }
             for fd in open { close(fd) }
             open = []
         }
     }
 
+    /// Reached without `release()` only by a start that failed before serving: it leaves the killed run it found
+    /// named for the start that will serve, or a supervisor's next, successful start said nothing of the kill
+    /// (regression probe, 7 December).
     deinit {
-        release()
+        release(leaving: uncleanlyEndedOwner)
     }
 
     /// The refusal a start gets while a server holds `dataDir`, or nil while none does: asked first where the
