@@ -67,7 +67,7 @@ final class DataFolderLock: Sendable {
             if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
             throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
         }
-        uncleanlyEndedOwner = created ? nil : Self.processID(readFrom: fd)
+        uncleanlyEndedOwner = created ? nil : Self.processID(readFrom: fd).flatMap { $0 > 0 ? $0 : nil }
         let pid = Array("\(getpid())\n".utf8)
         if ftruncate(fd, 0) == 0 {
             _ = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
