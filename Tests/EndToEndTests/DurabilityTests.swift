@@ -30,16 +30,21 @@ struct DurabilityTests {
         let process = Process()
         let port: Int
 
-        init(binary: URL, dataDirectory: String) throws {
+        /// `serve` on `dataDirectory` with the repository's configuration and models, listening.
+        init(binary: URL, dataDirectory: String, log: FileHandle = FileHandle.nullDevice) throws {
             process.executableURL = binary
-            process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDirectory,
-                                 "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
-                                 "--access-log", "false"]
+            process.arguments = Self.arguments(dataDirectory: dataDirectory)
             let output = Pipe()
             process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
+            process.standardError = log
             try process.run()
             port = try Self.listeningPort(output, of: process)
+        }
+
+        static func arguments(dataDirectory: String) -> [String] {
+            ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDirectory,
+             "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
+             "--access-log", "false"]
         }
 
         /// Reads a started `serve`'s standard output up to its `listening on` line, and returns the port; stops the

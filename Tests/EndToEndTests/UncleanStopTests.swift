@@ -6,18 +6,8 @@ import Testing
 struct UncleanStopTests {
     /// The real binary on `dataDir`, listening, its log going to `logFile`.
     static func start(_ binary: URL, dataDir: String, logFile: String) throws -> Process {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir,
-                             "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
-                             "--access-log", "false"]
-        let output = Pipe()
-        process.standardOutput = output
         FileManager.default.createFile(atPath: logFile, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logFile))
-        try process.run()
-        _ = try DurabilityTests.Server.listeningPort(output, of: process)
-        return process
+        return try DurabilityTests.Server(binary: binary, dataDirectory: dataDir, log: FileHandle(forWritingTo: URL(fileURLWithPath: logFile))).process
     }
 
     @Test func aStartAfterAKillNamesTheKilledProcessAndAStartAfterACleanStopDoesNot() throws {
@@ -38,8 +28,7 @@ struct UncleanStopTests {
         FileManager.default.createFile(atPath: junk, contents: Data("junk\n".utf8), attributes: [.posixPermissions: 0o600])
         let failing = Process()
         failing.executableURL = binary
-        failing.arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir,
-                             "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models"]
+        failing.arguments = DurabilityTests.Server.arguments(dataDirectory: dataDir)
         failing.standardOutput = FileHandle.nullDevice
         failing.standardError = FileHandle.nullDevice
         try failing.run()
