@@ -64,6 +64,25 @@ struct ConnectionSessionTests {
         #expect(!response.bodyText.contains("jane") && !response.bodyText.contains("4111"))
     }
 
+    /// A header name shaped like an API key's secret (or holding a key's prefix) is a secret sent in the wrong place:
+    /// not repeated, by the rule that keeps such an X-Request-ID out of the log (HTTP regression probe, 7 December).
+    @Test func aRefusedFieldNamedLikeAKeyIsNotRepeated() throws {
+        var configuration = TestServer.configuration()
+        configuration.requestIDRefusedMarkers = ["ti_sandbox_"]
+        configuration.requestIDRefusedLetterAndDigitCount = 32
+        for (name, repeated) in [("YxwU8gt7Bl7ThCpml2C-Q9Qhmm7g5_eUKJzg21PA3Mc", false), ("ti_sandbox_k0f03c225", false), ("X-Trace-Id", true)] {
+            let connection = InMemoryConnection(configuration: configuration)
+            let response = try #require(connection.send("GET / HTTP/1.1\r\nHost: a\r\n\(name): a\u{1}b\r\n\r\n").first)
+            #expect(response.status == 400)
+            #expect(response.bodyText.contains(#""pointer":"\#(repeated ? name : "")""#), "\(response.bodyText)")
+            #expect(response.bodyText.contains(name) == repeated)
+        }
+        // A folded trailer names the trailer it continues, as a folded header line does.
+        let folded = InMemoryConnection(configuration: configuration)
+        let response = try #require(folded.send("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-A: 1\r\n folded\r\n\r\n").first)
+        #expect(response.bodyText.contains(#""pointer":"X-A""#) && response.bodyText.contains("trailer field line 2"), "\(response.bodyText)")
+    }
+
     @Test func answersUnknownPathWith404AndKeepsTheConnection() throws {
         let connection = InMemoryConnection()
         let response = try #require(connection.send("GET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n").first)

@@ -36,6 +36,8 @@ struct HTTPRequestParser {
     var fields = HTTPFields()
     /// The field line a failure refused, when one did.
     private(set) var faultyField: FaultyFieldLine?
+    /// The repeatable name of the last trailer field read (trailers are dropped), for a folded line after it.
+    private var previousTrailerName: String?
     var framingFields = FramingFields()
     var headerBytes = 0
     var framing = BodyFraming.none
@@ -200,11 +202,14 @@ struct HTTPRequestParser {
                     if range.isEmpty { return complete() }
                     guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
                     // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
+                    if count == 0 { previousTrailerName = nil }
                     if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {
-                        let name = error == .obsoleteLineFolding ? nil : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
+                        let name = error == .obsoleteLineFolding
+                            ? previousTrailerName : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
                         faultyField = FaultyFieldLine(section: .trailer, line: count + 1, name: name)
                         return fail(error)
                     }
+                    previousTrailerName = buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
                     state = .trailers(bytes: bytes + range.count + 2, count: count + 1)
                 }
             }

@@ -420,7 +420,10 @@ struct ConnectionSession {
         let pending = current
         current = nil
         var response = ErrorResponder.response(for: error)
-        if let field = parser.faultyField {
+        if var field = parser.faultyField {
+            // A name shaped like an API key's secret is one sent in the wrong place: not repeated, as such an
+            // X-Request-ID is not kept (HTTP regression probe, 7 December).
+            if let name = field.name, services.requestIDs.refuses(name) { field.name = nil }
             var problem = error.problem
             problem.errors = [field.fieldError(for: error)]
             response = ErrorResponder.problemResponse(status: error.status, problem: problem, headers: error.headers)

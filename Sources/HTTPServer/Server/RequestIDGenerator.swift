@@ -24,14 +24,15 @@ struct RequestIDGenerator {
     }
 
     mutating func requestID(incoming: String?) -> String {
-        if let incoming, Self.isAcceptable(incoming), !isRefused(incoming) { return incoming }
+        if let incoming, Self.isAcceptable(incoming), !refuses(incoming) { return incoming }
         return generate()
     }
 
-    /// A key pasted after other text (`order-7 ti_sandbox_...`, `x<key>`) is as much a secret as one pasted alone.
-    /// Called only on an acceptable candidate (at most 128 ASCII bytes), so it scans the string's own UTF-8 in place
-    /// rather than copying it into an array on every request that carries an ID.
-    private func isRefused(_ candidate: String) -> Bool {
+    /// Whether `candidate` holds what looks like an API key, so it is neither kept as an ID nor repeated elsewhere
+    /// (a refused field's name). A key pasted after other text (`order-7 ti_sandbox_...`, `x<key>`) is as much a
+    /// secret as one pasted alone. Called on short ASCII text (an acceptable ID is at most 128 bytes), so it scans
+    /// the string's own UTF-8 in place rather than copying it into an array on every request that carries an ID.
+    func refuses(_ candidate: String) -> Bool {
         guard !refusedMarkers.isEmpty || refusedLetterAndDigitCount <= 128 else { return false }
         var candidate = candidate
         return candidate.withUTF8 { bytes in
