@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Rebuilds the shipped models in models/ from the simulator, with fixed seeds, so anyone can reproduce them:
+# Rebuilds the shipped models in models/ from the simulator, with fixed seeds, so anyone can reproduce their trees
+# and scores (the bytes differ where the trainer changed since they were written: docs/MODELS.md):
 # for each category, a training, a validation and a held-out set, then `train`, then `models score` on the held-out
 # set. Also a prior payment model (an older recipe: fewer, shallower trees). Writes models/manifest.json.
 #
