@@ -196,6 +196,23 @@ struct CatalogueLoadingTests {
         #expect(error.map { "\($0)" }?.contains("beyond the range of a double") == true, "\(String(describing: error))")
     }
 
+    /// A member given twice is refused at its pointer, as in the other configuration files: the first copy won
+    /// silently, and an override appended to an entry was ignored (configuration probe, 7 December).
+    @Test func aMemberGivenTwiceIsRefusedAtItsPointer() throws {
+        let feature = #"{"name": "x", "type": "number", "unit": "s", "min": 0, "max": 600000, "max": 1, "required": false, "description": "d"}"#
+        let twiceInAFeature = CatalogueTestSupport.paymentDocument(feature: feature)
+        #expect(throws: CatalogueError.malformedJSON(file: "payment.json", pointer: "/features/1/max", detail: "appears more than once")) {
+            try FeatureCatalogue.parseCategory(.payment, data: Data(twiceInAFeature.utf8), file: "payment.json")
+        }
+        let plain = CatalogueTestSupport.paymentDocument(
+            feature: #"{"name": "x", "type": "number", "unit": "s", "min": 0, "max": 1, "required": false, "description": "d"}"#)
+        let twiceAtTheTop = plain.replacingOccurrences(of: #""version": "t""#, with: #""version": "t", "version": "evil""#)
+        #expect(twiceAtTheTop != plain)
+        #expect(throws: CatalogueError.malformedJSON(file: "payment.json", pointer: "/version", detail: "appears more than once")) {
+            try FeatureCatalogue.parseCategory(.payment, data: Data(twiceAtTheTop.utf8), file: "payment.json")
+        }
+    }
+
     @Test func errorMessageNamesFileAndPointer() throws {
         let error = CatalogueError.invalid(file: "config/features/payment.json", pointer: "/features/3/min", problem: .minimumGreaterThanMaximum)
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")

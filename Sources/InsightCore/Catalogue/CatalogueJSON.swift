@@ -7,30 +7,13 @@ import JSONStream
 
 /// A parsed JSON value, so that the catalogue reader can walk a document by hand and report the exact RFC 6901
 /// pointer of whatever is wrong (Codable would only say "type mismatch" somewhere).
-indirect enum CatalogueJSON: Decodable, Sendable {
+indirect enum CatalogueJSON: Sendable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([CatalogueJSON])
     case object([String: CatalogueJSON])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([CatalogueJSON].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: CatalogueJSON].self))
-        }
-    }
 
     var kindName: String {
         switch self {
@@ -44,22 +27,48 @@ indirect enum CatalogueJSON: Decodable, Sendable {
     }
 
     static func parse(_ data: Data, file: String) throws(CatalogueError) -> CatalogueJSON {
-        // The syntax is read first by the reader the other configuration files use, so a mistake is placed by its
-        // byte as theirs are (the decoder below says only that the text is not JSON).
+        // Read by the reader the other configuration files use, so a mistake is placed by its byte as theirs are,
+        // and a member given twice is refused as theirs is: Foundation's decoder kept the first copy without a word,
+        // and an override appended to a feature's entry was ignored (configuration probe, 7 December).
         var reader = JSONReader(Array(data))
         do {
-            try reader.skipValue()
+            let value = try read(&reader, at: "", file: file)
             try reader.finish()
+            return value
+        } catch let error as CatalogueError {
+            throw error
         } catch {
             throw .malformedJSON(file: file, pointer: "", detail: "not valid JSON: \(error)")
         }
-        do {
-            return try JSONDecoder().decode(CatalogueJSON.self, from: data)
-        } catch {
-            // The grammar held, so the value is what JSON allows and the decoder does not take.
-            throw .malformedJSON(
-                file: file, pointer: "",
-                detail: "not usable JSON: it holds a number beyond the range of a double (such as 1e400) or a \\u escape of half a UTF-16 surrogate pair")
+    }
+
+    private static func read(_ reader: inout JSONReader, at pointer: String, file: String) throws -> CatalogueJSON {
+        switch try reader.peekKind() {
+        case .null:
+            try reader.readNull()
+            return .null
+        case .boolean:
+            return .bool(try reader.readBool())
+        case .number:
+            let number = try reader.readNumber()
+            guard number.isFinite else {
+                throw CatalogueError.malformedJSON(file: file, pointer: pointer, detail: "a number beyond the range of a double (such as 1e400)")
+            }
+            return .number(number)
+        case .string:
+            return .string(try reader.readString())
+        case .array:
+            var items: [CatalogueJSON] = []
+            try reader.readArray { index, element in items.append(try read(&element, at: pointer + "/\(index)", file: file)) }
+            return .array(items)
+        case .object:
+            var members: [String: CatalogueJSON] = [:]
+            try reader.readObject(eachMemberOnce: {
+                CatalogueError.malformedJSON(file: file, pointer: pointer + "/" + JSONPointer.escape($0), detail: "appears more than once")
+            }) { name, member in
+                members[name] = try read(&member, at: pointer + "/" + JSONPointer.escape(name), file: file)
+            }
+            return .object(members)
         }
     }
 }
