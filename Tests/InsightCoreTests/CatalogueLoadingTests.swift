@@ -51,6 +51,37 @@ struct CatalogueLoadingTests {
         }
     }
 
+    /// A file that cannot be read says why, and one past 16 MiB is refused by its size, not read (configuration
+    /// probe, 7 December: "cannot be read" without a reason, "no such file" for a features path that is a file).
+    @Test func aFileThatCannotBeReadSaysWhy() throws {
+        let directory = try CatalogueTestSupport.directory(replacing: [:])
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        func refusal() -> String {
+            do {
+                _ = try FeatureCatalogue.load(from: directory)
+                return "loaded"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let payment = directory + "/payment.json"
+        let kept = try Data(contentsOf: URL(fileURLWithPath: payment))
+        try FileManager.default.removeItem(atPath: payment)
+        try FileManager.default.createDirectory(atPath: payment, withIntermediateDirectories: false)
+        #expect(refusal() == "\(payment): cannot be read (it is a folder, not a file)")
+        try FileManager.default.removeItem(atPath: payment)
+        FileManager.default.createFile(atPath: payment, contents: kept)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: payment))
+        try handle.truncate(atOffset: UInt64(FeatureCatalogue.maximumFileBytes + 1))
+        try handle.close()
+        #expect(refusal() == "\(payment): cannot be read (larger than 16 MiB, more than a catalogue holds)")
+        let file = directory + "/plain-file"
+        FileManager.default.createFile(atPath: file, contents: Data())
+        #expect(throws: CatalogueError.unreadableFile(file: file + "/payment.json", reason: "Not a directory")) {
+            try FeatureCatalogue.load(from: file)
+        }
+    }
+
     @Test func malformedJSONNamesTheFile() throws {
         let directory = try CatalogueTestSupport.directory(replacing: [.account: "{\"schemaVersion\": 1,"])
         defer { try? FileManager.default.removeItem(atPath: directory) }

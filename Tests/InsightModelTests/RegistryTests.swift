@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import Testing
 @testable import InsightModel
 
@@ -85,6 +86,17 @@ import Testing
             try registry.reload()
         }
         #expect(registry.snapshot === before)
+    }
+
+    /// A manifest past 16 MiB is refused by its size, before it is read (configuration probe, 7 December: 100 MiB of
+    /// padding was read at every start and reload).
+    @Test func aManifestPastItsLimitIsRefusedUnread() throws {
+        let directory = try directory(models: [HandModels.document(version: "2026.09.1")], entries: [entry("2026.09.1", .current)])
+        let manifestPath = directory.appendingPathComponent("manifest.json").path
+        let registry = try ModelRegistry(manifestPath: manifestPath)
+        #expect(truncate(manifestPath, off_t(ModelFile.manifestMaximumBytes + 1)) == 0)
+        let error = #expect(throws: ModelRegistryError.self) { try registry.reload() }
+        #expect(error.map { "\($0)" }?.contains("larger than 16 MiB") == true, "\(String(describing: error))")
     }
 
     @Test func invalidModelFileIsNamedInTheError() throws {

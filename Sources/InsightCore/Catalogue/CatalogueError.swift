@@ -2,7 +2,7 @@
 /// offending JSON value, so that the fix is obvious from the message alone.
 public enum CatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingFile(file: String)
-    case unreadableFile(file: String)
+    case unreadableFile(file: String, reason: String)
     /// The file is not valid JSON, or a value has the wrong JSON type.
     case malformedJSON(file: String, pointer: String, detail: String)
     /// The JSON is well-formed but the catalogue it declares is invalid.
@@ -11,7 +11,7 @@ public enum CatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingFile(let file): "\(file): no such file"
-        case .unreadableFile(let file): "\(file): cannot be read"
+        case .unreadableFile(let file, let reason): "\(file): cannot be read (\(reason))"
         case .malformedJSON(let file, let pointer, let detail): "\(file): \(pointer.isEmpty ? "/" : pointer): \(detail)"
         case .invalid(let file, let pointer, let problem): "\(file): \(pointer.isEmpty ? "/" : pointer): \(problem)"
         }

@@ -3,6 +3,9 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+#if canImport(Glibc)
+import Glibc
+#endif
 import InsightModel
 
 extension FeatureCatalogue {
@@ -26,14 +29,32 @@ extension FeatureCatalogue {
         return names.filter { !documents.contains($0) }.sorted()
     }
 
-    /// Loads and checks one category's document.
+    /// More than any catalogue holds (the shipped ones are a few KiB), as for the configuration files.
+    public static let maximumFileBytes = 16 << 20
+
+    /// Loads and checks one category's document. A file that cannot be read is refused with the system's reason:
+    /// "cannot be read", or "no such file" for a folder that is a file or a loop of links, sent the operator looking
+    /// for the wrong fault (configuration probe, 7 December).
     public static func loadCategory(_ category: OperationCategory, file: String) throws(CatalogueError) -> CategoryCatalogue {
-        guard FileManager.default.fileExists(atPath: file) else { throw .missingFile(file: file) }
+        var status = stat()
+        guard stat(file, &status) == 0 else {
+            let code = errno
+            if code == ENOENT { throw .missingFile(file: file) }
+            throw .unreadableFile(file: file, reason: String(cString: strerror(code)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .unreadableFile(file: file, reason: "it is a folder, not a file")
+        default: throw .unreadableFile(file: file, reason: "not a regular file (a named pipe, a socket or a device)")
+        }
+        guard Int(status.st_size) <= maximumFileBytes else {
+            throw .unreadableFile(file: file, reason: "larger than \(maximumFileBytes >> 20) MiB, more than a catalogue holds")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: AbsolutePath.of(file)))
         } catch {
-            throw .unreadableFile(file: file)
+            throw .unreadableFile(file: file, reason: FileErrorText.reason(error))
         }
         return try parseCategory(category, data: data, file: file)
     }

@@ -17,9 +17,20 @@ enum ModelFile {
         var description: String { "\(reason) (looked for \(path))" }
     }
 
-    static func read(_ url: URL) throws -> Data {
+    struct TooLarge: Error, CustomStringConvertible {
+        var maximumBytes: Int
+        var description: String { "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds" }
+    }
+
+    /// More than any manifest holds (the shipped one is a few KiB), as for the configuration files: a manifest padded
+    /// to hundreds of MiB was read whole at every start and reload (configuration probe, 7 December).
+    static let manifestMaximumBytes = 16 << 20
+
+    /// `maximumBytes` bounds a regular file by its size before it is read.
+    static func read(_ url: URL, maximumBytes: Int = Int.max) throws -> Data {
         var status = stat()
         if stat(url.path, &status) == 0 {
+            if status.st_mode & S_IFMT == S_IFREG && Int(status.st_size) > maximumBytes { throw TooLarge(maximumBytes: maximumBytes) }
             switch status.st_mode & S_IFMT {
             case S_IFREG, S_IFDIR: break  // a folder gets the system's own "is a directory"
             case S_IFIFO: throw NotARegularFile(kind: "a named pipe")

@@ -246,7 +246,7 @@ extension ModelManifest {
     private static func manifestBytes(_ url: URL, _ path: String) throws(ModelRegistryError) -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
-            return try ModelFile.read(url)
+            return try ModelFile.read(url, maximumBytes: ModelFile.manifestMaximumBytes)
         } catch {
             throw ModelRegistryError(file: path, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
         }

@@ -49,7 +49,7 @@ public final class ModelRegistry: Sendable {
         let manifestURL = URL(fileURLWithPath: AbsolutePath.of(manifestPath))
         let data: Data
         do {
-            data = try ModelFile.read(manifestURL)
+            data = try ModelFile.read(manifestURL, maximumBytes: ModelFile.manifestMaximumBytes)
         } catch {
             throw ModelRegistryError(file: manifestPath, reason: "cannot read the manifest: \(FileErrorText.reason(error))")
         }
