@@ -244,6 +244,18 @@ struct CatalogueLoadingTests {
         }
     }
 
+    /// Each bound's fault is placed at its own pointer (configuration probe, 7 December: a fractional `max` was
+    /// reported at `/min`).
+    @Test func aBadMaximumIsReportedAtMax() throws {
+        for (bounds, pointer) in [(#""min": 0, "max": 200.5"#, "/features/1/max"), (#""min": 0.5, "max": 200"#, "/features/1/min")] {
+            let text = CatalogueTestSupport.paymentDocument(
+                feature: #"{"name": "x", "type": "count", "unit": "count", \#(bounds), "required": false, "description": "d"}"#)
+            #expect(throws: CatalogueError.invalid(file: "payment.json", pointer: pointer, problem: .invalidCountBounds)) {
+                try FeatureCatalogue.parseCategory(.payment, data: Data(text.utf8), file: "payment.json")
+            }
+        }
+    }
+
     @Test func errorMessageNamesFileAndPointer() throws {
         let error = CatalogueError.invalid(file: "config/features/payment.json", pointer: "/features/3/min", problem: .minimumGreaterThanMaximum)
         #expect("\(error)" == "config/features/payment.json: /features/3/min: min is greater than max")

@@ -10,16 +10,17 @@ enum CatalogueChecks {
             }
             guard isLowerCamelCase(feature.name) else { throw fail("name", .invalidName(feature.name)) }
             guard seen.insert(feature.name).inserted else { throw fail("name", .duplicateName(feature.name)) }
-            guard feature.minimum.isFinite, feature.maximum.isFinite else { throw fail("min", .nonFiniteBound) }
+            // Each bound's fault at its own pointer: a bad `max` was reported at `/min` (configuration probe, 7 December).
+            guard feature.minimum.isFinite else { throw fail("min", .nonFiniteBound) }
+            guard feature.maximum.isFinite else { throw fail("max", .nonFiniteBound) }
             guard feature.minimum <= feature.maximum else { throw fail("min", .minimumGreaterThanMaximum) }
             if feature.type != .band, !feature.bands.isEmpty { throw fail("bands", .bandsOnNonBandFeature) }
             switch feature.type {
             case .number:
                 break
             case .count:
-                guard feature.minimum >= 0, feature.minimum == feature.minimum.rounded(),
-                    feature.maximum == feature.maximum.rounded()
-                else { throw fail("min", .invalidCountBounds) }
+                guard feature.minimum >= 0, feature.minimum == feature.minimum.rounded() else { throw fail("min", .invalidCountBounds) }
+                guard feature.maximum == feature.maximum.rounded() else { throw fail("max", .invalidCountBounds) }
             case .flag:
                 guard feature.minimum == 0, feature.maximum == 1 else { throw fail("min", .boundsNotAllowed(.flag)) }
             case .band:
