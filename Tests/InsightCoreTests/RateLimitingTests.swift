@@ -296,6 +296,19 @@ import Testing
         key: RateLimit(ratePerSecond: 100, burst: 100),
         compliance: CompliancePolicy(windowSeconds: 600, minimumJudged: 5, threshold: 0.2, reducedRateFactor: 0.1, suspendAfterSeconds: 10))
 
+    /// A tenant name is escaped in its pointer (RFC 6901), and a refusal says what a tenant ID may be (configuration
+    /// probe, 7 December).
+    @Test func aTenantThatIsNoIDIsNamedByAnEscapedPointer() {
+        let limit = #"{"ratePerSecond": 1, "burst": 2}"#
+        #expect(throws: RateLimitPolicy.LoadError(
+            path: "/tenants/a~1b c", message: "not a tenant ID (1 to 64 letters, digits, '-' or '_', as `keys create --tenant` takes)")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "tenants": {"a/b c": \#(limit)}}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/tenants/acme", message: "appears more than once")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "tenants": {"acme": \#(limit), "acme": \#(limit)}}"#.utf8))
+        }
+    }
+
     @Test func keyLimitComesFromTheKeyThenTheTenantThenTheDefault() {
         var policy = RateLimitPolicy(key: RateLimit(ratePerSecond: 10, burst: 20))
         policy.tenants["acme"] = RateLimit(ratePerSecond: 5, burst: 5)

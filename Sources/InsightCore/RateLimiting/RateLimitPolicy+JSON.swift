@@ -25,8 +25,12 @@ extension RateLimitPolicy {
                 case "insightType": policy.insightType = try readLimit(&reader, path: "/insightType")
                 case "tenants":
                     try readObject(&reader, path: "/tenants") { tenant, reader in
-                        guard TenantID(tenant) != nil else { throw LoadError(path: "/tenants/" + tenant, message: "not a tenant ID") }
-                        policy.tenants[tenant] = try readLimit(&reader, path: "/tenants/" + tenant)
+                        // Escaped as RFC 6901 asks: a name holding `/` read as two levels (configuration probe, 7 December).
+                        let path = "/tenants/" + JSONPointer.escape(tenant)
+                        guard TenantID(tenant) != nil else {
+                            throw LoadError(path: path, message: "not a tenant ID (1 to 64 letters, digits, '-' or '_', as `keys create --tenant` takes)")
+                        }
+                        policy.tenants[tenant] = try readLimit(&reader, path: path)
                     }
                 case "compliance": policy.compliance = try readCompliance(&reader)
                 case "labels": policy.labels = try readLabels(&reader)
@@ -91,7 +95,7 @@ extension RateLimitPolicy {
         _ reader: inout JSONReader, path: String, _ member: (String, inout JSONReader) throws -> Void
     ) throws {
         guard try reader.peekKind() == .object else { throw LoadError(path: path, message: "expected an object") }
-        try reader.readObject(eachMemberOnce: { LoadError(path: path + "/" + $0, message: "appears more than once") }, member)
+        try reader.readObject(eachMemberOnce: { LoadError(path: path + "/" + JSONPointer.escape($0), message: "appears more than once") }, member)
     }
 
     private static func readNumber(

@@ -149,7 +149,7 @@ extension VelocityConfiguration {
         _ reader: inout JSONReader, path: String, _ member: (String, inout JSONReader) throws -> Void
     ) throws {
         guard try reader.peekKind() == .object else { throw LoadError(path: path, message: "expected an object") }
-        try reader.readObject(eachMemberOnce: { LoadError(path: path + "/" + $0, message: "appears more than once") }, member)
+        try reader.readObject(eachMemberOnce: { LoadError(path: path + "/" + JSONPointer.escape($0), message: "appears more than once") }, member)
     }
 
     private static func readArray(_ reader: inout JSONReader, path: String, _ element: (Int, inout JSONReader) throws -> Void) throws {

@@ -190,6 +190,19 @@ final class ServiceRuntime: Sendable {
             ])
         }
 
+        // A tenant the rate limits name that has no key is most likely misspelt, and its override would never apply
+        // (configuration probe, 7 December). Warned, not refused: its keys may be created after the start.
+        if !rateLimits.tenants.isEmpty, let keys = try? store.allKeys() {
+            let known = Set(keys.map(\.tenant.rawValue))
+            let unknown = rateLimits.tenants.keys.filter { !known.contains($0) }.sorted()
+            if !unknown.isEmpty {
+                log.warning("rate limits name tenants that have no keys", [
+                    ("file", .text(configuration.rateLimitsFile)), ("tenants", .text(unknown.joined(separator: ","))),
+                    ("action", "check their spelling against 'trust-insights keys list': a tenant's limit applies to its keys, those created later included"),
+                ])
+            }
+        }
+
         // Restored by `start`, once listening: a week of evaluations can take longer to replay than a start-up
         // probe waits, and only evaluations need it.
         let velocity = VelocityTracker(configuration: velocityConfiguration, awaitingReplay: true)
