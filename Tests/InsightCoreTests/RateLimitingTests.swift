@@ -304,6 +304,12 @@ import Testing
             path: "/tenants/a~1b c", message: "not a tenant ID (1 to 64 letters, digits, '-' or '_', as `keys create --tenant` takes)")) {
             try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "tenants": {"a/b c": \#(limit)}}"#.utf8))
         }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/compliance/a~1b~0c", message: "unknown key")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "compliance": {"a/b~c": 1}}"#.utf8))
+        }
+        #expect(throws: RateLimitPolicy.LoadError(path: "/a~1b", message: "unknown key")) {
+            try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "a/b": 1}"#.utf8))
+        }
         #expect(throws: RateLimitPolicy.LoadError(path: "/tenants/acme", message: "appears more than once")) {
             try RateLimitPolicy.load(json: Array(#"{"formatVersion": 1, "tenants": {"acme": \#(limit), "acme": \#(limit)}}"#.utf8))
         }

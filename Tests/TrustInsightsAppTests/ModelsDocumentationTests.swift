@@ -50,4 +50,21 @@ import Testing
         #expect(rows.first { $0.hasSuffix("good.json") }?.contains("(unreadable)") == false)
         #expect(list.errors.contains("2 of 3 model files could not be read as models: damaged.json, missing.json"), "\(list.errors)")
     }
+
+    /// `models list` reads the manifest as `serve` does: a regular file of at most 16 MiB (regression probe,
+    /// 7 December: a padded manifest was read whole, and a named pipe held the command).
+    @Test func listRefusesAManifestServeRefuses() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("models-list-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let large = folder.appendingPathComponent("manifest.json").path
+        FileManager.default.createFile(atPath: large, contents: Data())
+        #expect(truncate(large, off_t((16 << 20) + 1)) == 0)
+        let padded = CommandRun(["models", "list", "--manifest", large])
+        #expect(padded.status == 1 && padded.errors.contains("larger than 16 MiB"), "\(padded.errors)")
+        let pipe = folder.appendingPathComponent("pipe.json").path
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let piped = CommandRun(["models", "list", "--manifest", pipe])
+        #expect(piped.status == 1 && piped.errors.contains("not a regular file (a named pipe)"), "\(piped.errors)")
+    }
 }

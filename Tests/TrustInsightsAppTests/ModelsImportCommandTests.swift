@@ -62,6 +62,15 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: empty) }
         let (_, emptyErrors) = run(["models", "verify"], ["TRUST_INSIGHTS_CONFIG_DIR": empty.path])
         #expect(emptyErrors.contains("no feature catalogue at \(empty.path)/features"), "\(emptyErrors)")
+        // Something there that is no folder is refused with the reason, as `serve` refuses it, not passed over
+        // (regression probe, 7 December).
+        #expect(symlink("features", empty.path + "/features") == 0)
+        let (looped, loopErrors) = run(["models", "verify"], ["TRUST_INSIGHTS_CONFIG_DIR": empty.path])
+        #expect(looped == 1)
+        #expect(loopErrors.contains("features/payment.json: cannot be read (Too many levels of symbolic links)"), "\(loopErrors)")
+        let (simulated, simulateErrors) = run(["simulate", "--category", "payment", "--rows", "1", "--out", "-", "--config-dir", empty.path], [:])
+        #expect(simulated == 2)
+        #expect(simulateErrors.contains("cannot be read (Too many levels of symbolic links)"), "\(simulateErrors)")
     }
 
     /// `--config` names the configuration file as it does for `serve` (it was refused as an unknown option), and

@@ -106,7 +106,7 @@ extension HTTPParseError: HTTPResponseError {
         case .invalidVersion: "The HTTP version is malformed."
         case .unsupportedVersion: "Only HTTP/1.0 and HTTP/1.1 are supported."
         case .obsoleteLineFolding: "Obsolete line folding is not accepted."
-        case .malformedFieldLine: "A header line has no colon."
+        case .malformedFieldLine: "A header or trailer field line has no colon."
         case .whitespaceBeforeColon: "Whitespace between a field name and the colon is not allowed."
         case .invalidFieldName: "A field name is not a valid token."
         case .invalidFieldValue: "A field value contains a control character."

@@ -34,7 +34,7 @@ extension RateLimitPolicy {
                     }
                 case "compliance": policy.compliance = try readCompliance(&reader)
                 case "labels": policy.labels = try readLabels(&reader)
-                default: throw LoadError(path: "/" + key, message: "unknown key")
+                default: throw LoadError(path: "/" + JSONPointer.escape(key), message: "unknown key")
                 }
             }
             try reader.finish()
@@ -52,7 +52,7 @@ extension RateLimitPolicy {
             switch key {
             case "ratePerSecond": rate = try readNumber(&reader, path: path + "/ratePerSecond", range: 0.0001...1_000_000)
             case "burst": burst = Int(try readNumber(&reader, path: path + "/burst", range: 1...10_000_000, integer: true))
-            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            default: throw LoadError(path: path + "/" + JSONPointer.escape(key), message: "unknown key")
             }
         }
         guard let rate, let burst else { throw LoadError(path: path, message: "ratePerSecond and burst are required") }
@@ -62,7 +62,7 @@ extension RateLimitPolicy {
     private static func readCompliance(_ reader: inout JSONReader) throws -> CompliancePolicy {
         var policy = CompliancePolicy()
         try readObject(&reader, path: "/compliance") { key, reader in
-            let path = "/compliance/" + key
+            let path = "/compliance/" + JSONPointer.escape(key)
             switch key {
             case "windowSeconds": policy.windowSeconds = Int(try readNumber(&reader, path: path, range: 60...2_592_000, integer: true))
             case "minimumJudged": policy.minimumJudged = Int(try readNumber(&reader, path: path, range: 1...10_000_000, integer: true))
@@ -79,7 +79,7 @@ extension RateLimitPolicy {
     private static func readLabels(_ reader: inout JSONReader) throws -> LabelStorageQuota {
         var quota = LabelStorageQuota()
         try readObject(&reader, path: "/labels") { key, reader in
-            let path = "/labels/" + key
+            let path = "/labels/" + JSONPointer.escape(key)
             switch key {
             case "storedBytesPerKeyPerDay":
                 let range = Double(LabelStorageQuota.minimumBytesPerDay)...Double(LabelStorageQuota.maximumBytesPerDay)

@@ -42,7 +42,7 @@ extension VelocityConfiguration {
                         rules.append(try readRule(&reader, path: "/rules/\(index)"))
                     }
                 case "limits": limits = try readLimits(&reader)
-                default: throw LoadError(path: "/\(key)", message: "unknown key")
+                default: throw LoadError(path: "/" + JSONPointer.escape(key), message: "unknown key")
                 }
             }
             try reader.finish()
@@ -91,7 +91,7 @@ extension VelocityConfiguration {
                 }
                 kind = value
             case "windowSeconds": window = try readInteger(&reader, path: path + "/windowSeconds", range: 1...31_536_000)
-            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            default: throw LoadError(path: path + "/" + JSONPointer.escape(key), message: "unknown key")
             }
         }
         guard let name else { throw LoadError(path: path + "/name", message: "required") }
@@ -116,7 +116,7 @@ extension VelocityConfiguration {
                     throw LoadError(path: path + "/raiseTo", message: "expected medium or high")
                 }
                 raiseTo = level
-            default: throw LoadError(path: path + "/" + key, message: "unknown key")
+            default: throw LoadError(path: path + "/" + JSONPointer.escape(key), message: "unknown key")
             }
         }
         // Named by the member missing, as a counter's are.
@@ -130,7 +130,7 @@ extension VelocityConfiguration {
     private static func readLimits(_ reader: inout JSONReader) throws -> Limits {
         var limits = Limits()
         try readObject(&reader, path: "/limits") { key, reader in
-            let path = "/limits/" + key
+            let path = "/limits/" + JSONPointer.escape(key)
             switch key {
             // At least 64 per shard of the tracker's 16: below that the shards' split of the bound is most of it.
             case "maxTrackedAccounts": limits.maxTrackedAccounts = try readInteger(&reader, path: path, range: 1024...100_000_000)

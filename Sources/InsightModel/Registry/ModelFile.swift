@@ -42,3 +42,12 @@ enum ModelFile {
         return try Data(contentsOf: url)
     }
 }
+
+extension ModelManifest {
+    /// The bytes of the manifest at `path`, read as the registry reads them: a regular file of at most 16 MiB, so a
+    /// command that lists it refuses what `serve` refuses (`models list` read a padded manifest whole, and a named
+    /// pipe held it; regression probe, 7 December).
+    public static func fileBytes(atPath path: String) throws -> Data {
+        try ModelFile.read(URL(fileURLWithPath: AbsolutePath.of(path)), maximumBytes: ModelFile.manifestMaximumBytes)
+    }
+}

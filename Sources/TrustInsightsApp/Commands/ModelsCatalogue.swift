@@ -85,7 +85,9 @@ enum ModelsCatalogue {
         } else {
             directory = try serviceFolder(.config, arguments, environment) + "/features"
         }
-        if explicit == nil && !FileManager.default.fileExists(atPath: directory) {
+        // Only when nothing at all is there: a link that leads nowhere or a file in its place is the loader's to
+        // refuse, as `serve` refuses it (regression probe, 7 December: verify passed where serve would not start).
+        if explicit == nil && !FileSystem.entryExists(atPath: directory) {
             // The insight types and categories are fixed lists, checked all the same.
             environment.printError("warning: no feature catalogue at \(directory): models are not checked against it")
             return KnownPairsSchemaCheck()

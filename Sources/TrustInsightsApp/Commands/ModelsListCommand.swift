@@ -11,10 +11,14 @@ enum ModelsListCommand {
         ) { arguments, environment in
             let manifestPath = try ModelsCatalogue.manifestPath(arguments, environment)
             let manifest: ModelManifest
+            let bytes: Data
             do {
-                manifest = try ModelManifest(jsonData: try ModelsFiles.read(manifestPath))
-            } catch let error as CommandLineError {
-                throw error
+                bytes = try ModelManifest.fileBytes(atPath: manifestPath)
+            } catch {
+                throw CommandLineError.failure("cannot read \(manifestPath): \(FileErrorText.reason(error))")
+            }
+            do {
+                manifest = try ModelManifest(jsonData: bytes)
             } catch {
                 throw CommandLineError.failure("\(manifestPath): not a valid manifest (\(error))")
             }

@@ -37,8 +37,11 @@ enum SimulateCommand {
             let configDirectory = arguments.value("config-dir") ?? "./config"
 
             let catalogue: FeatureCatalogue
-            // Said before loading: the catalogue's loader names its first file, which is another category's.
-            guard FileSystem.isDirectory(atPath: configDirectory + "/features") else {
+            // Said before loading when nothing is there: the catalogue's loader names its first file, which is
+            // another category's. Something there that is no folder (a file, a loop of links) is left to the loader,
+            // which says why it cannot be read (regression probe, 7 December: "no feature catalogue" sent the
+            // operator looking for the wrong fault).
+            guard FileSystem.entryExists(atPath: configDirectory + "/features") else {
                 throw CommandLineError.configuration(
                     key: "features", message: "no feature catalogue at \(configDirectory)/features (run from the service's folder, or give --config-dir)")
             }

@@ -69,6 +69,12 @@ enum FileSystem {
         return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
+    /// True when anything is at `path`, a symbolic link that leads nowhere included (not followed).
+    static func entryExists(atPath path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0
+    }
+
     /// True when `path` names a folder (following symbolic links).
     static func isDirectory(atPath path: String) -> Bool {
         var status = stat()
