@@ -226,6 +226,25 @@ struct ParserRejectionTests {
         #expect(parser.hasFailed)
     }
 
+    /// A folded trailer names the trailer before it even when the bytes of that line were dropped from the parser's
+    /// buffer (compacted) before the folded line came: the name is kept as bytes, not as a range of the buffer.
+    @Test func aFoldedTrailerNamesTheTrailerBeforeItAcrossReads() {
+        var parser = HTTPRequestParser()
+        let padding = String(repeating: "a", count: 5_000)
+        parser.append(Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-Pad: \(padding)\r\nX-A: 1\r\n".utf8))
+        #expect(parser.next().map { if case .head = $0 { true } else { false } } == true)
+        #expect(parser.next() == nil)
+        parser.append(Array(" folded\r\n\r\n".utf8))
+        #expect(parser.next() == .failure(.obsoleteLineFolding))
+        #expect(parser.faultyField == FaultyFieldLine(section: .trailer, line: 3, name: "X-A"))
+        // A trailer whose name may not be repeated leaves none for the line folded into it.
+        var unnamed = HTTPRequestParser()
+        unnamed.append(Array("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-A: 1\r\nX-12345: 2\r\n folded\r\n\r\n".utf8))
+        _ = unnamed.next()
+        #expect(unnamed.next() == .failure(.obsoleteLineFolding))
+        #expect(unnamed.faultyField == FaultyFieldLine(section: .trailer, line: 3, name: nil))
+    }
+
     func expectFailure(_ testCase: ParserCase, sourceLocation: SourceLocation = #_sourceLocation) {
         let events = ParserVerifier.verify(testCase.input, limits: testCase.limits, sourceLocation: sourceLocation)
         #expect(events.last == .failure(testCase.expected), sourceLocation: sourceLocation)

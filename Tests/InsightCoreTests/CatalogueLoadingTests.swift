@@ -74,10 +74,10 @@ struct CatalogueLoadingTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: payment))
         try handle.truncate(atOffset: UInt64(FeatureCatalogue.maximumFileBytes + 1))
         try handle.close()
-        #expect(refusal() == "\(payment): cannot be read (larger than 16 MiB, more than a catalogue holds)")
+        #expect(refusal() == "\(payment): cannot be read (larger than 16 MiB, more than a file of this kind holds)")
         let file = directory + "/plain-file"
         FileManager.default.createFile(atPath: file, contents: Data())
-        #expect(throws: CatalogueError.unreadableFile(file: file + "/payment.json", reason: "Not a directory")) {
+        #expect(throws: CatalogueError.unreadableFile(file: file + "/payment.json", reason: "not a directory")) {
             try FeatureCatalogue.load(from: file)
         }
     }

@@ -19,12 +19,16 @@ struct FaultyFieldLine: Equatable, Sendable {
     /// `-` and `_` alone with no more than four digits in a row: the rule the service's body errors follow for
     /// names, since anything else (an address, a number) may be personal data a client put in a header's name.
     static func repeatableName(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        repeatableNameRange(bytes, range).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    }
+
+    /// Where `repeatableName` lies in `bytes`, for a caller that keeps the name's bytes without making a string.
+    static func repeatableNameRange(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int>? {
         var end = range.lowerBound
         while end < range.upperBound && bytes[end] != UInt8(ascii: ":") { end += 1 }
         guard end < range.upperBound else { return nil }
         while end > range.lowerBound && ByteClass.isWhitespace(bytes[end - 1]) { end -= 1 }
-        let name = UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])
-        return isRepeatable(name) ? String(decoding: name, as: UTF8.self) : nil
+        return isRepeatable(UnsafeBufferPointer(rebasing: bytes[range.lowerBound..<end])) ? range.lowerBound..<end : nil
     }
 
     static func isRepeatable(_ name: some Collection<UInt8>) -> Bool {

@@ -36,8 +36,10 @@ struct HTTPRequestParser {
     var fields = HTTPFields()
     /// The field line a failure refused, when one did.
     private(set) var faultyField: FaultyFieldLine?
-    /// The repeatable name of the last trailer field read (trailers are dropped), for a folded line after it.
-    private var previousTrailerName: String?
+    /// The repeatable name of the last trailer field read (trailers are dropped), for a folded line after it; empty
+    /// when it had none. Bytes kept with their capacity rather than a string made per trailer line: the buffer may be
+    /// compacted between lines, so the line's range could not be kept instead.
+    private var previousTrailerName: [UInt8] = []
     var framingFields = FramingFields()
     var headerBytes = 0
     var framing = BodyFraming.none
@@ -202,14 +204,18 @@ struct HTTPRequestParser {
                     if range.isEmpty { return complete() }
                     guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
                     // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
-                    if count == 0 { previousTrailerName = nil }
+                    if count == 0 { previousTrailerName.removeAll(keepingCapacity: true) }
                     if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {
+                        let previous = previousTrailerName.isEmpty ? nil : String(decoding: previousTrailerName, as: UTF8.self)
                         let name = error == .obsoleteLineFolding
-                            ? previousTrailerName : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
+                            ? previous : buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
                         faultyField = FaultyFieldLine(section: .trailer, line: count + 1, name: name)
                         return fail(error)
                     }
-                    previousTrailerName = buffer.withUnsafeBufferPointer { FaultyFieldLine.repeatableName($0, range) }
+                    previousTrailerName.removeAll(keepingCapacity: true)
+                    if let nameRange = buffer.withUnsafeBufferPointer({ FaultyFieldLine.repeatableNameRange($0, range) }) {
+                        previousTrailerName.append(contentsOf: buffer[nameRange])
+                    }
                     state = .trailers(bytes: bytes + range.count + 2, count: count + 1)
                 }
             }

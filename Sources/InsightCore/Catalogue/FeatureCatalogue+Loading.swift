@@ -32,29 +32,17 @@ extension FeatureCatalogue {
     /// More than any catalogue holds (the shipped ones are a few KiB), as for the configuration files.
     public static let maximumFileBytes = 16 << 20
 
-    /// Loads and checks one category's document. A file that cannot be read is refused with the system's reason:
-    /// "cannot be read", or "no such file" for a folder that is a file or a loop of links, sent the operator looking
-    /// for the wrong fault (configuration probe, 7 December).
+    /// Loads and checks one category's document. A file that cannot be read is refused with the system's reason,
+    /// read as the models manifest is (`RegularFile`): "cannot be read", or "no such file" for a folder that is a file
+    /// or a loop of links, sent the operator looking for the wrong fault (configuration probe, 7 December).
     public static func loadCategory(_ category: OperationCategory, file: String) throws(CatalogueError) -> CategoryCatalogue {
-        var status = stat()
-        guard stat(file, &status) == 0 else {
-            let code = errno
-            if code == ENOENT { throw .missingFile(file: file) }
-            throw .unreadableFile(file: file, reason: String(cString: strerror(code)))
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .unreadableFile(file: file, reason: "it is a folder, not a file")
-        default: throw .unreadableFile(file: file, reason: "not a regular file (a named pipe, a socket or a device)")
-        }
-        guard Int(status.st_size) <= maximumFileBytes else {
-            throw .unreadableFile(file: file, reason: "larger than \(maximumFileBytes >> 20) MiB, more than a catalogue holds")
-        }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: AbsolutePath.of(file)))
+            data = try RegularFile.read(atPath: file, maximumBytes: maximumFileBytes)
+        } catch .system(code: ENOENT) {
+            throw .missingFile(file: file)
         } catch {
-            throw .unreadableFile(file: file, reason: FileErrorText.reason(error))
+            throw .unreadableFile(file: file, reason: error.description)
         }
         return try parseCategory(category, data: data, file: file)
     }

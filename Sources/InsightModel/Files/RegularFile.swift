@@ -1,0 +1,71 @@
+import FoundationEssentials
+import Glibc
+
+/// Why `RegularFile.read(atPath:maximumBytes:)` refused a file; each prints as the reason an operator reads after the
+/// file's name.
+public enum RegularFileError: Error, Equatable, CustomStringConvertible {
+    /// The system refused to open or read it (`errno`: no such file, permission denied, not a directory, a loop of links).
+    case system(code: Int32)
+    case folder
+    /// A named pipe, a socket or a device: `kind` says which.
+    case notARegularFile(kind: String)
+    case tooLarge(maximumBytes: Int)
+
+    public var description: String {
+        switch self {
+        case .system(let code):
+            let text = String(cString: strerror(code))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        case .folder: return "it is a folder, not a file"
+        case .notARegularFile(let kind): return "not a regular file (\(kind))"
+        case .tooLarge(let maximumBytes): return "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds"
+        }
+    }
+}
+
+/// Reads the files the service loads at start and on reload (feature catalogues, the models manifest, models): only a
+/// regular file, or a link to one, of at most a given size. A named pipe would hold a reload until something wrote to
+/// it, and Foundation refused one as "permission denied", which sent an operator looking at modes that were fine.
+///
+/// The type and size are checked on the opened descriptor, and the read itself stops past the bound, so a file
+/// swapped or grown between the check and the read is still held to it (the catalogue loader and the manifest each
+/// checked `stat` by name, then read the name whole).
+public enum RegularFile {
+    public static func read(atPath path: String, maximumBytes: Int) throws(RegularFileError) -> Data {
+        // O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer before fstat could refuse it.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard descriptor >= 0 else { throw .system(code: errno) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system(code: errno) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw .folder
+        case S_IFIFO: throw .notARegularFile(kind: "a named pipe")
+        case S_IFSOCK: throw .notARegularFile(kind: "a socket")
+        case S_IFCHR, S_IFBLK: throw .notARegularFile(kind: "a device")
+        default: throw .notARegularFile(kind: "of an unknown kind")
+        }
+        let size = Int(status.st_size)
+        guard size <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
+        // One byte past the size shows, in the same loop, whether the file grew since fstat.
+        var bytes = [UInt8](repeating: 0, count: max(size, 4096) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard count <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, 1 << 20)))
+            }
+            let wanted = bytes.count - count
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, wanted) }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .system(code: errno)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        guard count <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
+        return Data(bytes[0..<count])
+    }
+}
