@@ -96,6 +96,19 @@ struct CatalogueLoadingTests {
         }
     }
 
+    /// A mistake in the document as a whole is said after the file's name alone: the pointer "" printed as `/`,
+    /// which RFC 6901 reads as the member named "".
+    @Test func aWholeDocumentMistakeIsSaidWithoutAPointer() {
+        do {
+            _ = try FeatureCatalogue.parseCategory(.payment, data: Data("[]".utf8), file: "payment.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect("\(error)" == "payment.json: expected object, found array")
+        }
+        let nested = CatalogueError.malformedJSON(file: "payment.json", pointer: "/features/0", detail: "expected object")
+        #expect("\(nested)" == "payment.json: /features/0: expected object")
+    }
+
     private func problem(in feature: String, extraTopLevel: String = "") throws -> (String, CatalogueProblem)? {
         let text = CatalogueTestSupport.paymentDocument(feature: feature, extraTopLevel: extraTopLevel)
         do {

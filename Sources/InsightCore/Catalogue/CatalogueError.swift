@@ -12,8 +12,14 @@ public enum CatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .missingFile(let file): "\(file): no such file"
         case .unreadableFile(let file, let reason): "\(file): cannot be read (\(reason))"
-        case .malformedJSON(let file, let pointer, let detail): "\(file): \(pointer.isEmpty ? "/" : pointer): \(detail)"
-        case .invalid(let file, let pointer, let problem): "\(file): \(pointer.isEmpty ? "/" : pointer): \(problem)"
+        case .malformedJSON(let file, let pointer, let detail): "\(file): \(Self.located(pointer))\(detail)"
+        case .invalid(let file, let pointer, let problem): "\(file): \(Self.located(pointer))\(problem)"
         }
+    }
+
+    /// The whole document's pointer is "", which printed as `/` read as RFC 6901's member named "": a mistake in the
+    /// document as a whole is said after the file's name alone, as the other configuration files say it.
+    private static func located(_ pointer: String) -> String {
+        pointer.isEmpty ? "" : pointer + ": "
     }
 }
