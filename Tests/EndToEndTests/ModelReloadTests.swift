@@ -52,5 +52,23 @@ import Testing
         #expect(response.status == 200)
         #expect(response.text.contains("\"modelVersion\":\"2026.12.1\""))
         #expect(response.text.contains("\"isUsingCurrentModel\":false"))
+
+        // Each reload's line says what changed: a candidate added, a promotion, and a reload that changed nothing
+        // logged the same line but for the generation (operations probe, 7 December).
+        func lastReloadLine() -> String { service.logs.lines.last { $0.contains("\"models reloaded\"") } ?? "" }
+        #expect(lastReloadLine().contains(#""changes":"payment isLikelyBeingCoached 2026.12.1: added as candidate""#), "\(lastReloadLine())")
+        let promoted = withCandidate
+            .replacingOccurrences(
+                of: "\"status\": \"current\",\n      \"path\": \"payment-2026.11.1.json\"",
+                with: "\"status\": \"prior\",\n      \"path\": \"payment-2026.11.1.json\"")
+            .replacingOccurrences(of: "\"status\": \"candidate\"", with: "\"status\": \"current\"")
+        #expect(promoted.contains("\"status\": \"prior\",\n      \"path\": \"payment-2026.11.1.json\""))
+        try promoted.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        service.runtime.reload()
+        #expect(lastReloadLine().contains("payment isLikelyBeingCoached 2026.12.1: candidate -> current"), "\(lastReloadLine())")
+        #expect(lastReloadLine().contains("payment isLikelyBeingCoached 2026.11.1: current -> prior"), "\(lastReloadLine())")
+        service.runtime.reload()
+        #expect(lastReloadLine().contains(#""changes":"none""#), "\(lastReloadLine())")
+        #expect(service.logs.lines.last { $0.contains("signing keys reloaded") }?.contains(#""keysChanged":false"#) == true)
     }
 }

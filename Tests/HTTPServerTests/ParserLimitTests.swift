@@ -44,9 +44,9 @@ struct ParserLimitTests {
         ParserCase("chunk extensions over the per-message total", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
             + "1;aaaaaaaaaa\r\nx\r\n1;bbbbbbbbbb\r\ny\r\n1;cccccccccc\r\nz\r\n0\r\n\r\n", .chunkFramingTooLong, limits: small),
         ParserCase("trailers over size", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX-T: "
-            + String(repeating: "t", count: 70) + "\r\n\r\n", .headerBlockTooLarge, limits: small),
+            + String(repeating: "t", count: 70) + "\r\n\r\n", .trailerSectionTooLarge, limits: small),
         ParserCase("too many trailers", "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\n\r\n",
-            .tooManyHeaderFields, limits: small),
+            .tooManyTrailerFields, limits: small),
     ]
 
     @Test(arguments: cases)
@@ -104,7 +104,7 @@ struct ParserLimitTests {
     func everyParseErrorHasItsStatus(_ error: HTTPParseError) {
         let expected: Int = switch error {
         case .requestLineTooLong: 414
-        case .headerBlockTooLarge, .tooManyHeaderFields: 431
+        case .headerBlockTooLarge, .tooManyHeaderFields, .trailerSectionTooLarge, .tooManyTrailerFields: 431
         case .unsupportedVersion: 505
         case .unsupportedTransferCoding, .methodTooLong: 501
         case .httpsTargetOnPlainConnection: 421

@@ -68,13 +68,13 @@ struct CatalogueLoadingTests {
         let kept = try Data(contentsOf: URL(fileURLWithPath: payment))
         try FileManager.default.removeItem(atPath: payment)
         try FileManager.default.createDirectory(atPath: payment, withIntermediateDirectories: false)
-        #expect(refusal() == "\(payment): cannot be read (it is a folder, not a file)")
+        #expect(refusal() == "\(payment): cannot be read: it is a folder, not a file")
         try FileManager.default.removeItem(atPath: payment)
         FileManager.default.createFile(atPath: payment, contents: kept)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: payment))
         try handle.truncate(atOffset: UInt64(FeatureCatalogue.maximumFileBytes + 1))
         try handle.close()
-        #expect(refusal() == "\(payment): cannot be read (larger than 16 MiB, more than a file of this kind holds)")
+        #expect(refusal() == "\(payment): cannot be read: larger than 16 MiB, more than a file of this kind holds")
         let file = directory + "/plain-file"
         FileManager.default.createFile(atPath: file, contents: Data())
         #expect(throws: CatalogueError.unreadableFile(file: file + "/payment.json", reason: "not a directory")) {

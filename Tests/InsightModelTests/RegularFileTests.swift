@@ -72,3 +72,23 @@ import InsightModel
         }
     }
 }
+
+/// A socket cannot be opened at all: it is named for what it is, not by the open's "no such device or address".
+@Suite struct RegularFileSocketTests {
+    @Test func aSocketIsNamedAsOne() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("regular-file-\(UInt32.random(in: 0...UInt32.max)).sock").path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(descriptor >= 0)
+        defer { close(descriptor); unlink(path) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() where index < buffer.count - 1 { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(throws: RegularFileError.notARegularFile(kind: "a socket")) { try RegularFile.read(atPath: path, maximumBytes: 1 << 20) }
+    }
+}

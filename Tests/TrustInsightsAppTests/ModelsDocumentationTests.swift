@@ -66,5 +66,20 @@ import Testing
         #expect(mkfifo(pipe, 0o600) == 0)
         let piped = CommandRun(["models", "list", "--manifest", pipe])
         #expect(piped.status == 1 && piped.errors.contains("not a regular file (a named pipe)"), "\(piped.errors)")
+
+        // A listed model is held to the registry's 1 GiB by its size, unread (file-reading probe, 7 December: a
+        // sparse 2 GiB model was read whole); a named pipe as a model does not hold the command either.
+        let huge = folder.appendingPathComponent("huge.json").path
+        FileManager.default.createFile(atPath: huge, contents: Data())
+        #expect(truncate(huge, off_t((1 << 30) + 1)) == 0)
+        let manifest = """
+            {"formatVersion": 1, "models": [
+             {"insightType": "isLikelyBeingCoached", "category": "payment", "version": "2026.11.1", "status": "current", "path": "huge.json"},
+             {"insightType": "isLikelyBeingCoached", "category": "account", "version": "2026.11.1", "status": "current", "path": "pipe.json"}]}
+            """
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let listed = CommandRun(["models", "list", "--manifest", folder.appendingPathComponent("manifest.json").path])
+        #expect(listed.status == 1)
+        #expect(listed.errors.contains("2 of 2 model files could not be read as models: huge.json, pipe.json"), "\(listed.errors)")
     }
 }

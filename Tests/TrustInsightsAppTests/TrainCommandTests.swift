@@ -232,6 +232,29 @@ import Testing
         #expect(try Data(contentsOf: listed) == Data("listed model".utf8))
     }
 
+    /// A `manifest.json` beside the output that cannot be read or parsed is named in a warning, read no further than
+    /// the service would (16 MiB), and the model is still written: `train` read a 2 GiB one whole and said nothing
+    /// (file-reading probe, 7 December).
+    @Test func aManifestBesideTheOutputThatCannotBeCheckedIsNamed() throws {
+        let (directory, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let manifest = directory.appendingPathComponent("manifest.json")
+        let out = directory.appendingPathComponent("model.json")
+        FileManager.default.createFile(atPath: manifest.path, contents: Data())
+        let handle = try FileHandle(forWritingTo: manifest)
+        try handle.truncate(atOffset: UInt64(16 << 20) + 1)
+        try handle.close()
+        let (status, output) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
+        #expect(status == 0)
+        let errors = output.standardError.withLock { $0 }
+        #expect(errors.contains("warning: cannot check whether \(manifest.path) lists --out \(out.path): larger than 16 MiB, more than a file of this kind holds; the service would refuse that manifest too"), "\(errors)")
+        #expect(FileManager.default.fileExists(atPath: out.path))
+        try Data("[1]".utf8).write(to: manifest)
+        let (again, second) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
+        #expect(again == 0)
+        #expect(second.standardError.withLock { $0 }.contains("warning: cannot check whether \(manifest.path) lists --out \(out.path): not a valid manifest"))
+    }
+
     @Test func trainsAndWritesAModelDocument() throws {
         let (directory, train, valid) = try dataSet()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -198,11 +198,11 @@ struct HTTPRequestParser {
             case .trailers(let bytes, let count):
                 switch takeLine(limit: limits.maxHeaderBytes - bytes - 2) {
                 case .incomplete: return nil
-                case .tooLong: return fail(.headerBlockTooLarge)
+                case .tooLong: return fail(.trailerSectionTooLarge)
                 case .bareLineFeed: return fail(.invalidLineEnding)
                 case .line(let range):
                     if range.isEmpty { return complete() }
-                    guard count < limits.maxHeaderCount else { return fail(.tooManyHeaderFields) }
+                    guard count < limits.maxHeaderCount else { return fail(.tooManyTrailerFields) }
                     // Trailers are checked like header fields and then dropped: nothing may smuggle in through them.
                     if count == 0 { previousTrailerName.removeAll(keepingCapacity: true) }
                     if case .failure(let error) = buffer.withUnsafeBufferPointer({ Self.scanFieldLine($0, range) }) {

@@ -30,10 +30,16 @@ public final class Authenticator: Sendable {
     private let store: any APIKeyStore
     private let snapshot: Mutex<Snapshot>
     private let refreshIntervalMilliseconds: Int64
+    private let onChange: (@Sendable (KeyTableChange) -> Void)?
 
-    public init(store: any APIKeyStore, refreshIntervalMilliseconds: Int64 = 1000) throws {
+    /// `onChange` hears what each reload of the table changed (never called for one that changed nothing), on the
+    /// thread that reloaded it, outside the table's lock.
+    public init(
+        store: any APIKeyStore, refreshIntervalMilliseconds: Int64 = 1000, onChange: (@Sendable (KeyTableChange) -> Void)? = nil
+    ) throws {
         self.store = store
         self.refreshIntervalMilliseconds = refreshIntervalMilliseconds
+        self.onChange = onChange
         let table = try store.keyTable()
         let keys = Dictionary(table.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
         self.snapshot = Mutex(Snapshot(generation: table.generation, keys: keys, checkedAt: 0))
@@ -138,10 +144,13 @@ public final class Authenticator: Sendable {
         let loaded = Dictionary(table.keys.map { ($0.keyID, $0) }, uniquingKeysWith: { $1 })
         // Two loops can reload at once; the slower must not put back an older table (a revoked key, say). The table
         // comes with the generation it was read at, so equal generations mean equal tables.
-        snapshot.withLock { state in
-            guard table.generation >= state.generation else { return }
+        let change = snapshot.withLock { state -> KeyTableChange? in
+            guard table.generation >= state.generation else { return nil }
+            let change = onChange == nil || table.generation == state.generation ? nil : KeyTableChange(from: state.keys, to: loaded)
             state.generation = table.generation
             state.keys = loaded
+            return change
         }
+        if let change, !change.isEmpty { onChange?(change) }
     }
 }

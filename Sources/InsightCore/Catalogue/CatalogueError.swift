@@ -11,7 +11,7 @@ public enum CatalogueError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingFile(let file): "\(file): no such file"
-        case .unreadableFile(let file, let reason): "\(file): cannot be read (\(reason))"
+        case .unreadableFile(let file, let reason): "\(file): cannot be read: \(reason)"
         case .malformedJSON(let file, let pointer, let detail): "\(file): \(Self.located(pointer))\(detail)"
         case .invalid(let file, let pointer, let problem): "\(file): \(Self.located(pointer))\(problem)"
         }

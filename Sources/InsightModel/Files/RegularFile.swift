@@ -34,18 +34,18 @@ public enum RegularFile {
     public static func read(atPath path: String, maximumBytes: Int) throws(RegularFileError) -> Data {
         // O_NONBLOCK: opening a named pipe for reading would otherwise wait for a writer before fstat could refuse it.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard descriptor >= 0 else { throw .system(code: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            // A socket cannot be opened at all ("no such device or address"), nor a pipe without read permission:
+            // what the file is says more than why the open failed (file-reading probe, 7 December).
+            var status = stat()
+            if stat(path, &status) == 0 { try requireRegular(status) }
+            throw .system(code: code)
+        }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw .system(code: errno) }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw .folder
-        case S_IFIFO: throw .notARegularFile(kind: "a named pipe")
-        case S_IFSOCK: throw .notARegularFile(kind: "a socket")
-        case S_IFCHR, S_IFBLK: throw .notARegularFile(kind: "a device")
-        default: throw .notARegularFile(kind: "of an unknown kind")
-        }
+        try requireRegular(status)
         let size = Int(status.st_size)
         guard size <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
         // One byte past the size shows, in the same loop, whether the file grew since fstat.
@@ -67,5 +67,16 @@ public enum RegularFile {
         }
         guard count <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
         return Data(bytes[0..<count])
+    }
+
+    private static func requireRegular(_ status: stat) throws(RegularFileError) {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .folder
+        case S_IFIFO: throw .notARegularFile(kind: "a named pipe")
+        case S_IFSOCK: throw .notARegularFile(kind: "a socket")
+        case S_IFCHR, S_IFBLK: throw .notARegularFile(kind: "a device")
+        default: throw .notARegularFile(kind: "of an unknown kind")
+        }
     }
 }

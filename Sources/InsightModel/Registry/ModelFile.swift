@@ -29,4 +29,10 @@ extension ModelManifest {
     public static func fileBytes(atPath path: String) throws -> Data {
         try ModelFile.read(URL(fileURLWithPath: AbsolutePath.of(path)), maximumBytes: ModelFile.manifestMaximumBytes)
     }
+
+    /// The bytes of a model the manifest lists, read as the registry reads them (a regular file of at most 1 GiB):
+    /// `models list` read a 2 GiB model whole that `serve` refused unread (file-reading probe, 7 December).
+    public static func modelBytes(atPath path: String) throws -> Data {
+        try ModelFile.read(URL(fileURLWithPath: AbsolutePath.of(path)))
+    }
 }

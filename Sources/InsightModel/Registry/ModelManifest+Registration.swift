@@ -215,6 +215,17 @@ extension ModelManifest {
     /// `models import` and `train` refuse such an output without `--register`: the manifest pins the file's SHA-256,
     /// so the service would leave the model it lists out at its next start or reload.
     public static func listedEntry(besideModelAt modelPath: String) -> (entry: Entry, manifestPath: String)? {
+        var unchecked: [(manifestPath: String, reason: String)] = []
+        return listedEntry(besideModelAt: modelPath, unchecked: &unchecked)
+    }
+
+    /// As `listedEntry(besideModelAt:)`, and `unchecked` gets each `manifest.json` found there that could not be
+    /// read (the service's bound and kinds: a regular file of at most 16 MiB) or parsed, with the reason: `train`
+    /// read a 2 GiB manifest whole there and went on without a word when one could not be read (file-reading
+    /// probe, 7 December).
+    public static func listedEntry(
+        besideModelAt modelPath: String, unchecked: inout [(manifestPath: String, reason: String)]
+    ) -> (entry: Entry, manifestPath: String)? {
         // Resolved as the system resolves it first: `standardizedFileURL` folds `..` as text.
         let named = (try? systemPath(modelPath)) ?? AbsolutePath.of(modelPath)
         // A link that names no file yet is written through all the same, making the file it names: that file may be
@@ -222,21 +233,41 @@ extension ModelManifest {
         // listed model's file).
         let target = (try? writtenFile(of: URL(fileURLWithPath: named), named).path) ?? named
         for path in target == named ? [named] : [named, target] {
-            if let found = listedEntry(besideResolvedPath: path) { return found }
+            if let found = listedEntry(besideResolvedPath: path, unchecked: &unchecked) { return found }
         }
         return nil
     }
 
-    private static func listedEntry(besideResolvedPath modelPath: String) -> (entry: Entry, manifestPath: String)? {
+    private static func listedEntry(
+        besideResolvedPath modelPath: String, unchecked: inout [(manifestPath: String, reason: String)]
+    ) -> (entry: Entry, manifestPath: String)? {
         let written = URL(fileURLWithPath: modelPath).standardizedFileURL
         var folders = [written.deletingLastPathComponent()]
         let resolvedFolder = physicalURL(written).deletingLastPathComponent()
         if resolvedFolder.path != physicalURL(folders[0]).path { folders.append(resolvedFolder) }
         for directory in folders {
             let manifestURL = directory.appendingPathComponent("manifest.json")
-            guard let bytes = try? Data(contentsOf: manifestURL), let manifest = try? ModelManifest(jsonData: bytes),
-                  let listed = entry(of: manifest, in: directory, writtenAt: modelPath)
-            else { continue }
+            let bytes: Data
+            do {
+                bytes = try ModelFile.read(manifestURL, maximumBytes: ModelFile.manifestMaximumBytes)
+            } catch .system(code: ENOENT) {
+                continue
+            } catch {
+                if !unchecked.contains(where: { $0.manifestPath == manifestURL.path }) {
+                    unchecked.append((manifestURL.path, error.description))
+                }
+                continue
+            }
+            let manifest: ModelManifest
+            do {
+                manifest = try ModelManifest(jsonData: bytes)
+            } catch {
+                if !unchecked.contains(where: { $0.manifestPath == manifestURL.path }) {
+                    unchecked.append((manifestURL.path, "not a valid manifest (\(error))"))
+                }
+                continue
+            }
+            guard let listed = entry(of: manifest, in: directory, writtenAt: modelPath) else { continue }
             return (listed, manifestURL.path)
         }
         return nil

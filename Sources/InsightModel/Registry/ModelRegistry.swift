@@ -64,7 +64,7 @@ public final class ModelRegistry: Sendable {
                 } catch {
                     // The entry is relative to the manifest's folder, which a link may make hard to guess: the
                     // refusal says where the file was looked for (paths probe, 6 December).
-                    throw ModelFile.Unreadable(path: url.path, reason: FileErrorText.reason(error))
+                    throw ModelFile.Unreadable(path: AbsolutePath.spelling(of: url.path), reason: FileErrorText.reason(error))
                 }
             })
     }

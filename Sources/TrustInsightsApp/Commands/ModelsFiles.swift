@@ -32,12 +32,24 @@ enum ModelsFiles {
     /// SHA-256 the manifest pins, and the service leaves that model out at its next start or reload.
     /// A models manifest itself is refused too (by its content: a regular file that parses as one), whatever its
     /// name: written over, it takes every model it lists out of service at the next start or reload.
-    static func refuseOverwritingListedModel(_ path: String, option: String) throws(CommandLineError) {
+    ///
+    /// `warn`, given where the output is a model, hears of each `manifest.json` beside it that could not be read or
+    /// parsed, and so could not be checked: the service would refuse that manifest too.
+    static func refuseOverwritingListedModel(
+        _ path: String, option: String, warn: ((String) -> Void)? = nil
+    ) throws(CommandLineError) {
         if isModelsManifest(path) {
             throw .failure(
                 "--\(option) \(path) is a models manifest: writing over it would take every model it lists out of service at the next start or reload; write to a file of its own")
         }
-        guard let (listed, manifest) = ModelManifest.listedEntry(besideModelAt: path) else { return }
+        var unchecked: [(manifestPath: String, reason: String)] = []
+        let found = ModelManifest.listedEntry(besideModelAt: path, unchecked: &unchecked)
+        if found == nil, let warn {
+            for (manifest, reason) in unchecked {
+                warn("warning: cannot check whether \(manifest) lists --\(option) \(path): \(reason); the service would refuse that manifest too\n")
+            }
+        }
+        guard let (listed, manifest) = found else { return }
         throw .failure(
             "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), which pins its SHA-256: writing over it would take that model out of service at the next start or reload; write the new model to a file of its own")
     }
@@ -45,11 +57,8 @@ enum ModelsFiles {
     /// Only a regular file of manifest size is read: a FIFO or a device named as the output must not be read (it
     /// could block, or take what a reader meant for itself).
     private static func isModelsManifest(_ path: String) -> Bool {
-        var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 16 << 20,
-              let bytes = try? FileSystem.readFile(atPath: path)
-        else { return false }
-        return (try? ModelManifest(jsonData: Data(bytes))) != nil
+        guard let bytes = try? ModelManifest.fileBytes(atPath: path) else { return false }
+        return (try? ModelManifest(jsonData: bytes)) != nil
     }
 
     static func write(_ data: Data, to path: String) throws(CommandLineError) {

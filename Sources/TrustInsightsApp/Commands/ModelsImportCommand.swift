@@ -56,7 +56,9 @@ enum ModelsImportCommand {
         try ServiceFiles.refuseOverwriting(
             outPath, option: "out", with: "the converted model", arguments: arguments, environment: environment)
         // With --register the manifest being registered in refuses a listed file itself (naming it likewise).
-        if !arguments.flag("register") { try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out") }
+        if !arguments.flag("register") {
+            try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out") { environment.standardError($0) }
+        }
         let medium = try arguments.double("medium", in: 0...1) ?? 0.2
         let high = try arguments.double("high", in: 0...1) ?? 0.5
         // The rule the model format holds thresholds to (0 < medium <= high < 1), told as the usage error it is.

@@ -31,7 +31,7 @@ enum ModelsListCommand {
                 let path = directory.appendingPathComponent(entry.path).path
                 // Padded like the columns it stands for, so the path stays in its column.
                 var summary = pad("(unreadable)", 32)
-                if let data = try? Data(contentsOf: URL(fileURLWithPath: path)),
+                if let data = try? ModelManifest.modelBytes(atPath: path),
                     let document = try? ModelDocument(jsonData: data)
                 {
                     summary = "\(pad(String(document.trees.count), 7))\(pad(String(document.featureNames.count), 10))"

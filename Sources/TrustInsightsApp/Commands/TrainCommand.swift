@@ -108,7 +108,7 @@ enum TrainCommand {
             try OutputFile.refuseOverwriting(inputs: [trainPath, validPath], option: "out", path: outPath, with: "the model")
             try ServiceFiles.refuseOverwriting(
                 outPath, option: "out", with: "the model", arguments: arguments, environment: environment)
-            try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out")
+            try ModelsFiles.refuseOverwritingListedModel(outPath, option: "out") { environment.standardError($0) }
         }
         if OutputFile.isSameFile(trainPath, validPath) {
             environment.standardError(

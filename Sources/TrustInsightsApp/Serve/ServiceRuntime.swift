@@ -276,7 +276,10 @@ final class ServiceRuntime: Sendable {
                     : "a person's opt-out takes effect within the hour: little time to notice being coached into switching protection off (default 86400)"),
             ])
         }
-        let authenticator = try Self.reading(databasePath) { try Authenticator(store: store) }
+        let keysLog = log
+        let authenticator = try Self.reading(databasePath) {
+            try Authenticator(store: store) { change in keysLog.info("api keys changed", Self.fields(of: change)) }
+        }
         let deadline = Int64(configuration.consumptionDeadlineSeconds * 1000)
         if configuration.consumptionDeadlineSeconds < Self.shortDeadlineSeconds {
             // Allowed (tests want it), but an app on a mobile network cannot report in time: its reports are flagged
@@ -460,7 +463,8 @@ final class ServiceRuntime: Sendable {
         do {
             bytes = try FileSystem.readFile(atPath: path)
         } catch {
-            throw .configuration(key: path, message: "cannot be read (\(error.description))")
+            // The reason without the path, which the key already names (it was said twice).
+            throw .configuration(key: path, message: "cannot be read: \(error.reasonText)")
         }
         guard let bytes else { throw .configuration(key: path, message: "no such file") }
         do {
@@ -578,9 +582,17 @@ final class ServiceRuntime: Sendable {
     /// leaves the old ones in service.
     func reload() {
         do {
+            let previousActiveKeyID = signer.activeKeyID
+            let previousKeys = Self.keySet(signer)
             try signer.reload()
             countReload("signingKeys", applied: true)
-            log.info("signing keys reloaded", [("activeKeyID", .text(signer.activeKeyID))] + stagedKeyFields())
+            // Whether anything changed, and what signed before: every SIGHUP logged the same line whether a rotation
+            // had happened or not (operations probe, 7 December).
+            let replaced = previousActiveKeyID == signer.activeKeyID ? [] : [("previousActiveKeyID", EventLog.Value.text(previousActiveKeyID))]
+            log.info(
+                "signing keys reloaded",
+                [("activeKeyID", .text(signer.activeKeyID))] + replaced + stagedKeyFields()
+                    + [("keysChanged", .flag(previousKeys != Self.keySet(signer)))])
         } catch {
             countReload("signingKeys", applied: false)
             // What still signs, as the success line says it: the refusal alone left the operator guessing
@@ -588,12 +600,15 @@ final class ServiceRuntime: Sendable {
             log.error("signing keys reload refused", [("reason", "\(error)"), ("activeKeyID", .text(signer.activeKeyID))] + stagedKeyFields())
         }
         do {
+            let previous = models.registry.snapshot
             try models.reload()
             countReload("models", applied: true)
             let snapshot = models.registry.snapshot
+            let changes = snapshot.changes(since: previous)
             log.info("models reloaded", [
                 ("generation", .number(models.generation)), ("modelsLoaded", .number(snapshot.loadedCount)),
                 ("modelsRefused", .number(snapshot.refused.count)),
+                ("changes", .text(changes.isEmpty ? "none" : changes.joined(separator: "; "))),
             ])
         } catch {
             countReload("models", applied: false)
@@ -603,6 +618,28 @@ final class ServiceRuntime: Sendable {
                 ("modelsLoaded", .number(snapshot.loadedCount)),
             ])
         }
+    }
+
+    /// The log fields of a key table change: each list of key IDs only when not empty, the first 20 of it named.
+    static func fields(of change: KeyTableChange) -> [(String, EventLog.Value)] {
+        func listed(_ items: [String]) -> EventLog.Value {
+            let shown = items.prefix(20).joined(separator: ",")
+            return .text(items.count > 20 ? "\(shown) and \(items.count - 20) more" : shown)
+        }
+        var fields: [(String, EventLog.Value)] = []
+        if !change.added.isEmpty { fields.append(("added", listed(change.added))) }
+        if !change.removed.isEmpty { fields.append(("removed", listed(change.removed))) }
+        for status in KeyStatus.allCases {
+            let keys = change.statusChanges.filter { $0.to == status }.map(\.keyID)
+            if !keys.isEmpty { fields.append(("now\(status.rawValue.prefix(1).uppercased())\(status.rawValue.dropFirst())", listed(keys))) }
+        }
+        if !change.updated.isEmpty { fields.append(("settingsChanged", listed(change.updated))) }
+        return fields
+    }
+
+    /// The published keys with their status and start: a reload that changes none of them changed nothing.
+    private static func keySet(_ signer: PayloadSigner) -> Set<String> {
+        Set(signer.publishedKeys.map { "\($0.kid) \($0.status) \($0.signsFromMilliseconds)" })
     }
 
     /// A refused reload changes nothing an operator can see but the log: the counter lets an alert find it.

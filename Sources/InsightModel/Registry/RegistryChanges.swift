@@ -1,0 +1,32 @@
+/// What a reload changed among the models in service, for the reload's log line: a candidate added, a promotion, a
+/// rollback and a reload of the same manifest all logged the same line but for the generation (operations probe,
+/// 7 December), so an operator could not tell from the log which model now answers `current`.
+extension RegistrySnapshot {
+    /// One entry per model whose place changed since `previous`, in this manifest's order (then the removed ones in
+    /// the previous order): `payment isLikelyBeingCoached 2026.12.1: candidate -> current`, `... added as candidate`,
+    /// `... removed (was prior)`, `... file changed` (another path or pinned SHA-256 under the same version). Empty
+    /// when the same models serve in the same places.
+    public func changes(since previous: RegistrySnapshot) -> [String] {
+        func key(_ model: LoadedModel) -> String {
+            "\(model.entry.category) \(model.entry.insightType) \(model.version)"
+        }
+        let before = Dictionary(previous.allModels.map { (key($0), $0.entry) }, uniquingKeysWith: { first, _ in first })
+        var changes: [String] = []
+        var seen = Set<String>()
+        for model in allModels {
+            let name = key(model)
+            guard seen.insert(name).inserted else { continue }
+            guard let old = before[name] else {
+                changes.append("\(name): added as \(model.status.rawValue)")
+                continue
+            }
+            if old.status != model.status { changes.append("\(name): \(old.status.rawValue) -> \(model.status.rawValue)") }
+            if old.path != model.entry.path || old.sha256 != model.entry.sha256 { changes.append("\(name): file changed") }
+        }
+        for model in previous.allModels where !seen.contains(key(model)) {
+            seen.insert(key(model))
+            changes.append("\(key(model)): removed (was \(model.status.rawValue))")
+        }
+        return changes
+    }
+}
