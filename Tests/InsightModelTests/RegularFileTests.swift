@@ -70,6 +70,10 @@ import InsightModel
         #expect(throws: RegularFileError.tooLarge(maximumBytes: 8)) {
             try RegularFile.read(atPath: "/proc/self/status", maximumBytes: 8)
         }
+        #expect(RegularFileError.tooLarge(maximumBytes: 8).description == "larger than 8 bytes, more than a file of this kind holds")
+        // Read across more than one growth of the buffer: the whole of a file the size did not announce.
+        let maps = try RegularFile.read(atPath: "/proc/self/maps", maximumBytes: 1 << 30)
+        #expect(maps.count > 4097 && maps.last == UInt8(ascii: "\n"))
     }
 }
 

@@ -18,7 +18,9 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
             return text.prefix(1).lowercased() + text.dropFirst()
         case .folder: return "it is a folder, not a file"
         case .notARegularFile(let kind): return "not a regular file (\(kind))"
-        case .tooLarge(let maximumBytes): return "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds"
+        case .tooLarge(let maximumBytes):
+            let bound = maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
+            return "larger than \(bound), more than a file of this kind holds"
         }
     }
 }
@@ -48,16 +50,17 @@ public enum RegularFile {
         try requireRegular(status)
         let size = Int(status.st_size)
         guard size <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
-        // One byte past the size shows, in the same loop, whether the file grew since fstat.
-        var bytes = [UInt8](repeating: 0, count: max(size, 4096) + 1)
+        // One byte past the size shows, in the same loop, whether the file grew since fstat. Read into the Data
+        // returned, cut to length at the end: a model near the bound is not held twice.
+        var data = Data(count: max(size, 4096) + 1)
         var count = 0
         while true {
-            if count == bytes.count {
+            if count == data.count {
                 guard count <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
-                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, 1 << 20)))
+                data.count += min(data.count, 1 << 20)
             }
-            let wanted = bytes.count - count
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, wanted) }
+            let wanted = data.count - count
+            let got = data.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, wanted) }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw .system(code: errno)
@@ -66,7 +69,8 @@ public enum RegularFile {
             count += got
         }
         guard count <= maximumBytes else { throw .tooLarge(maximumBytes: maximumBytes) }
-        return Data(bytes[0..<count])
+        data.count = count
+        return data
     }
 
     private static func requireRegular(_ status: stat) throws(RegularFileError) {
