@@ -28,6 +28,30 @@ import Testing
         #expect(error?.description == "/dev/zero: larger than 16 MiB, more than a file of this kind holds (a device or a pipe that never ends?)")
     }
 
+    /// A folder or a socket in place of a configuration file is named for what it is, as the catalogues and the
+    /// manifest name it ("Is a directory", "No such device or address"; regression probe, 7 December).
+    @Test func aFolderOrASocketIsNamedForWhatItIs() throws {
+        let folder = NSTemporaryDirectory() + "config-folder-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: folder) }
+        #expect(error?.reasonText == "it is a folder, not a file")
+        let path = folder + "/velocity.json"
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.utf8.enumerated() where index < buffer.count - 1 { buffer[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        let socketError = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: path) }
+        #expect(socketError?.reasonText == "not a regular file (a socket)")
+    }
+
     /// SIGTERM blocked and pending in this thread, as `serve` has it while it reads its configuration.
     @Test func aPipeNobodyWritesToGivesWayToAPendingSIGTERM() throws {
         let path = fifo()

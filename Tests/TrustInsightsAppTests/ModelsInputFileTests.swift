@@ -14,7 +14,7 @@ import InsightModel
         try harness.write("x", to: "folder/inside.txt")
         let result = harness.importModel("folder", from: "xgboost", to: "m.json")
         #expect(result.status != 0)
-        #expect(result.errors.contains("cannot read \(harness.path("folder")): it is a directory, not a file"), "\(result.errors)")
+        #expect(result.errors.contains("cannot read \(harness.path("folder")): it is a folder, not a file"), "\(result.errors)")
         #expect(!result.errors.contains("CocoaError"))
     }
 
@@ -24,7 +24,7 @@ import InsightModel
         #expect(harness.importModel("model.json", from: "xgboost", to: "m.json").status == 0)
         try harness.write("x", to: "rows/inside.txt")
         let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows")])
-        #expect(result.errors.contains("it is a directory, not a file"), "\(result.errors)")
+        #expect(result.errors.contains("it is a folder, not a file"), "\(result.errors)")
     }
 
     @Test func aMissingFileIsNamed() throws {

@@ -253,6 +253,19 @@ import Testing
         let (again, second) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
         #expect(again == 0)
         #expect(second.standardError.withLock { $0 }.contains("warning: cannot check whether \(manifest.path) lists --out \(out.path): not a valid manifest"))
+        // Well-formed, but refused by the service: named too (regression probe, 7 December).
+        try Data(#"{"formatVersion": 2, "models": []}"#.utf8).write(to: manifest)
+        let (third, refused) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
+        #expect(third == 0)
+        #expect(refused.standardError.withLock { $0 }.contains("lists --out \(out.path): the service refuses it: unsupported manifest formatVersion 2"),
+                "\(refused.standardError.withLock { $0 })")
+        // An entry without a pin still lists the file, and the refusal says what writing over it would do.
+        try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "1.0", "status": "candidate", "path": "model.json"}]}"#.utf8)
+            .write(to: manifest)
+        let (fourth, unpinned) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
+        #expect(fourth == 1)
+        #expect(unpinned.standardError.withLock { $0 }.contains("(candidate), which has no SHA-256 pinned: writing over it would replace the model the service loads from it"),
+                "\(unpinned.standardError.withLock { $0 })")
     }
 
     @Test func trainsAndWritesAModelDocument() throws {

@@ -14,7 +14,11 @@ public enum ModelFileDigest {
 
     /// Nil when `data` is what `expected` pins, else the reason for the log.
     public static func mismatch(_ data: Data, expected: String) -> String? {
-        let actual = of(data)
+        mismatch(digest: of(data), expected: expected)
+    }
+
+    /// As `mismatch(_:expected:)`, from the file's digest already taken.
+    static func mismatch(digest actual: String, expected: String) -> String? {
         guard actual != expected.lowercased() else { return nil }
         return "its SHA-256 is \(actual), the manifest pins \(expected.lowercased()): the file changed after it was "
             + "registered; restore it, or register the new file"

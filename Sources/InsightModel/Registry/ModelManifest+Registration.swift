@@ -267,8 +267,11 @@ extension ModelManifest {
                 }
                 continue
             }
-            guard let listed = entry(of: manifest, in: directory, writtenAt: modelPath) else { continue }
-            return (listed, manifestURL.path)
+            if let listed = entry(of: manifest, in: directory, writtenAt: modelPath) { return (listed, manifestURL.path) }
+            // Well-formed but refused by the service all the same (formatVersion 2, no models, an absolute path).
+            if let refusal = manifest.refusalBeforeLoading, !unchecked.contains(where: { $0.manifestPath == manifestURL.path }) {
+                unchecked.append((manifestURL.path, "the service refuses it: \(refusal)"))
+            }
         }
         return nil
     }

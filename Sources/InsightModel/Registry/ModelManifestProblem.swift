@@ -52,3 +52,12 @@ enum ModelManifestProblem: Sendable, CustomStringConvertible {
         return nil
     }
 }
+
+extension ModelManifest {
+    /// Why the registry refuses this manifest before it loads any model (its format version, then its entries), or
+    /// nil: one rule for the registry and for the commands that look at a manifest beside their output.
+    public var refusalBeforeLoading: String? {
+        guard formatVersion == ModelManifest.currentFormatVersion else { return "unsupported manifest formatVersion \(formatVersion)" }
+        return ModelManifestProblem.first(in: self)?.description
+    }
+}

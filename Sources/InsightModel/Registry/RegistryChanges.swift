@@ -4,13 +4,13 @@
 extension RegistrySnapshot {
     /// One entry per model whose place changed since `previous`, in this manifest's order (then the removed ones in
     /// the previous order): `payment isLikelyBeingCoached 2026.12.1: candidate -> current`, `... added as candidate`,
-    /// `... removed (was prior)`, `... file changed` (another path or pinned SHA-256 under the same version). Empty
-    /// when the same models serve in the same places.
+    /// `... removed (was prior)`, `... file changed` (other bytes under the same version, by their SHA-256, pinned or
+    /// not), `... same file at another path (...)`. Empty when the same models serve in the same places.
     public func changes(since previous: RegistrySnapshot) -> [String] {
         func key(_ model: LoadedModel) -> String {
             "\(model.entry.category) \(model.entry.insightType) \(model.version)"
         }
-        let before = Dictionary(previous.allModels.map { (key($0), $0.entry) }, uniquingKeysWith: { first, _ in first })
+        let before = Dictionary(previous.allModels.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
         var changes: [String] = []
         var seen = Set<String>()
         for model in allModels {
@@ -20,8 +20,13 @@ extension RegistrySnapshot {
                 changes.append("\(name): added as \(model.status.rawValue)")
                 continue
             }
-            if old.status != model.status { changes.append("\(name): \(old.status.rawValue) -> \(model.status.rawValue)") }
-            if old.path != model.entry.path || old.sha256 != model.entry.sha256 { changes.append("\(name): file changed") }
+            if old.entry.status != model.status { changes.append("\(name): \(old.entry.status.rawValue) -> \(model.status.rawValue)") }
+            // By the bytes loaded, pinned or not: a pin spelt in the other case is the same file.
+            if old.fileDigest != model.fileDigest {
+                changes.append("\(name): file changed")
+            } else if old.entry.path != model.entry.path {
+                changes.append("\(name): same file at another path (\(model.entry.path))")
+            }
         }
         for model in previous.allModels where !seen.contains(key(model)) {
             seen.insert(key(model))

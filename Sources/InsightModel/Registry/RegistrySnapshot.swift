@@ -33,12 +33,9 @@ public final class RegistrySnapshot: Sendable {
         } catch {
             throw ModelRegistryError(file: manifestFile, reason: "not a valid manifest (\(error))")
         }
-        guard manifest.formatVersion == ModelManifest.currentFormatVersion else {
-            throw ModelRegistryError(file: manifestFile, reason: "unsupported manifest formatVersion \(manifest.formatVersion)")
-        }
         // Manifest errors, unlike a model that fails to load, are never skipped.
-        if let problem = ModelManifestProblem.first(in: manifest) {
-            throw ModelRegistryError(file: manifestFile, reason: problem.description)
+        if let refusal = manifest.refusalBeforeLoading {
+            throw ModelRegistryError(file: manifestFile, reason: refusal)
         }
         for (index, entry) in manifest.models.enumerated() {
             if let problem = schemaCheck.problem(insightType: entry.insightType, category: entry.category) {
@@ -102,7 +99,8 @@ public final class RegistrySnapshot: Sendable {
         } catch {
             throw ModelRegistryError(file: entry.path, reason: "cannot read the model: \(FileErrorText.reason(error))")
         }
-        if let expected = entry.sha256, let mismatch = ModelFileDigest.mismatch(data, expected: expected) {
+        let digest = ModelFileDigest.of(data)
+        if let expected = entry.sha256, let mismatch = ModelFileDigest.mismatch(digest: digest, expected: expected) {
             throw ModelRegistryError(file: entry.path, reason: mismatch)
         }
         let document: ModelDocument
@@ -131,7 +129,7 @@ public final class RegistrySnapshot: Sendable {
                 file: entry.path,
                 reason: "does not fit the feature schema of \(entry.insightType)/\(entry.category): \(problems.joined(separator: "; "))")
         }
-        return LoadedModel(entry: entry, scorer: scorer)
+        return LoadedModel(entry: entry, scorer: scorer, fileDigest: digest)
     }
 
     public func model(for insightType: String, category: String, version: ModelVersionSelector) -> LoadedModel? {

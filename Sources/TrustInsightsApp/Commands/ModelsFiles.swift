@@ -10,7 +10,7 @@ enum ModelsFiles {
     /// Reads through `read(2)`, so a pipe (`<(...)`) or a device works like a file: Foundation's reader refused
     /// those as a permission problem.
     static func read(_ path: String) throws(CommandLineError) -> Data {
-        guard !FileSystem.isDirectory(atPath: path) else { throw .failure("cannot read \(path): it is a directory, not a file") }
+        guard !FileSystem.isDirectory(atPath: path) else { throw .failure("cannot read \(path): it is a folder, not a file") }
         let bytes: [UInt8]?
         do {
             bytes = try FileSystem.readFile(atPath: path, maximumBytes: maximumInputBytes)
@@ -50,8 +50,13 @@ enum ModelsFiles {
             }
         }
         guard let (listed, manifest) = found else { return }
+        // An entry without a pin is served from whatever the file holds: writing over it replaces the model silently
+        // (the message said it pinned a SHA-256 it did not; regression probe, 7 December).
+        let effect = listed.sha256 == nil
+            ? "which has no SHA-256 pinned: writing over it would replace the model the service loads from it at the next start or reload"
+            : "which pins its SHA-256: writing over it would take that model out of service at the next start or reload"
         throw .failure(
-            "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), which pins its SHA-256: writing over it would take that model out of service at the next start or reload; write the new model to a file of its own")
+            "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), \(effect); write the new model to a file of its own")
     }
 
     /// Only a regular file of manifest size is read: a FIFO or a device named as the output must not be read (it

@@ -79,15 +79,14 @@ enum ServiceFiles {
         ConfigurationKey.all.first { $0.name == name }!.environmentVariable
     }
 
-    /// The manifest and the files it lists (a path may lead out of the folder with `..`); only a regular file is
-    /// read (a named pipe would wait for a writer).
+    /// The manifest and the files it lists (a path may lead out of the folder with `..`), the manifest read as the
+    /// service reads it (a regular file of at most 16 MiB: a named pipe would wait for a writer).
     private static func modelFiles(in folder: String) -> [String] {
         let manifest = folder + "/manifest.json"
-        var status = stat()
-        guard stat(manifest, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return [] }
-        // One being edited may not parse for a moment: every file beside it is then taken for a model it lists.
-        guard let bytes = try? FileSystem.readFile(atPath: manifest),
-              let parsed = try? ModelManifest(jsonData: Data(bytes))
+        guard FileSystem.entryExists(atPath: manifest) else { return [] }
+        // One being edited may not parse for a moment, or one may not be readable: every file beside it is then taken
+        // for a model it lists.
+        guard let bytes = try? ModelManifest.fileBytes(atPath: manifest), let parsed = try? ModelManifest(jsonData: bytes)
         else { return [manifest] + OutputFile.files(in: [folder]) }
         return [manifest] + parsed.models.map { folder + "/" + $0.path }
     }

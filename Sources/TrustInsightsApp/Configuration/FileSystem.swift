@@ -19,12 +19,21 @@ enum FileSystem {
     static func readFile(atPath path: String, maximumBytes: Int = configurationMaximumBytes) throws(FileSystemError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw FileSystemError(path: path, code: errno)
+            let code = errno
+            if code == ENOENT { return nil }
+            // Said as the catalogues and the manifest say it, not as the open's "No such device or address".
+            var status = stat()
+            if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK {
+                throw FileSystemError(path: path, code: code, reason: "not a regular file (a socket)")
+            }
+            throw FileSystemError(path: path, code: code)
         }
         defer { close(fd) }
         var status = stat()
-        if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFIFO {
+        if fstat(fd, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            throw FileSystemError(path: path, code: EISDIR, reason: "it is a folder, not a file")
+        }
+        if status.st_mode & S_IFMT == S_IFIFO {
             try waitForWriter(fd, path: path)
         }
         let flags = fcntl(fd, F_GETFL)
