@@ -53,5 +53,8 @@ import Testing
         let upper = try snapshot([("2026.11.1", .current, "a.json", digest.uppercased())], files: ["a.json": original])
         #expect(upper.changes(since: pinned).isEmpty)
         #expect(pinned.changes(since: before).isEmpty)
+        // Another spelling of the same path is no move.
+        let spelt = try snapshot([("2026.11.1", .current, "./a.json", nil)], files: ["./a.json": original])
+        #expect(spelt.changes(since: before).isEmpty)
     }
 }

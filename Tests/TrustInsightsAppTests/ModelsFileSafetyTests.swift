@@ -89,7 +89,7 @@ import Testing
             let result = harness.importModel("source.txt", from: "lightgbm", to: out, version: "2027.01.2")
             #expect(result.status == 1, "\(out): \(result.errors)")
             #expect(result.errors.contains("is listed in") && result.errors.contains("isLikelyBeingCoached/payment 2027.01.1 (candidate)")
-                    && result.errors.contains("write the new model to a file of its own"), "\(result.errors)")
+                    && result.errors.contains("write to a file of its own"), "\(result.errors)")
         }
         #expect(try harness.read("models/payment-2027.01.1.json") == listedModel)
         // A link that names the listed file while it is gone (a restore half done): written through, it made that

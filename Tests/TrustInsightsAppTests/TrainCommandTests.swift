@@ -257,8 +257,13 @@ import Testing
         try Data(#"{"formatVersion": 2, "models": []}"#.utf8).write(to: manifest)
         let (third, refused) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
         #expect(third == 0)
-        #expect(refused.standardError.withLock { $0 }.contains("lists --out \(out.path): the service refuses it: unsupported manifest formatVersion 2"),
+        #expect(refused.standardError.withLock { $0 }.contains("lists --out \(out.path): unsupported manifest formatVersion 2; the service would refuse that manifest too"),
                 "\(refused.standardError.withLock { $0 })")
+        // A manifest the service refuses protects nothing, whatever it lists: warned of, the model written.
+        try Data(#"{"formatVersion": 2, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "1.0", "status": "candidate", "path": "model.json"}]}"#.utf8)
+            .write(to: manifest)
+        let (listedInRefused, _) = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "5"])
+        #expect(listedInRefused == 0)
         // An entry without a pin still lists the file, and the refusal says what writing over it would do.
         try Data(#"{"formatVersion": 1, "models": [{"insightType": "isLikelyBeingCoached", "category": "payment", "version": "1.0", "status": "candidate", "path": "model.json"}]}"#.utf8)
             .write(to: manifest)

@@ -267,11 +267,15 @@ extension ModelManifest {
                 }
                 continue
             }
-            if let listed = entry(of: manifest, in: directory, writtenAt: modelPath) { return (listed, manifestURL.path) }
-            // Well-formed but refused by the service all the same (formatVersion 2, no models, an absolute path).
-            if let refusal = manifest.refusalBeforeLoading, !unchecked.contains(where: { $0.manifestPath == manifestURL.path }) {
-                unchecked.append((manifestURL.path, "the service refuses it: \(refusal)"))
+            // Well-formed but refused by the service all the same (formatVersion 2, no models, an absolute path, a
+            // malformed pin): it serves nothing, so it lists nothing to protect, whatever its entries say (such a
+            // manifest refused an output it listed, naming a pin or a served model that did not exist; regression
+            // probe, 7 December).
+            if let refusal = manifest.refusalBeforeLoading {
+                if !unchecked.contains(where: { $0.manifestPath == manifestURL.path }) { unchecked.append((manifestURL.path, refusal)) }
+                continue
             }
+            if let listed = entry(of: manifest, in: directory, writtenAt: modelPath) { return (listed, manifestURL.path) }
         }
         return nil
     }

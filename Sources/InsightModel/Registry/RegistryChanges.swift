@@ -24,7 +24,7 @@ extension RegistrySnapshot {
             // By the bytes loaded, pinned or not: a pin spelt in the other case is the same file.
             if old.fileDigest != model.fileDigest {
                 changes.append("\(name): file changed")
-            } else if old.entry.path != model.entry.path {
+            } else if AbsolutePath.spelling(of: old.entry.path) != AbsolutePath.spelling(of: model.entry.path) {
                 changes.append("\(name): same file at another path (\(model.entry.path))")
             }
         }

@@ -56,7 +56,7 @@ enum ModelsFiles {
             ? "which has no SHA-256 pinned: writing over it would replace the model the service loads from it at the next start or reload"
             : "which pins its SHA-256: writing over it would take that model out of service at the next start or reload"
         throw .failure(
-            "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), \(effect); write the new model to a file of its own")
+            "--\(option) \(path) is listed in \(manifest) as \(listed.insightType)/\(listed.category) \(listed.version) (\(listed.status.rawValue)), \(effect); write to a file of its own")
     }
 
     /// Only a regular file of manifest size is read: a FIFO or a device named as the output must not be read (it
