@@ -191,8 +191,14 @@ import Testing
             _ = try loader.load(path: "/nonexistent/train.csv")
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == "cannot read /nonexistent/train.csv: No such file or directory")
+            #expect(error.description == "cannot read /nonexistent/train.csv: no such file or directory")
         }
+    }
+
+    /// A folder is named as one, as the service's loaders name it, not by the read's "Is a directory".
+    @Test func aFolderIsNamedAsOne() {
+        let error = #expect(throws: DatasetError.self) { try loader.load(path: NSTemporaryDirectory()) }
+        #expect(error?.description == "cannot read \(NSTemporaryDirectory()): it is a folder, not a file")
     }
 
     /// `strtof` skips any whitespace, a line feed included, so a last field holding a tab read on into the next line.

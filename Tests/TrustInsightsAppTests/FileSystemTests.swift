@@ -37,17 +37,8 @@ import Testing
         let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: folder) }
         #expect(error?.reasonText == "it is a folder, not a file")
         let path = folder + "/velocity.json"
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.enumerated() where index < buffer.count - 1 { buffer[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        #expect(bound == 0)
+        let socket = try #require(BoundUnixSocket(path: path))
+        defer { socket.close() }
         let socketError = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: path) }
         #expect(socketError?.reasonText == "not a regular file (a socket)")
     }

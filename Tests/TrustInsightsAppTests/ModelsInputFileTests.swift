@@ -27,6 +27,17 @@ import InsightModel
         #expect(result.errors.contains("it is a folder, not a file"), "\(result.errors)")
     }
 
+    @Test func aSocketGivenAsRowsToScoreIsNamedAsOne() throws {
+        let harness = try ModelsCommandHarness()
+        try harness.write(ModelsCommandHarness.xgboostOneFeature, to: "model.json")
+        #expect(harness.importModel("model.json", from: "xgboost", to: "m.json").status == 0)
+        let socket = try #require(BoundUnixSocket(path: harness.path("rows.csv")))
+        defer { socket.close() }
+        let result = harness.run(["models", "score", "--model", harness.path("m.json"), "--input", harness.path("rows.csv")])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("cannot read \(harness.path("rows.csv")): not a regular file (a socket)"), "\(result.errors)")
+    }
+
     @Test func aMissingFileIsNamed() throws {
         let harness = try ModelsCommandHarness()
         let result = harness.importModel("absent.json", from: "xgboost", to: "m.json")

@@ -152,7 +152,23 @@ import Testing
     @Test func unreadableInputIsAFailureNamingTheFile() {
         let (status, output) = run(["train", "--train", "/nonexistent/t.csv", "--valid", "v.csv", "--out", "m.json"])
         #expect(status == 1)
-        #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv: No such file or directory"))
+        #expect(output.standardError.withLock { $0 }.contains("cannot read /nonexistent/t.csv: no such file or directory"))
+    }
+
+    /// A socket or a folder given as data is named for what it is, as the service's loaders name it, not by the
+    /// system's "No such device or address" or "Is a directory".
+    @Test func aSocketOrAFolderGivenAsDataIsNamedForWhatItIs() throws {
+        let folder = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("train.csv").path
+        let socket = try #require(BoundUnixSocket(path: path))
+        defer { socket.close() }
+        let (status, output) = run(["train", "--train", path, "--valid", path, "--out", folder.appendingPathComponent("m.json").path])
+        #expect(status == 1)
+        #expect(output.standardError.withLock { $0 }.contains("cannot read \(path): not a regular file (a socket)"))
+        let (folderStatus, folderOutput) = run(["train", "--train", folder.path, "--valid", path, "--out", folder.appendingPathComponent("m.json").path])
+        #expect(folderStatus == 1)
+        #expect(folderOutput.standardError.withLock { $0 }.contains("cannot read \(folder.path): it is a folder, not a file"))
     }
 
     /// `models import`, the manifest and `models verify` refuse these; a model carrying them could never be

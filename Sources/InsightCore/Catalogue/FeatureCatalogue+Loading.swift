@@ -32,9 +32,10 @@ extension FeatureCatalogue {
     /// More than any catalogue holds (the shipped ones are a few KiB), as for the configuration files.
     public static let maximumFileBytes = 16 << 20
 
-    /// Loads and checks one category's document. A file that cannot be read is refused with the system's reason,
-    /// read as the models manifest is (`RegularFile`): "cannot be read", or "no such file" for a folder that is a file
-    /// or a loop of links, sent the operator looking for the wrong fault (configuration probe, 7 December).
+    /// Loads and checks one category's document, read as the models manifest is (`RegularFile`). A file that cannot
+    /// be read is refused with the reason it gives ("it is a folder, not a file", "too many levels of symbolic
+    /// links"): a bare "cannot be read", or "no such file" for a folder or a loop of links, sent the operator looking
+    /// for the wrong fault (configuration probe, 7 December).
     public static func loadCategory(_ category: OperationCategory, file: String) throws(CatalogueError) -> CategoryCatalogue {
         let data: Data
         do {

@@ -53,7 +53,12 @@ public struct CSVDatasetLoader: Sendable {
 
     static func readFile(_ path: String, maximumBytes: Int = maximumBytes) throws(DatasetError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw .cannotRead(path: path, errno: errno) }
+        guard descriptor >= 0 else {
+            let code = errno
+            var status = stat()
+            if code == ENXIO && stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK { throw .socket(path: path) }
+            throw .cannotRead(path: path, errno: code)
+        }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 20)

@@ -6,6 +6,9 @@ import Glibc
 /// Header positions are columns counted from 1, the label being column 1, as a spreadsheet or `cut -f` counts them.
 public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRead(path: String, errno: Int32)
+    /// A socket, which cannot be opened at all: named for what it is, as the service's loaders name it, rather than
+    /// by the open's "No such device or address".
+    case socket(path: String)
     /// Larger than `CSVDatasetLoader.maximumBytes`: read whole into memory, such a file (or a device that never
     /// ends, such as /dev/zero) would exhaust it and crash the process rather than say why.
     case tooLarge(path: String, limit: Int)
@@ -44,6 +47,14 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         return "'\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(48))))...' (\(utf8.count) bytes)"
     }
 
+    /// The system's reason as the service's file loaders say it: a folder named as one ("Is a directory" read as a
+    /// fault of the file), the rest lower-cased to follow "cannot read <path>:".
+    static func reason(_ code: Int32) -> String {
+        if code == EISDIR { return "it is a folder, not a file" }
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
+
     /// Names as a message lists them: the first 20, then how many more.
     static func listed(_ names: [String]) -> String {
         let shown = names.prefix(20).map(quoted).joined(separator: ", ")
@@ -52,7 +63,8 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .cannotRead(let path, let errno): "cannot read \(path): \(String(cString: strerror(errno)))"
+        case .cannotRead(let path, let errno): "cannot read \(path): \(Self.reason(errno))"
+        case .socket(let path): "cannot read \(path): not a regular file (a socket)"
         case .tooLarge(let path, let limit):
             "\(path) is larger than \(limit >> 30) GiB, the most a data file may hold: it is read whole into memory (sample or split the data)"
         case .empty(let path): "\(path) is empty"

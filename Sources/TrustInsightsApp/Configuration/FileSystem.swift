@@ -4,7 +4,9 @@ import Glibc
 
 /// Small file helpers over POSIX calls, so the app layer does not need Foundation for them.
 enum FileSystem {
-    /// More than any configuration file, catalogue or manifest holds (the shipped ones are a few KiB).
+    /// More than any configuration file holds: the service's, and the files it names (rate limits and the like; the
+    /// shipped ones are a few KiB). The `models` commands pass their inputs' bound; catalogues, the models manifest
+    /// and models are read by `RegularFile`, under bounds of their own.
     static let configurationMaximumBytes = 16 << 20
 
     /// The file's bytes, or nil if it does not exist; other failures throw.
