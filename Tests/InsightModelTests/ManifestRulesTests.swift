@@ -92,7 +92,7 @@ import Testing
 
         let other = String(repeating: "0", count: 64)
         let changed = try #require(refusal([pinning(other)]))
-        #expect(changed == "2026.12.1.json: its SHA-256 is \(pinned), the manifest pins \(other): the file changed after it was registered; restore it, or register the new file")
+        #expect(changed == "2026.12.1.json: its SHA-256 is \(pinned), the manifest pins \(other): the file changed after it was registered, or the pin was edited; restore the file or the pin, or register the new file")
 
         for malformed in ["", "abc", String(repeating: "g", count: 64), String(repeating: "0", count: 65)] {
             let reason = try #require(refusal([pinning(malformed)]), "\(malformed)")

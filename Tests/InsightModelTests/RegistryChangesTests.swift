@@ -56,5 +56,8 @@ import Testing
         // Another spelling of the same path is no move.
         let spelt = try snapshot([("2026.11.1", .current, "./a.json", nil)], files: ["./a.json": original])
         #expect(spelt.changes(since: before).isEmpty)
+        // Other bytes at another path name the new path: "file changed" alone pointed at the old file.
+        let elsewhere = try snapshot([("2026.11.1", .current, "b.json", nil)], files: ["b.json": edited])
+        #expect(elsewhere.changes(since: before) == ["payment isLikelyBeingCoached 2026.11.1: another file (b.json)"])
     }
 }

@@ -20,8 +20,9 @@ public enum ModelFileDigest {
     /// As `mismatch(_:expected:)`, from the file's digest already taken.
     static func mismatch(digest actual: String, expected: String) -> String? {
         guard actual != expected.lowercased() else { return nil }
+        // Either side may have moved: a pin edited by hand was reported as a changed file (probe, 7 December).
         return "its SHA-256 is \(actual), the manifest pins \(expected.lowercased()): the file changed after it was "
-            + "registered; restore it, or register the new file"
+            + "registered, or the pin was edited; restore the file or the pin, or register the new file"
     }
 }
 

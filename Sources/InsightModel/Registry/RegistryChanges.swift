@@ -5,7 +5,7 @@ extension RegistrySnapshot {
     /// One entry per model whose place changed since `previous`, in this manifest's order (then the removed ones in
     /// the previous order): `payment isLikelyBeingCoached 2026.12.1: candidate -> current`, `... added as candidate`,
     /// `... removed (was prior)`, `... file changed` (other bytes under the same version, by their SHA-256, pinned or
-    /// not), `... same file at another path (...)`. Empty when the same models serve in the same places.
+    /// not), `... another file (<path>)` (other bytes at another path), `... same file at another path (<path>)`. Empty when the same models serve in the same places.
     public func changes(since previous: RegistrySnapshot) -> [String] {
         func key(_ model: LoadedModel) -> String {
             "\(model.entry.category) \(model.entry.insightType) \(model.version)"
@@ -22,9 +22,11 @@ extension RegistrySnapshot {
             }
             if old.entry.status != model.status { changes.append("\(name): \(old.entry.status.rawValue) -> \(model.status.rawValue)") }
             // By the bytes loaded, pinned or not: a pin spelt in the other case is the same file.
+            let moved = AbsolutePath.spelling(of: old.entry.path) != AbsolutePath.spelling(of: model.entry.path)
             if old.fileDigest != model.fileDigest {
-                changes.append("\(name): file changed")
-            } else if AbsolutePath.spelling(of: old.entry.path) != AbsolutePath.spelling(of: model.entry.path) {
+                // The new path too when it moved: "file changed" alone sent the operator to the old file.
+                changes.append(moved ? "\(name): another file (\(model.entry.path))" : "\(name): file changed")
+            } else if moved {
                 changes.append("\(name): same file at another path (\(model.entry.path))")
             }
         }
