@@ -49,12 +49,24 @@ struct CatalogueValidationTests {
         let found = reasons(result)
         #expect(found["/features/activeCall"] == .wrongType(expected: .flag, received: "string"))
         #expect(found["/features/hesitationMillis"] == .outOfRange(minimum: 0, maximum: 600_000, unit: "milliseconds"))
-        #expect(found["/features/pasteEventsInFlow"] == .notAnInteger)
+        #expect(found["/features/pasteEventsInFlow"] == .notAnInteger(expected: .count, minimum: 0, maximum: 200))
+        #expect(found["/features/pasteEventsInFlow"]?.message == "must be a whole number between 0 and 200")
         #expect(found["/features/timeOfDayBand"] == .notAllowedBand(allowed: [0, 1, 3]))
         #expect(found["/features/evaluationsPerAccount10m"] == .computedByService)
         #expect(found["/features/nope"] == .unknownFeature)
         guard case .failure(let failure) = result else { Issue.record("expected failure"); return }
         #expect(failure.violations.count == 6)
+    }
+
+    /// A fraction where a flag or a band code goes says what the feature takes, not "an integer": a flag takes 0 or 1
+    /// only, a band its codes (evaluation probe, 7 December).
+    @Test func aFractionalFlagOrBandSaysWhatTheFeatureTakes() throws {
+        let catalogue = try CatalogueTestSupport.sample()
+        let found = reasons(catalogue.validate([("activeCall", .number(0.5)), ("timeOfDayBand", .number(2.5))]))
+        #expect(found["/features/activeCall"]?.code == "notAnInteger")
+        #expect(found["/features/activeCall"]?.message == "must be true, false, 0 or 1")
+        #expect(found["/features/timeOfDayBand"]?.code == "notAnInteger")
+        #expect(found["/features/timeOfDayBand"]?.message == "must be one of the band codes 0, 1, 3")
     }
 
     /// One violation a name: a name sent twice, in the catalogue or not, is a duplicate, whatever its first copy was

@@ -79,4 +79,26 @@ import Testing
         let sameBytes = #expect(throws: ModelValidationError.self) { try CompiledModel(document: repeated) }
         #expect(sameBytes?.problem == .duplicateFeatureName("a"))
     }
+
+    /// `train` refuses a header name holding a line break or another control character; an imported or hand-written
+    /// model could carry one, and each message quoting it printed a forged second line (models probe, 7 December).
+    @Test func aFeatureNameHoldingAControlCharacterIsRefusedByIndex() throws {
+        let document = try XGBoostImporter.importModel(
+            jsonBytes: ImporterRefusalTests.xgboost(), options: ImporterRefusalTests.options)
+        for name in ["a\n{\"level\":\"error\"}", "a\u{0}", "tab\there", "a\u{85}", "a\u{2028}b", "a\u{2029}", "\u{1B}[31m"] {
+            var named = document
+            named.featureNames = ["b", name]
+            let error = #expect(throws: ModelValidationError.self) { try CompiledModel(document: named) }
+            #expect(error?.problem == .controlCharacterInFeatureName(feature: 1))
+            #expect(error?.description.contains("the name of feature 1 holds a line break or another control character") == true)
+            #expect(error?.description.contains(name) == false)
+        }
+        var plain = document
+        plain.featureNames = ["é b", "x-y.z"]
+        _ = try CompiledModel(document: plain)
+        // Names from a file, shown before they are checked, are written inert.
+        #expect(FeatureNameText.printable("a\n{\"x\"}\u{2028}") == "a\\u{A}{\"x\"}\\u{2028}")
+        #expect(FeatureNameText.printable("é") == "é")
+        #expect(!ModelImportError.featureNameMoved(name: "a\nb", givenPosition: 0, sourcePosition: 1).description.contains("\n"))
+    }
 }

@@ -327,4 +327,16 @@ import Testing
         #expect(lightGBMRefusal(Self.lightGBM(objective: "regression")) == .unsupportedObjective("regression"))
         #expect(lightGBMRefusal(Self.lightGBM(objective: "binary sigmoid:-2")) == .badSigmoid("binary sigmoid:-2"))
     }
+
+    /// A categorical feature no tree splits on is still declared, by its categories in `feature_infos`, and refused
+    /// as XGBoost's `feature_types` 'c' is; `none` (a feature LightGBM could not use) and `[min:max]` are numerical.
+    @Test func refusesALightGBMFeatureDeclaredCategoricalThoughNoTreeSplitsOnIt() {
+        let stump = Self.lightGBM()
+        func infos(_ line: String) -> String { stump.replacingOccurrences(of: "feature_infos=[0:1] [0:1]", with: "feature_infos=" + line) }
+        #expect(lightGBMRefusal(infos("-1:0:1:2:3 [0:1]")) == .categoricalFeatureDeclared(feature: 0))
+        #expect(lightGBMRefusal(infos("[0:1] 3")) == .categoricalFeatureDeclared(feature: 1))
+        #expect(lightGBMRefusal(infos("none [0:1]")) == nil)
+        #expect(lightGBMRefusal(infos("[-1e+300:inf] none")) == nil)
+        #expect(ModelImportError.categoricalFeatureDeclared(feature: 0).description.contains("feature 0 is declared categorical (feature_infos"))
+    }
 }

@@ -104,9 +104,14 @@ extension CategoryCatalogue {
         case .number:
             break
         case .count, .flag:
-            guard Self.isInteger(number) else { return .violation(.notAnInteger) }
+            guard Self.isInteger(number) else {
+                return .violation(.notAnInteger(expected: rule.type, minimum: rule.minimum, maximum: rule.maximum))
+            }
         case .band:
-            guard Self.isInteger(number) else { return .violation(.notAnInteger) }
+            guard Self.isInteger(number) else {
+                return .violation(.notAnInteger(
+                    expected: .band, minimum: rule.minimum, maximum: rule.maximum, bands: features[index].bands.map(\.code)))
+            }
             let allowed: Bool
             if number >= 0, number < 64, rule.bandMask & (1 << UInt64(number)) != 0 {
                 allowed = true

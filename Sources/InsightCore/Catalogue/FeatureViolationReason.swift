@@ -11,8 +11,9 @@ public enum FeatureViolationReason: Sendable, Hashable {
     case outOfRange(minimum: Double, maximum: Double, unit: String)
     /// The number is NaN or infinite.
     case notFinite
-    /// A count, flag or band code with a fractional part.
-    case notAnInteger
+    /// A count, flag or band code with a fractional part; the rest says what the feature takes, for the message
+    /// ("must be an integer" alone invited any integer, where a flag takes 0 or 1 and a band its codes).
+    case notAnInteger(expected: FeatureType, minimum: Double, maximum: Double, bands: [Int] = [])
     /// An integer that is not one of the band's codes.
     case notAllowedBand(allowed: [Int])
     /// A required client feature is absent or null.
@@ -69,8 +70,12 @@ public enum FeatureViolationReason: Sendable, Hashable {
         case .notFinite:
             // Also a number written with more digits than a double holds (1e400, 400 digits of integer).
             return "must be a finite number (at most about 1.8e308 in magnitude)"
-        case .notAnInteger:
-            return "must be an integer"
+        case .notAnInteger(.flag, _, _, _):
+            return "must be true, false, 0 or 1"
+        case .notAnInteger(.band, _, _, let bands):
+            return "must be one of the band codes \(bands.map(String.init).joined(separator: ", "))"
+        case .notAnInteger(_, let minimum, let maximum, _):
+            return "must be a whole number between \(NumberText.render(minimum)) and \(NumberText.render(maximum))"
         case .notAllowedBand(let allowed):
             return "must be one of the band codes \(allowed.map(String.init).joined(separator: ", "))"
         case .missingRequired:

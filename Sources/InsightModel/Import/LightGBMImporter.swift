@@ -107,6 +107,14 @@ public enum LightGBMImporter {
             throw .tooManyFeatures(maxFeature == Int.max ? Int.max : maxFeature + 1, limit: ModelImportOptions.maximumFeatures)
         }
         let featureCount = maxFeature + 1
+        // `[min:max]` for a numerical feature, `none` for one LightGBM could not use, and the categories
+        // (`0:1:2`) for a categorical one, used by a split or not: the clients would send category codes for it, so it
+        // is refused as XGBoost's `feature_types` 'c' is (models probe, 7 December).
+        if let infos = header["feature_infos"],
+           let feature = infos.split(separator: " ", omittingEmptySubsequences: false)
+            .firstIndex(where: { !$0.isEmpty && $0 != "none" && !$0.hasPrefix("[") }) {
+            throw .categoricalFeatureDeclared(feature: feature)
+        }
         let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)
 
         var trees: [ModelTree] = []

@@ -10,6 +10,9 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     /// XGBoost's `feature_types` declares a feature categorical (`c`): its values would be category codes, whether or
     /// not a tree splits on it.
     case categoricalFeatureNotSupported(feature: Int)
+    /// LightGBM's `feature_infos` lists a feature's categories (`categorical_feature`), whether or not a tree splits
+    /// on it, as XGBoost's `feature_types` does.
+    case categoricalFeatureDeclared(feature: Int)
     case linearTreesNotSupported(tree: Int)
     case unsupportedBooster(String)
     case vectorLeavesNotSupported(tree: Int)
@@ -52,6 +55,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
         case .categoricalFeatureNotSupported(let feature):
             "feature \(feature) is declared categorical (feature_types 'c'), which is not supported: encode categories as numbers and retrain"
+        case .categoricalFeatureDeclared(let feature):
+            "feature \(feature) is declared categorical (feature_infos lists its categories: categorical_feature), which is not supported: encode categories as numbers and retrain"
         case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
         case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree and dart"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
@@ -60,7 +65,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .featureNamesMismatch(let expected, let given):
             "the model uses \(expected) features but \(given) feature names were given"
         case .featureNameMoved(let name, let givenPosition, let sourcePosition):
-            "the given feature names put '\(name)' at column \(givenPosition), but the file names column \(sourcePosition) '\(name)': the model would read it from the wrong column; give the names in the file's column order (or leave them out to keep the file's own)"
+            "the given feature names put '\(FeatureNameText.printable(name))' at column \(givenPosition), but the file names column \(sourcePosition) '\(FeatureNameText.printable(name))': the model would read it from the wrong column; give the names in the file's column order (or leave them out to keep the file's own)"
         case .reservedFeatureName(let name, let inGivenNames):
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; \(inGivenNames ? "give that column another name in --features" : "rename it with --features")"
         case .missingSigmoid(let objective):

@@ -8,6 +8,9 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
         /// equivalent Unicode, such as a precomposed and a decomposed accent. The source library may keep them apart.
         case equivalentFeatureNames(String, String)
         case emptyFeatureName
+        /// A C0 or C1 control character, or U+2028/U+2029, in the name of the feature at this index: `train` refuses
+        /// such a header, and a name holding a line break split every message that quoted it into forged lines.
+        case controlCharacterInFeatureName(feature: Int)
         case noTrees
         case badBaseMargin
         case badThresholds(medium: Double, high: Double)
@@ -54,6 +57,8 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
             let scalars = { (name: String) in name.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ") }
             return "feature names '\(first)' (\(scalars(first))) and '\(second)' (\(scalars(second))) are one name here: they are canonically equivalent Unicode, which requests and the catalogue cannot tell apart; rename one (models import --features)"
         case .emptyFeatureName: return "a feature name is empty"
+        case .controlCharacterInFeatureName(let feature):
+            return "the name of feature \(feature) holds a line break or another control character: a name is one line of text (rename it with models import --features)"
         case .noTrees: return "the model has no trees"
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
         case .badThresholds(let medium, let high):

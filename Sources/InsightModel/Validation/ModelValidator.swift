@@ -16,8 +16,9 @@ public enum ModelValidator {
         else { throw fail(.unsupportedFormat(document.format, version: document.formatVersion)) }
         guard !document.featureNames.isEmpty else { throw fail(.noFeatures) }
         var seen = Set<String>()
-        for name in document.featureNames {
+        for (index, name) in document.featureNames.enumerated() {
             guard !name.isEmpty else { throw fail(.emptyFeatureName) }
+            guard !FeatureNameText.holdsControlCharacter(name) else { throw fail(.controlCharacterInFeatureName(feature: index)) }
             let (inserted, existing) = seen.insert(name)
             guard inserted else {
                 if existing.unicodeScalars.elementsEqual(name.unicodeScalars) { throw fail(.duplicateFeatureName(name)) }

@@ -11,8 +11,7 @@ extension Dataset {
         for (index, name) in names.enumerated() {
             let column = index + 2
             guard !name.isEmpty else { throw .emptyFeatureName(path: source, column: column) }
-            // U+2028 and U+2029 are line breaks too (Unicode's line and paragraph separators), not just C0 and C1.
-            guard !name.unicodeScalars.contains(where: { [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }) else {
+            guard !FeatureNameText.holdsControlCharacter(name) else {
                 throw .controlCharacterInFeatureName(path: source, column: column)
             }
             guard name != FeatureTable.labelColumn else { throw .reservedFeatureName(path: source, column: column) }

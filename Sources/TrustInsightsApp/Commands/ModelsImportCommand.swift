@@ -159,7 +159,8 @@ enum ModelsImportCommand {
         }
         if let recorded = document.metadata.training.parameters[ImportedFeatureNames.sourceNamesParameter],
            let sourceNames = try? JSONDecoder().decode([String].self, from: Data(recorded.utf8)) {
-            let renamed = zip(sourceNames, document.featureNames).filter { $0 != $1 }.map { "\($0) -> \($1)" }
+            // The file's names were never checked (only the names given replace them): shown inert.
+            let renamed = zip(sourceNames, document.featureNames).filter { $0 != $1 }.map { "\(FeatureNameText.printable($0)) -> \($1)" }
             environment.print("note: --features renamed \(renamed.count) of the file's features, each read from the same column: \(renamed.joined(separator: ", "))")
         }
         if arguments.flag("register") {
