@@ -64,6 +64,32 @@ struct ConnectionSessionTests {
         #expect(!response.bodyText.contains("jane") && !response.bodyText.contains("4111"))
     }
 
+    /// A field refused for its meaning, not its syntax (framing, Host, media type), is named in `errors[]` too: the
+    /// prose alone gave a client no pointer (HTTP probe, 7 December). Never its value.
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\nHost: a:80:80\r\n\r\n", 400, ["Host"]),
+        ("GET / HTTP/1.1\r\n\r\n", 400, ["Host"]),
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400, ["Host"]),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", 400, ["Content-Length"]),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: x1\r\n\r\n", 400, ["Content-Length"]),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400, ["Content-Length", "Transfer-Encoding"]),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, identity\r\n\r\n", 400, ["Transfer-Encoding"]),
+        ("POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501, ["Transfer-Encoding"]),
+        ("POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}", 415, ["Content-Type"]),
+        ("POST /json HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\n{}", 415, ["Content-Type"]),
+        ("POST /json HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}", 415, ["Content-Encoding"]),
+    ])
+    func namesAFieldRefusedForItsMeaning(request: String, status: Int, pointers: [String]) throws {
+        let connection = InMemoryConnection()
+        let response = try #require(connection.send(request).first)
+        #expect(response.status == status)
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        let errors = try #require(body["errors"] as? [[String: String]])
+        #expect(errors.map { $0["pointer"] } == pointers)
+        #expect(errors.allSatisfy { $0["detail"] == body["detail"] as? String })
+        #expect(!response.bodyText.contains("a:80:80") && !response.bodyText.contains("text/plain") && !response.bodyText.contains("gzip"))
+    }
+
     /// A header name shaped like an API key's secret (or holding a key's prefix) is a secret sent in the wrong place:
     /// not repeated, by the rule that keeps such an X-Request-ID out of the log (HTTP regression probe, 7 December).
     @Test func aRefusedFieldNamedLikeAKeyIsNotRepeated() throws {

@@ -66,7 +66,23 @@ extension HTTPParseError: HTTPResponseError {
     }
 
     var problem: ProblemDetails {
-        ProblemDetails(slug: slug, status: status, detail: detail)
+        var problem = ProblemDetails(slug: slug, status: status, detail: detail)
+        if !fieldNames.isEmpty {
+            problem.errors = fieldNames.map { ProblemDetails.FieldError(pointer: $0, detail: detail) }
+        }
+        return problem
+    }
+
+    /// The header fields at fault, named in `errors[]` as a refused field line is: a client told "not a valid
+    /// authority" in prose alone had no pointer to act on (HTTP probe, 7 December). Field names only, never values.
+    var fieldNames: [String] {
+        switch self {
+        case .missingHost, .duplicateHost, .invalidHost: ["Host"]
+        case .contentLengthWithTransferEncoding: ["Content-Length", "Transfer-Encoding"]
+        case .multipleContentLength, .invalidContentLength: ["Content-Length"]
+        case .transferEncodingInHTTP10, .invalidTransferEncoding, .chunkedNotFinal, .unsupportedTransferCoding: ["Transfer-Encoding"]
+        default: []
+        }
     }
 
     var slug: String {

@@ -181,6 +181,15 @@ struct ConnectionSession {
             pending: pending, requestID: pending?.requestID ?? services.requestIDs.generate(), forceClose: true)
     }
 
+    /// A refusal of one request header field, named in `errors[]` by its name as a refused field line is.
+    static func headerRefusal(
+        _ status: HTTPStatus, slug: String, field: String, detail: String, headers: HTTPFields = HTTPFields()
+    ) -> HTTPError {
+        var problem = ProblemDetails(slug: slug, status: status, detail: detail)
+        problem.errors = [ProblemDetails.FieldError(pointer: field, detail: detail)]
+        return HTTPError(status, problem: problem, headers: headers)
+    }
+
     /// Whether every coding listed is `identity` (RFC 9110 section 8.4: a list, possibly over several lines).
     static func isIdentityCoded(_ values: [String]) -> Bool {
         values.allSatisfy { value in
@@ -220,17 +229,16 @@ struct ConnectionSession {
             } else if head.hasBody && (!route.options.accepts(contentType: head.headers["Content-Type"])
                 || route.options.acceptedContentTypes != nil && head.headers.count(of: "Content-Type") > 1) {
                 // Two lines are one comma-joined value (RFC 9110 section 5.3), which is no media type at all.
-                earlyError = HTTPError(
-                    .unsupportedMediaType, slug: "unsupported-media-type",
-                    detail: "This route accepts \(route.options.acceptedContentTypes?.joined(separator: ", ") ?? "") in UTF-8."
-                )
+                earlyError = Self.headerRefusal(
+                    .unsupportedMediaType, slug: "unsupported-media-type", field: "Content-Type",
+                    detail: "This route accepts \(route.options.acceptedContentTypes?.joined(separator: ", ") ?? "") in UTF-8.")
             } else if head.hasBody && head.headers.contains("Content-Encoding")
                 && !Self.isIdentityCoded(head.headers.values(for: "Content-Encoding")) {
                 // No route decodes gzip or br; reading such a body as it stands would misreport it (RFC 9110
                 // section 8.4.1 names 415 for a content coding the server does not take, and section 15.5.16 has
                 // the answer say, in Accept-Encoding, which codings would do).
-                earlyError = HTTPError(
-                    .unsupportedMediaType, slug: "unsupported-media-type",
+                earlyError = Self.headerRefusal(
+                    .unsupportedMediaType, slug: "unsupported-media-type", field: "Content-Encoding",
                     detail: "Content codings are not accepted: send the body without Content-Encoding.",
                     headers: ["Accept-Encoding": "identity"])
             }
