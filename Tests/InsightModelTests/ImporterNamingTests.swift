@@ -100,5 +100,13 @@ import Testing
         #expect(FeatureNameText.printable("a\n{\"x\"}\u{2028}") == "a\\u{A}{\"x\"}\\u{2028}")
         #expect(FeatureNameText.printable("é") == "é")
         #expect(!ModelImportError.featureNameMoved(name: "a\nb", givenPosition: 0, sourcePosition: 1).description.contains("\n"))
+        // Refused at import, where it is known whether the name came from the file or from --features.
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["a", "b\u{1B}[31m"])
+            == .controlCharacterInFeatureName(feature: 1, inGivenNames: true))
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(featureNames: #""a\u000ax","b""#))
+            == .controlCharacterInFeatureName(feature: 0, inGivenNames: false))
+        #expect(xgboostRefusal(ImporterRefusalTests.xgboost(featureNames: #""a\u000ax","b""#), featureNames: ["a", "b"]) == nil)
+        #expect(ModelImportError.controlCharacterInFeatureName(feature: 1, inGivenNames: true).description.contains("the name comes from --features"))
+        #expect(ModelImportError.controlCharacterInFeatureName(feature: 1, inGivenNames: false).description.hasSuffix("rename it with --features"))
     }
 }

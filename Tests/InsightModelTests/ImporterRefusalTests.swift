@@ -333,10 +333,13 @@ import Testing
     @Test func refusesALightGBMFeatureDeclaredCategoricalThoughNoTreeSplitsOnIt() {
         let stump = Self.lightGBM()
         func infos(_ line: String) -> String { stump.replacingOccurrences(of: "feature_infos=[0:1] [0:1]", with: "feature_infos=" + line) }
-        #expect(lightGBMRefusal(infos("-1:0:1:2:3 [0:1]")) == .categoricalFeatureDeclared(feature: 0))
-        #expect(lightGBMRefusal(infos("[0:1] 3")) == .categoricalFeatureDeclared(feature: 1))
+        #expect(lightGBMRefusal(infos("-1:0:1:2:3 [0:1]")) == .categoricalFeatureDeclared(feature: 0, name: "a"))
+        #expect(lightGBMRefusal(infos("[0:1] 3")) == .categoricalFeatureDeclared(feature: 1, name: "b"))
         #expect(lightGBMRefusal(infos("none [0:1]")) == nil)
         #expect(lightGBMRefusal(infos("[-1e+300:inf] none")) == nil)
-        #expect(ModelImportError.categoricalFeatureDeclared(feature: 0).description.contains("feature 0 is declared categorical (feature_infos"))
+        // Runs of spaces are one separator, as LightGBM splits the line: an edited line names the feature it means.
+        #expect(lightGBMRefusal(infos("  [0:1]   0:1 ")) == .categoricalFeatureDeclared(feature: 1, name: "b"))
+        #expect(ModelImportError.categoricalFeatureDeclared(feature: 1, name: "b").description.contains("feature 1 ('b') is declared categorical (feature_infos"))
+        #expect(ModelImportError.categoricalFeatureDeclared(feature: 0, name: nil).description.hasPrefix("feature 0 is declared categorical"))
     }
 }

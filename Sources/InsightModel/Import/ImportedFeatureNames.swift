@@ -34,6 +34,9 @@ public enum ImportedFeatureNames {
         // Feature CSVs (`models score`, `--evaluate`) read this column as the label: a feature so named could not
         // be scored from one.
         if names.contains(FeatureTable.labelColumn) { throw .reservedFeatureName(FeatureTable.labelColumn, inGivenNames: given != nil) }
+        if let feature = names.firstIndex(where: FeatureNameText.holdsControlCharacter) {
+            throw .controlCharacterInFeatureName(feature: feature, inGivenNames: given != nil)
+        }
         return names
     }
 

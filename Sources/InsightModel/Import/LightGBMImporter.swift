@@ -107,15 +107,16 @@ public enum LightGBMImporter {
             throw .tooManyFeatures(maxFeature == Int.max ? Int.max : maxFeature + 1, limit: ModelImportOptions.maximumFeatures)
         }
         let featureCount = maxFeature + 1
+        let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)
         // `[min:max]` for a numerical feature, `none` for one LightGBM could not use, and the categories
         // (`0:1:2`) for a categorical one, used by a split or not: the clients would send category codes for it, so it
-        // is refused as XGBoost's `feature_types` 'c' is (models probe, 7 December).
+        // is refused as XGBoost's `feature_types` 'c' is (models probe, 7 December). Entries counted as LightGBM
+        // splits the line, runs of spaces as one, so an edited line names the feature it means.
         if let infos = header["feature_infos"],
-           let feature = infos.split(separator: " ", omittingEmptySubsequences: false)
-            .firstIndex(where: { !$0.isEmpty && $0 != "none" && !$0.hasPrefix("[") }) {
-            throw .categoricalFeatureDeclared(feature: feature)
+           let feature = infos.split(separator: " ").firstIndex(where: { $0 != "none" && !$0.hasPrefix("[") }) {
+            let name = feature < sourceNames.count && sourceNames.count == featureCount ? sourceNames[feature] : nil
+            throw .categoricalFeatureDeclared(feature: feature, name: name.map(FeatureNameText.printable))
         }
-        let sourceNames = (header["feature_names"] ?? "").split(separator: " ").map(String.init)
 
         var trees: [ModelTree] = []
         trees.reserveCapacity(treeBlocks.count)

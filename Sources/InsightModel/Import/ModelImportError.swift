@@ -12,7 +12,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case categoricalFeatureNotSupported(feature: Int)
     /// LightGBM's `feature_infos` lists a feature's categories (`categorical_feature`), whether or not a tree splits
     /// on it, as XGBoost's `feature_types` does.
-    case categoricalFeatureDeclared(feature: Int)
+    case categoricalFeatureDeclared(feature: Int, name: String?)
     case linearTreesNotSupported(tree: Int)
     case unsupportedBooster(String)
     case vectorLeavesNotSupported(tree: Int)
@@ -24,6 +24,9 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
     case featureNameMoved(name: String, givenPosition: Int, sourcePosition: Int)
     /// A feature named like a column the feature CSVs reserve (`label`), by the file or by the caller's list.
     case reservedFeatureName(String, inGivenNames: Bool)
+    /// A name holding a control character (the model validator's rule), said here so that one given in `--features`
+    /// is not blamed on the file, with the advice to use the option that gave it.
+    case controlCharacterInFeatureName(feature: Int, inGivenNames: Bool)
     /// LightGBM's binary objective without `sigmoid:`, which LightGBM itself refuses to load.
     case missingSigmoid(String)
     /// LightGBM's binary objective whose last `sigmoid:` is not a finite decimal number above zero.
@@ -55,8 +58,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "tree \(tree) has categorical splits, which are not supported: encode categories as numbers and retrain"
         case .categoricalFeatureNotSupported(let feature):
             "feature \(feature) is declared categorical (feature_types 'c'), which is not supported: encode categories as numbers and retrain"
-        case .categoricalFeatureDeclared(let feature):
-            "feature \(feature) is declared categorical (feature_infos lists its categories: categorical_feature), which is not supported: encode categories as numbers and retrain"
+        case .categoricalFeatureDeclared(let feature, let name):
+            "feature \(feature)\(name.map { " ('\($0)')" } ?? "") is declared categorical (feature_infos lists its categories: categorical_feature), which is not supported: encode categories as numbers and retrain"
         case .linearTreesNotSupported(let tree): "tree \(tree) is a linear tree, which is not supported"
         case .unsupportedBooster(let name): "booster '\(name)' is not supported: only gbtree and dart"
         case .vectorLeavesNotSupported(let tree): "tree \(tree) has vector leaves (multi-target), which are not supported"
@@ -68,6 +71,8 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
             "the given feature names put '\(FeatureNameText.printable(name))' at column \(givenPosition), but the file names column \(sourcePosition) '\(FeatureNameText.printable(name))': the model would read it from the wrong column; give the names in the file's column order (or leave them out to keep the file's own)"
         case .reservedFeatureName(let name, let inGivenNames):
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; \(inGivenNames ? "give that column another name in --features" : "rename it with --features")"
+        case .controlCharacterInFeatureName(let feature, let inGivenNames):
+            "the name of feature \(feature) holds a line break or another control character: a name is one line of text; \(inGivenNames ? "the name comes from --features: give that column one without" : "rename it with --features")"
         case .missingSigmoid(let objective):
             "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (binary needs a sigmoid, such as sigmoid:1)"
         case .noObjective:

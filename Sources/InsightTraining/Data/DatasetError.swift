@@ -47,10 +47,11 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         return "'\(String(String.UnicodeScalarView(name.unicodeScalars.prefix(48))))...' (\(utf8.count) bytes)"
     }
 
-    /// The system's reason as the service's file loaders say it: a folder named as one ("Is a directory" read as a
-    /// fault of the file), the rest lower-cased to follow "cannot read <path>:".
+    /// The system's reason as the `models` commands say it: a folder named as one ("Is a directory" read as a fault
+    /// of the file), a missing file as "no such file", the rest lower-cased to follow "cannot read <path>:".
     static func reason(_ code: Int32) -> String {
         if code == EISDIR { return "it is a folder, not a file" }
+        if code == ENOENT { return "no such file" }
         let text = String(cString: strerror(code))
         return text.prefix(1).lowercased() + text.dropFirst()
     }
@@ -66,7 +67,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotRead(let path, let errno): "cannot read \(path): \(Self.reason(errno))"
         case .socket(let path): "cannot read \(path): not a regular file (a socket)"
         case .tooLarge(let path, let limit):
-            "\(path) is larger than \(limit >> 30) GiB, the most a data file may hold: it is read whole into memory (sample or split the data)"
+            "cannot read \(path): larger than \(limit >> 30) GiB, the most a data file may hold: it is read whole into memory (sample or split the data)"
         case .empty(let path): "\(path) is empty"
         case .missingLabelColumn(let path): "\(path): the first column of the header must be 'label'"
         case .noFeatures(let path): "\(path): the header has no feature columns after 'label'"
