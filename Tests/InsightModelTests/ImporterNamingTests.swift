@@ -99,6 +99,9 @@ import Testing
         // Names from a file, shown before they are checked, are written inert.
         #expect(FeatureNameText.printable("a\n{\"x\"}\u{2028}") == "a\\u{A}{\"x\"}\\u{2028}")
         #expect(FeatureNameText.printable("é") == "é")
+        // The text of an escape is not an escape.
+        #expect(FeatureNameText.printable("b\\u{A}x") == "b\\\\u{A}x")
+        #expect(FeatureNameText.printable("b\nx") == "b\\u{A}x")
         #expect(!ModelImportError.featureNameMoved(name: "a\nb", givenPosition: 0, sourcePosition: 1).description.contains("\n"))
         // Refused at import, where it is known whether the name came from the file or from --features.
         #expect(xgboostRefusal(ImporterRefusalTests.xgboost(), featureNames: ["a", "b\u{1B}[31m"])

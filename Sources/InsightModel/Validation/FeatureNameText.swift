@@ -7,12 +7,15 @@ public enum FeatureNameText {
     }
 
     /// `name` with each such character written `\u{A}`, for a message about names a file or an option gave before
-    /// they were checked: written as they stand, a line break forged a second line of output.
+    /// they were checked: written as they stand, a line break forged a second line of output. A backslash is written
+    /// `\\`, so a name holding the text `\u{A}` does not read as one holding a line break.
     public static func printable(_ name: String) -> String {
-        guard holdsControlCharacter(name) else { return name }
+        guard holdsControlCharacter(name) || name.utf8.contains(UInt8(ascii: "\\")) else { return name }
         var text = ""
         for scalar in name.unicodeScalars {
-            if [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) {
+            if scalar == "\\" {
+                text += "\\\\"
+            } else if [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) {
                 text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 text.unicodeScalars.append(scalar)
