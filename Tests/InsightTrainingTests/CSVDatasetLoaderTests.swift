@@ -16,6 +16,19 @@ import Testing
             == "cannot read big.csv: larger than 1 GiB, the most a data file may hold: it is read whole into memory (sample or split the data)")
     }
 
+    /// A regular file is judged by its size before it is read: a sparse one far over the bound is refused at once,
+    /// and one of exactly the bound is read whole.
+    @Test func aRegularFileIsJudgedByItsSize() throws {
+        let path = NSTemporaryDirectory() + "sparse-\(UUID().uuidString).csv"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("label,a\n".utf8)))
+        #expect(try CSVDatasetLoader.readFile(path, maximumBytes: 8).count == 8)
+        #expect(truncate(path, 1 << 40) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: DatasetError.tooLarge(path: path, limit: 1 << 20)) { try CSVDatasetLoader.readFile(path, maximumBytes: 1 << 20) }
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
     @Test func readsValuesMissingFieldsAndCRLF() throws {
         let data = try loader.parse(text: "label,a,b\r\n1,0.100000001,\r\n0,,-2.5e3\r\n")
         #expect(data.featureNames == ["a", "b"])

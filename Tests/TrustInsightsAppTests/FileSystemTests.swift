@@ -22,6 +22,18 @@ import Testing
 
     /// Configuration files are bounded by default: `--config /dev/zero`, or a velocity.json linked to it, grew until
     /// the allocator failed and `serve` crashed with a backtrace (command-line probe, 6 December).
+    /// A regular file is judged by its size before it is read: a sparse 1 TiB file is refused at once, one of exactly
+    /// the bound read whole.
+    @Test func aRegularFileIsJudgedByItsSize() throws {
+        let path = NSTemporaryDirectory() + "sparse-config-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("12345678".utf8)))
+        #expect(try FileSystem.readFile(atPath: path, maximumBytes: 8)?.count == 8)
+        #expect(truncate(path, 1 << 40) == 0)
+        let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: path) }
+        #expect(error?.code == EFBIG)
+    }
+
     @Test func aConfigurationFileIsBoundedByDefault() throws {
         let error = #expect(throws: FileSystemError.self) { try FileSystem.readFile(atPath: "/dev/zero") }
         #expect(error?.code == EFBIG)

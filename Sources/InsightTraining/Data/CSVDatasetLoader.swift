@@ -61,6 +61,12 @@ public struct CSVDatasetLoader: Sendable {
         }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
+        // A regular file announces its size: one over the bound is refused unread, not after reading 1 GiB of it.
+        var status = stat()
+        if fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
+            guard Int(status.st_size) <= maximumBytes else { throw .tooLarge(path: path, limit: maximumBytes) }
+            bytes.reserveCapacity(Int(status.st_size))
+        }
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

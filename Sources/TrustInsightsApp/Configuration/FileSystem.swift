@@ -41,6 +41,12 @@ enum FileSystem {
         let flags = fcntl(fd, F_GETFL)
         if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         var result: [UInt8] = []
+        // A regular file announces its size: one over the bound is refused unread (a 2 GiB file was read to the bound
+        // first), and one under it is read into a buffer of its size. The read still holds the bound.
+        if status.st_mode & S_IFMT == S_IFREG {
+            guard Int(status.st_size) <= maximumBytes else { throw tooLarge(path, maximumBytes) }
+            result.reserveCapacity(Int(status.st_size))
+        }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
@@ -49,14 +55,16 @@ enum FileSystem {
                 throw FileSystemError(path: path, code: errno)
             }
             if count == 0 { break }
-            guard result.count + count <= maximumBytes else {
-                throw FileSystemError(
-                    path: path, code: EFBIG,
-                    reason: "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds (a device or a pipe that never ends?)")
-            }
+            guard result.count + count <= maximumBytes else { throw tooLarge(path, maximumBytes) }
             result.append(contentsOf: chunk[0..<count])
         }
         return result
+    }
+
+    private static func tooLarge(_ path: String, _ maximumBytes: Int) -> FileSystemError {
+        FileSystemError(
+            path: path, code: EFBIG,
+            reason: "larger than \(maximumBytes >> 20) MiB, more than a file of this kind holds (a device or a pipe that never ends?)")
     }
 
     /// Returns once the pipe has data or its writer came and went (Linux reports no hang-up before a writer has
