@@ -202,6 +202,8 @@ import Testing
         // The message names the file and says what it found.
         #expect(TrainingError.singleClass(set: "validation", source: "v.csv", rows: 3000, label: 1).description
             == "v.csv: the validation data must contain both labels 0 and 1, but all 3000 rows are labelled 1")
+        #expect(TrainingError.singleClass(set: "validation", source: "v.csv", rows: 1, label: 1).description
+            == "v.csv: the validation data must contain both labels 0 and 1, but its one row is labelled 1")
     }
 
     /// Features without signal give trees of one leaf each: one score for every row, and a `high` threshold equal to

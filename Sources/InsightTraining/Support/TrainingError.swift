@@ -19,7 +19,7 @@ public enum TrainingError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidParameter(let name, let rule): "parameter \(name) must be \(rule)"
         case .featuresDiffer: "training and validation data have different feature columns"
         case .singleClass(let set, let source, let rows, let label):
-            "\(source): the \(set) data must contain both labels 0 and 1, but all \(rows) rows are labelled \(label)"
+            "\(source): the \(set) data must contain both labels 0 and 1, but \(rows == 1 ? "its one row is" : "all \(rows) rows are") labelled \(label)"
         case .emptyData(let set): "the \(set) data has no rows"
         case .noSplits(let rows):
             "no feature separates the labels: every tree is a single leaf, so every row would get the same score "
