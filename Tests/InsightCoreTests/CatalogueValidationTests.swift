@@ -160,4 +160,19 @@ struct CatalogueValidationTests {
             #expect(!JSONPointer.isEchoable(name), "\(name)")
         }
     }
+
+    /// A key's secret sent as a member or parameter name is not repeated, by the rule header names follow; the
+    /// longest camelCase names are (security probe, 7 December).
+    @Test func aNameLikeAnAPIKeyIsNotRepeated() {
+        let randomPart = "Qx7vB2kLp9ZrT4mWc8NdYh3FsJ6gUa1eRt5Ko0iXwVb"
+        #expect(randomPart.utf8.count == 43)
+        // A camelCase name of 40 bytes or more is taken for one too: the price of the rule, beyond every catalogue name.
+        for name in [randomPart, "Ti_Sandbox_x", "ti_production_k", "x-" + randomPart, String(randomPart.dropLast(3)),
+                     "thisIsAVeryLongCamelCaseFieldNameOfFortyTwo"] {
+            #expect(!JSONPointer.isEchoable(name), "\(name)")
+        }
+        for name in ["communicationAppSwitchesDuringFlow", "distinctAccountsPerCounterparty1h", randomPart.lowercased(), "ti_staging_x"] {
+            #expect(JSONPointer.isEchoable(name), "\(name)")
+        }
+    }
 }

@@ -27,7 +27,8 @@ public enum JSONPointer {
     /// more than `longestEchoedDigitRun` digits (the punctuation between digits does not end a run: a card or phone
     /// number is written `4111-1111-1111-1111`, `555_123_4567`), as a field name (ours or a typo of one) is.
     /// Anything else may be personal data used as a key (`"jane@example.com": true`, `"Jane Doe": 1`,
-    /// `"jane.doe": 1`, a card or phone number) and is not repeated.
+    /// `"jane.doe": 1`, a card or phone number) and is not repeated. Nor is a name that looks like an API key, by
+    /// the rule header field names and `X-Request-ID` follow (`looksLikeAPIKey`).
     public static func isEchoable(_ name: String) -> Bool {
         guard name.utf8.count <= longestEchoedName else { return false }
         var digitRun = 0
@@ -44,7 +45,29 @@ public enum JSONPointer {
                 return false
             }
         }
-        return true
+        return !looksLikeAPIKey(name)
+    }
+
+    /// Shortest name judged by letters and digits as a key's random part (43 characters): a camelCase field name of
+    /// 32 or more letters (`communicationAppSwitchesDuringFlow`, 34) mixes the cases too, and is repeated.
+    static let shortestKeyLikeName = 40
+
+    /// A key's secret sent as a member or parameter name was repeated in the error, and kept with the idempotent
+    /// answer of a label batch for a day (security probe, 7 December): a token's prefix in any letter case, or 40
+    /// bytes or more holding `APIKeySecret.fewestLettersAndDigitsInRandomPart` letters and digits of both cases.
+    static func looksLikeAPIKey(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        if APIKeySecret.tokenPrefixes.contains(where: { lowered.contains($0) }) { return true }
+        guard name.utf8.count >= shortestKeyLikeName else { return false }
+        var lettersAndDigits = 0
+        var hasUpper = false, hasLower = false
+        for byte in name.utf8 {
+            let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
+            if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) { lettersAndDigits += 1 }
+            hasUpper = hasUpper || isUpper
+            hasLower = hasLower || isLower
+        }
+        return lettersAndDigits >= APIKeySecret.fewestLettersAndDigitsInRandomPart && hasUpper && hasLower
     }
 
     /// No field name holds more digits in a row; a card, account or phone number does (JSON probe, 6 December: a
@@ -52,7 +75,7 @@ public enum JSONPointer {
     public static let longestEchoedDigitRun = 4
 
     /// Why a name was left out of an error, for its detail.
-    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes, more than \(longestEchoedDigitRun) digits in a row, or characters other than letters, digits and _ - ~ /"
+    public static let unrepeatedNameReason = "its name is not repeated: over \(longestEchoedName) bytes, more than \(longestEchoedDigitRun) digits in a row, characters other than letters, digits and _ - ~ /, or what looks like an API key"
 
     /// The pointer of one feature inside an evaluation request body.
     public static func feature(_ name: String) -> String {
