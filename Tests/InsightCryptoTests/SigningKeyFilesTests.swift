@@ -272,6 +272,24 @@ import Testing
         #expect("\(CryptoError.symbolicLink(path: path))".contains("is a symbolic link"))
     }
 
+    /// A named pipe under a key's name is refused at once, not waited on: `serve` sat in `open` with SIGTERM blocked
+    /// until SIGKILL (CLI probe, 7 December). A folder is named as one, not as "Invalid argument".
+    @Test func refusesANamedPipeOrAFolderUnderAKeysNameAtOnce() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (_, files, path) = try folderWithOneKey(in: root)
+        #expect(unlink(path) == 0)
+        #expect(mkfifo(path, 0o600) == 0)
+        let started = ContinuousClock.now
+        #expect(throws: CryptoError.notARegularFile(path: path, kind: "a named pipe")) { try files.loadOrCreate() }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect("\(CryptoError.notARegularFile(path: path, kind: "a named pipe"))" == "refusing \(path): not a regular file (a named pipe)")
+        #expect(unlink(path) == 0)
+        #expect(mkdir(path, 0o700) == 0)
+        #expect(throws: CryptoError.notARegularFile(path: path, kind: "a folder")) { try files.loadOrCreate() }
+        #expect("\(CryptoError.notARegularFile(path: path, kind: "a folder"))" == "refusing \(path): it is a folder, not a file")
+    }
+
     /// A damaged key file says which file, and that it is to be restored.
     @Test func aKeyFileThatIsNoPEMKeyIsNamedWithWhatToDo() throws {
         let root = try TestSupport.temporaryDirectory()

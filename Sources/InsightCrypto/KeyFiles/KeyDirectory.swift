@@ -92,21 +92,33 @@ struct KeyDirectory {
     /// Reads a private key file, refusing it unless it is a regular file with no group or other permissions.
     func readPrivateFile(named name: String) throws -> String {
         let filePath = path + "/" + name
-        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: a named pipe under a key's name held `open` until a writer came, in `serve` with SIGTERM and
+        // SIGINT blocked for its signal thread, so only SIGKILL ended it (CLI probe, 7 December). Regular files
+        // read the same either way.
+        let descriptor = open(filePath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else {
+            let code = errno
             // O_NOFOLLOW fails a link with ELOOP, whose text ("too many levels of symbolic links") misleads.
-            if errno == ELOOP {
+            if code == ELOOP {
                 throw CryptoError.symbolicLink(path: filePath)
             }
-            throw CryptoError.keyStorage(path: filePath, operation: "open", errno: errno)
+            var status = stat()
+            if code == ENXIO && lstat(filePath, &status) == 0 && status.st_mode & S_IFMT == S_IFSOCK {
+                throw CryptoError.notARegularFile(path: filePath, kind: "a socket")
+            }
+            throw CryptoError.keyStorage(path: filePath, operation: "open", errno: code)
         }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             throw CryptoError.keyStorage(path: filePath, operation: "fstat", errno: errno)
         }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw CryptoError.keyStorage(path: filePath, operation: "open", errno: EINVAL)
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw CryptoError.notARegularFile(path: filePath, kind: "a folder")
+        case S_IFIFO: throw CryptoError.notARegularFile(path: filePath, kind: "a named pipe")
+        case S_IFSOCK: throw CryptoError.notARegularFile(path: filePath, kind: "a socket")
+        default: throw CryptoError.notARegularFile(path: filePath, kind: "a device")
         }
         guard status.st_mode & 0o077 == 0 else {
             throw CryptoError.insecurePermissions(
