@@ -19,8 +19,7 @@ enum ModelsFiles {
                 throw .failure("cannot read \(path): larger than \(maximumInputBytes >> 30) GiB, the most a model or feature file may hold (it is read whole into memory)")
             }
             // reasonText: a socket is named as one, not by the open's "no such device or address".
-            let reason = error.reasonText
-            throw .failure("cannot read \(path): \(reason.prefix(1).lowercased() + reason.dropFirst())")
+            throw .failure("cannot read \(path): \(error.reasonText)")
         }
         guard let bytes else { throw .failure("cannot read \(path): no such file") }
         return Data(bytes)

@@ -48,7 +48,8 @@ struct ConfigurationLoader {
             try applyFile(bytes, path: path, to: &configuration)
             if configuration.host != defaultHost { hostSource = "\(path): host" }
         } else if explicitFile != nil {
-            throw .configuration(key: path, message: "file not found")
+            // Said as every other reader says it.
+            throw .configuration(key: path, message: "no such file")
         }
         for key in ConfigurationKey.all {
             if let text = variables[key.environmentVariable] {

@@ -107,6 +107,11 @@ struct FileSystemError: Error, CustomStringConvertible {
     /// Said in place of the system's text for `code`.
     var reason: String? = nil
     /// Why, without the path.
-    var reasonText: String { reason ?? String(cString: strerror(code)) }
+    /// Lower-cased, as the other readers say a reason after "cannot read <path>:" or "cannot be read:".
+    var reasonText: String {
+        if let reason { return reason }
+        let text = String(cString: strerror(code))
+        return text.prefix(1).lowercased() + text.dropFirst()
+    }
     var description: String { "\(path): \(reasonText)" }
 }
