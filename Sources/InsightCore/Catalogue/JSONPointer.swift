@@ -48,27 +48,34 @@ public enum JSONPointer {
         return !looksLikeAPIKey(name)
     }
 
-    /// Shortest name judged by letters and digits as a key's random part (43 characters): a camelCase field name of
-    /// 32 or more letters (`communicationAppSwitchesDuringFlow`, 34) mixes the cases too, and is repeated.
-    static let shortestKeyLikeName = 40
-
     /// A key's secret sent as a member or parameter name was repeated in the error, and kept with the idempotent
-    /// answer of a label batch for a day (security probe, 7 December): a token's prefix in any letter case, or 40
-    /// bytes or more holding `APIKeySecret.fewestLettersAndDigitsInRandomPart` letters and digits of both cases.
+    /// answer of a label batch for a day (security probe, 7 December): a token's prefix in any letter case, or
+    /// `APIKeySecret.fewestLettersAndDigitsInRandomPart` letters and digits of both cases, as for `X-Request-ID`,
+    /// with `keyLikeDigits` digits or `keyLikePairs` capitals or digits next to another among them. A camelCase field
+    /// name of 32 or more letters (`communicationAppSwitchesDuringFlow`) has a capital a word, each followed by a
+    /// small letter, and hardly a digit, and is repeated; a random part, or any 32 characters of one, has about 10
+    /// such pairs and 5 digits, and is not (too few of both: about 8 in 10^4 pieces of 32, 2 in 10^4 whole parts).
     static func looksLikeAPIKey(_ name: String) -> Bool {
         let lowered = name.lowercased()
         if APIKeySecret.tokenPrefixes.contains(where: { lowered.contains($0) }) { return true }
-        guard name.utf8.count >= shortestKeyLikeName else { return false }
-        var lettersAndDigits = 0
-        var hasUpper = false, hasLower = false
+        var lettersAndDigits = 0, digits = 0, pairs = 0
+        var hasUpper = false, hasLower = false, previousWasCapitalOrDigit = false
         for byte in name.utf8 {
             let isUpper = byte >= 0x41 && byte <= 0x5A, isLower = byte >= 0x61 && byte <= 0x7A
-            if isUpper || isLower || (byte >= 0x30 && byte <= 0x39) { lettersAndDigits += 1 }
+            let isDigit = byte >= 0x30 && byte <= 0x39
+            if isUpper || isLower || isDigit { lettersAndDigits += 1 }
+            if isDigit { digits += 1 }
+            if (isUpper || isDigit) && previousWasCapitalOrDigit { pairs += 1 }
+            previousWasCapitalOrDigit = isUpper || isDigit
             hasUpper = hasUpper || isUpper
             hasLower = hasLower || isLower
         }
         return lettersAndDigits >= APIKeySecret.fewestLettersAndDigitsInRandomPart && hasUpper && hasLower
+            && (digits >= keyLikeDigits || pairs >= keyLikePairs)
     }
+
+    static let keyLikeDigits = 4
+    static let keyLikePairs = 3
 
     /// No field name holds more digits in a row; a card, account or phone number does (JSON probe, 6 December: a
     /// card number sent as a label item's member was echoed and kept with the batch's idempotent answer).
