@@ -18,7 +18,7 @@ struct StandardOutputLossTests {
     }
 
     @Test(.enabled(if: DurabilityTests.binary != nil, "the trust-insights binary is not built"),
-          arguments: [("a full disk", ">/dev/full", "No space left on device"), ("a closed descriptor", ">&-", "Bad file descriptor")])
+          arguments: [("a full disk", ">/dev/full", "no space left on device"), ("a closed descriptor", ">&-", "bad file descriptor")])
     func keyCreationRevokesTheKeyItCouldNotShow(_ name: String, _ redirection: String, _ reason: String) throws {
         let binary = try #require(DurabilityTests.binary).path
         let folder = NSTemporaryDirectory() + "stdout-loss-" + UUID().uuidString
@@ -45,6 +45,6 @@ struct StandardOutputLossTests {
         let binary = try #require(DurabilityTests.binary).path
         let result = try Self.shell(#""$1" --help >/dev/full"#, [binary])
         #expect(result.status == 1)
-        #expect(result.errors.contains("Error: cannot write standard output: No space left on device"))
+        #expect(result.errors.contains("Error: cannot write standard output: no space left on device"))
     }
 }

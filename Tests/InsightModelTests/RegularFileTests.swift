@@ -60,6 +60,8 @@ import InsightModel
             try RegularFile.read(atPath: directory + "/big", maximumBytes: 2 << 20)
         }
         #expect(RegularFileError.tooLarge(maximumBytes: 16 << 20).description == "larger than 16 MiB, more than a file of this kind holds")
+        // A model's bound, as the `models` commands say it (`verify` and `serve` said "1024 MiB").
+        #expect(RegularFileError.tooLarge(maximumBytes: 1 << 30).description == "larger than 1 GiB, more than a file of this kind holds")
     }
 
     /// Files under /proc are regular and report a size of 0, yet hold bytes: what a file that grew after `fstat`

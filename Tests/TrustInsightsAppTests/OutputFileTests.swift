@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func aDeviceThatRefusesTheBytesIsAnError() {
-        #expect(throws: CommandLineError.failure("cannot write /dev/full: No space left on device")) {
+        #expect(throws: CommandLineError.failure("cannot write /dev/full: no space left on device")) {
             try OutputFile.write(Array(repeating: 1, count: 100_000), to: "/dev/full")
         }
         var status = stat()
@@ -80,7 +80,7 @@ import Testing
     }
 
     @Test func aFolderIsNotAFile() {
-        #expect(throws: CommandLineError.failure("cannot write \(folder): Is a directory")) {
+        #expect(throws: CommandLineError.failure("cannot write \(folder): is a directory")) {
             try OutputFile.write(Array("x".utf8), to: folder)
         }
     }

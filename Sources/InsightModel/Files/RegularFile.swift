@@ -13,13 +13,13 @@ public enum RegularFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .system(let code):
-            let text = String(cString: strerror(code))
-            return text.prefix(1).lowercased() + text.dropFirst()
+        case .system(let code): return FileErrorText.reason(code: code)
         case .folder: return "it is a folder, not a file"
         case .notARegularFile(let kind): return "not a regular file (\(kind))"
         case .tooLarge(let maximumBytes):
-            let bound = maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
+            // As the `models` commands say a bound ("1 GiB"): `verify` and `serve` said the same one as "1024 MiB".
+            let bound = maximumBytes >= 1 << 30 && maximumBytes % (1 << 30) == 0 ? "\(maximumBytes >> 30) GiB"
+                : maximumBytes >= 1 << 20 ? "\(maximumBytes >> 20) MiB" : "\(maximumBytes) bytes"
             return "larger than \(bound), more than a file of this kind holds"
         }
     }
@@ -77,10 +77,20 @@ public enum RegularFile {
         switch status.st_mode & S_IFMT {
         case S_IFREG: return
         case S_IFDIR: throw .folder
-        case S_IFIFO: throw .notARegularFile(kind: "a named pipe")
-        case S_IFSOCK: throw .notARegularFile(kind: "a socket")
-        case S_IFCHR, S_IFBLK: throw .notARegularFile(kind: "a device")
-        default: throw .notARegularFile(kind: "of an unknown kind")
+        default: throw .notARegularFile(kind: kind(of: status))
+        }
+    }
+
+    /// What the file `status` describes is, as refusals say it: "a named pipe", "a socket", "a device".
+    public static func kind(of status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: "a file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR, S_IFBLK: "a device"
+        case S_IFLNK: "a symbolic link"
+        default: "of an unknown kind"
         }
     }
 }

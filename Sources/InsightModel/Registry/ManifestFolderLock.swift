@@ -11,12 +11,12 @@ enum ManifestFolderLock {
     ) throws(ModelRegistryError) -> Result {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw ModelRegistryError(file: folder, reason: "cannot open the manifest's folder to lock it: \(String(cString: strerror(errno)))")
+            throw ModelRegistryError(file: folder, reason: "cannot open the manifest's folder to lock it: \(FileErrorText.reason(code: errno))")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw ModelRegistryError(file: folder, reason: "cannot lock the manifest's folder: \(String(cString: strerror(errno)))")
+                throw ModelRegistryError(file: folder, reason: "cannot lock the manifest's folder: \(FileErrorText.reason(code: errno))")
             }
         }
         return try body()

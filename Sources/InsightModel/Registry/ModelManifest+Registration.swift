@@ -139,7 +139,7 @@ extension ModelManifest {
                 var status = stat()
                 guard stat(folder, &status) == 0 else {
                     throw ModelRegistryError(
-                        file: path, reason: "is a symbolic link to \(current), whose folder \(folder) cannot be reached (\(String(cString: strerror(errno)))): nothing was written")
+                        file: path, reason: "is a symbolic link to \(current), whose folder \(folder) cannot be reached (\(FileErrorText.reason(code: errno))): nothing was written")
                 }
                 guard status.st_mode & S_IFMT == S_IFDIR else {
                     throw ModelRegistryError(file: path, reason: "is a symbolic link to \(current), and \(folder) is not a folder: nothing was written")
@@ -176,7 +176,7 @@ extension ModelManifest {
             } else if errno == ENOENT, component != ".." {
                 missing.append(component)
             } else {
-                throw ModelRegistryError(file: path, reason: "cannot reach \(candidate): \(String(cString: strerror(errno)))")
+                throw ModelRegistryError(file: path, reason: "cannot reach \(candidate): \(FileErrorText.reason(code: errno))")
             }
         }
         return ([resolved == "/" ? "" : resolved] + missing + [last]).joined(separator: "/")

@@ -5,6 +5,7 @@ import Glibc
 import InsightCore
 import InsightCrypto
 import InsightStore
+import InsightModel
 
 /// `trust-insights backup --out <folder>`: a consistent copy of a data folder, taken while the service runs, with
 /// nothing but this binary (a container image has no `sqlite3`). The database goes through SQLite's online backup
@@ -53,7 +54,7 @@ enum BackupCommand {
                 : OutputFile.folder(of: target) + "/"
                     + (besideName.utf8.count <= Int(NAME_MAX) ? besideName : ".trust-insights-backup.partial-" + token)
             guard mkdir(staging, 0o700) == 0 else {
-                throw CommandLineError.failure("cannot make the folder \(staging): \(String(cString: strerror(errno)))")
+                throw CommandLineError.failure("cannot make the folder \(staging): \(FileErrorText.reason(code: errno))")
             }
             var finished = false
             var movedKeys = false
@@ -89,18 +90,18 @@ enum BackupCommand {
                 // Made private first, so that no moment has the backup in place in a folder others may enter.
                 if chmod(target, 0o700) != 0 {
                     environment.printError(
-                        "warning: \(target) keeps its mode (chmod: \(String(cString: strerror(errno)))): the files in it are 0600 and signing-keys/ 0700, but others may list or rename them")
+                        "warning: \(target) keeps its mode (chmod: \(FileErrorText.reason(code: errno))): the files in it are 0600 and signing-keys/ 0700, but others may list or rename them")
                 }
                 if !keyIDs.isEmpty {
                     guard rename(staging + "/signing-keys", target + "/signing-keys") == 0 else {
-                        let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
+                        let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : FileErrorText.reason(code: errno)
                         throw CommandLineError.failure("cannot put the backup in place in \(target): \(reason)")
                     }
                     movedKeys = true
                 }
                 // A link, not a rename, which would replace a database another run put there meanwhile.
                 guard link(staging + "/" + SQLiteStore.fileName, target + "/" + SQLiteStore.fileName) == 0 else {
-                    let reason = errno == EEXIST ? taken : String(cString: strerror(errno))
+                    let reason = errno == EEXIST ? taken : FileErrorText.reason(code: errno)
                     throw CommandLineError.failure("cannot put the backup in place in \(target): \(reason)")
                 }
                 unlink(staging + "/" + SQLiteStore.fileName)
@@ -108,7 +109,7 @@ enum BackupCommand {
                 syncFolder(target)
             } else {
                 guard rename(staging, target) == 0 else {
-                    let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : String(cString: strerror(errno))
+                    let reason = errno == ENOTEMPTY || errno == EEXIST ? taken : FileErrorText.reason(code: errno)
                     throw CommandLineError.failure("cannot put the backup in place at \(target): \(reason)")
                 }
                 syncFolder(OutputFile.folder(of: target))

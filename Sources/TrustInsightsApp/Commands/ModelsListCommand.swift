@@ -15,7 +15,8 @@ enum ModelsListCommand {
             do {
                 bytes = try ModelManifest.fileBytes(atPath: manifestPath)
             } catch {
-                throw CommandLineError.failure("cannot read \(manifestPath): \(FileErrorText.reason(error))")
+                // Worded as `verify` and `serve` say it, so one search finds the three.
+                throw CommandLineError.failure("\(manifestPath): cannot read the manifest: \(FileErrorText.reason(error))")
             }
             do {
                 manifest = try ModelManifest(jsonData: bytes)

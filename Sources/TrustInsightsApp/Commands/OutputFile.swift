@@ -221,7 +221,7 @@ enum OutputFile {
     }
 
     private static func failure(_ path: String) -> CommandLineError {
-        .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+        .failure("cannot write \(path): \(FileErrorText.reason(code: errno))")
     }
 
     static func folder(of path: String) -> String {

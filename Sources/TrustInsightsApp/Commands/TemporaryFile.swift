@@ -3,6 +3,7 @@ import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// The file a replaced output is written to before it is renamed over the old one. Where the file system has
 /// O_TMPFILE it has no name until it is complete, so a command killed half-way (SIGKILL included) leaves nothing
@@ -22,7 +23,7 @@ struct TemporaryFile {
         // Said before the work, not after it: an unnamed file opens whatever the name, and only the rename at the
         // end would find it too long.
         guard outputName.utf8.count <= Int(NAME_MAX) else {
-            throw .failure("cannot write \(output): \(String(cString: strerror(ENAMETOOLONG)))")
+            throw .failure("cannot write \(output): \(FileErrorText.reason(code: ENAMETOOLONG))")
         }
         // Naming an unnamed file goes through /proc/self/fd (AT_EMPTY_PATH needs a privilege): without /proc it
         // could be written but never named.
@@ -123,6 +124,6 @@ struct TemporaryFile {
     }
 
     private static func failure(_ path: String) -> CommandLineError {
-        .failure("cannot write \(path): \(String(cString: strerror(errno)))")
+        .failure("cannot write \(path): \(FileErrorText.reason(code: errno))")
     }
 }

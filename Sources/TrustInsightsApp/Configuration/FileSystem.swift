@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// Small file helpers over POSIX calls, so the app layer does not need Foundation for them.
 enum FileSystem {
@@ -109,9 +110,7 @@ struct FileSystemError: Error, CustomStringConvertible {
     /// Why, without the path.
     /// Lower-cased, as the other readers say a reason after "cannot read <path>:" or "cannot be read:".
     var reasonText: String {
-        if let reason { return reason }
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        reason ?? FileErrorText.reason(code: code)
     }
     var description: String { "\(path): \(reasonText)" }
 }

@@ -4,6 +4,7 @@ import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// One serving process per data folder. Two servers on one folder would each keep their own velocity windows,
 /// authorization cache and compliance counts, and answer the same person differently; the command-line tools
@@ -33,13 +34,13 @@ final class DataFolderLock: Sendable {
         let path = dataDir + "/" + Self.fileName
         let folder = open(dataDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
-            throw .failure("cannot open the data folder \(dataDir): \(String(cString: strerror(errno)))")
+            throw .failure("cannot open the data folder \(dataDir): \(FileErrorText.reason(code: errno))")
         }
         guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             close(folder)
             if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
-            throw .failure("cannot lock the data folder \(dataDir): \(String(cString: strerror(reason)))")
+            throw .failure("cannot lock the data folder \(dataDir): \(FileErrorText.reason(code: reason))")
         }
         // Opened inside the folder just locked, never through a link: a `serve.lock` that is a symbolic or hard link
         // to another file would have a start as root truncate that file (and, below, give it away).
@@ -50,7 +51,7 @@ final class DataFolderLock: Sendable {
             let reason = errno
             close(folder)
             if reason == ELOOP { throw Self.notAPlainFile(path) }
-            throw .failure("cannot open \(path): \(String(cString: strerror(reason)))\(Self.foreignLockFileAdvice(path, reason: reason))")
+            throw .failure("cannot open \(path): \(FileErrorText.reason(code: reason))\(Self.foreignLockFileAdvice(path, reason: reason))")
         }
         var status = stat()
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
@@ -65,7 +66,7 @@ final class DataFolderLock: Sendable {
             close(fd)
             close(folder)
             if reason == EWOULDBLOCK { throw Self.inUse(dataDir, owner: Self.liveOwner(path)) }
-            throw .failure("cannot lock \(path): \(String(cString: strerror(reason)))")
+            throw .failure("cannot lock \(path): \(FileErrorText.reason(code: reason))")
         }
         uncleanlyEndedOwner = created ? nil : Self.processID(readFrom: fd).flatMap { $0 > 0 ? $0 : nil }
         let pid = Array("\(getpid())\n".utf8)
