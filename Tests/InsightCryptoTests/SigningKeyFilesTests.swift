@@ -290,6 +290,27 @@ import Testing
         #expect("\(CryptoError.notARegularFile(path: path, kind: "a folder"))" == "refusing \(path): it is a folder, not a file")
     }
 
+    /// The key folder itself replaced by a named pipe or a file said "opendir ... failed: Not a directory (errno 20)"
+    /// (CLI probe, 7 December): what was put there is named, by every way in.
+    @Test func refusesANamedPipeOrAFileInPlaceOfTheFolder() throws {
+        let root = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (directory, files, _) = try folderWithOneKey(in: root)
+        try FileManager.default.removeItem(atPath: directory)
+        #expect(mkfifo(directory, 0o600) == 0)
+        let pipe = CryptoError.notAFolder(path: directory, kind: "a named pipe")
+        #expect(throws: pipe) { try files.loadOrCreate() }
+        #expect(throws: pipe) { try files.loadOrCreate(creatingFirst: false) }
+        #expect(throws: pipe) { try files.existing() }
+        #expect(throws: pipe) { try files.containsKeyFiles() }
+        #expect(throws: pipe) { try files.otherEntries() }
+        #expect("\(pipe)" == "refusing \(directory): it is a named pipe, not the folder that holds the signing keys")
+        #expect(unlink(directory) == 0)
+        FileManager.default.createFile(atPath: directory, contents: Data("x".utf8))
+        #expect(throws: CryptoError.notAFolder(path: directory, kind: "a file")) { try files.loadOrCreate() }
+        #expect(throws: CryptoError.notAFolder(path: directory, kind: "a file")) { try files.containsKeyFiles() }
+    }
+
     /// A damaged key file says which file, and that it is to be restored.
     @Test func aKeyFileThatIsNoPEMKeyIsNamedWithWhatToDo() throws {
         let root = try TestSupport.temporaryDirectory()

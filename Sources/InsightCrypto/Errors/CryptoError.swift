@@ -28,6 +28,8 @@ public enum CryptoError: Error, Equatable, Sendable {
     case symbolicLink(path: String)
     /// A private key's name holds a folder, a named pipe, a socket or a device: `kind` says which.
     case notARegularFile(path: String, kind: String)
+    /// The signing keys' folder is a file, a named pipe, a socket or a device: `kind` says which.
+    case notAFolder(path: String, kind: String)
     /// Two key files hold the same key (one copied beside the other under another time): the key set would publish
     /// one kid twice, with two statuses.
     case duplicateKey(kid: String, paths: [String])
@@ -76,6 +78,8 @@ extension CryptoError: CustomStringConvertible {
             return "refusing \(path): it is a symbolic link; a key file must be the file itself, so that nothing outside the key folder decides which key signs"
         case let .notARegularFile(path, kind):
             return kind == "a folder" ? "refusing \(path): it is a folder, not a file" : "refusing \(path): not a regular file (\(kind))"
+        case let .notAFolder(path, kind):
+            return "refusing \(path): it is \(kind), not the folder that holds the signing keys"
         case let .keyFileMismatch(path):
             return "key file \(path) does not hold the key its name promises"
         case let .duplicateKey(kid, paths):

@@ -35,7 +35,7 @@ struct KeyDirectory {
             throw CryptoError.keyStorage(path: path, operation: "stat", errno: errno)
         }
         guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw CryptoError.keyStorage(path: path, operation: "opendir", errno: ENOTDIR)
+            throw CryptoError.notAFolder(path: path, kind: Self.kind(status))
         }
         guard status.st_mode & 0o022 == 0 else {
             throw CryptoError.insecurePermissions(
@@ -76,7 +76,14 @@ struct KeyDirectory {
 
     func fileNames() throws -> [String] {
         guard let directory = opendir(path) else {
-            throw CryptoError.keyStorage(path: path, operation: "opendir", errno: errno)
+            let code = errno
+            // The folder replaced by a file or a named pipe said "opendir ... failed: Not a directory" (CLI probe,
+            // 7 December), which reads as a fault of the system rather than of what was put there.
+            var status = stat()
+            if code == ENOTDIR && stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFDIR {
+                throw CryptoError.notAFolder(path: path, kind: Self.kind(status))
+            }
+            throw CryptoError.keyStorage(path: path, operation: "opendir", errno: code)
         }
         defer { closedir(directory) }
         var names: [String] = []
@@ -113,12 +120,8 @@ struct KeyDirectory {
         guard fstat(descriptor, &status) == 0 else {
             throw CryptoError.keyStorage(path: filePath, operation: "fstat", errno: errno)
         }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw CryptoError.notARegularFile(path: filePath, kind: "a folder")
-        case S_IFIFO: throw CryptoError.notARegularFile(path: filePath, kind: "a named pipe")
-        case S_IFSOCK: throw CryptoError.notARegularFile(path: filePath, kind: "a socket")
-        default: throw CryptoError.notARegularFile(path: filePath, kind: "a device")
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw CryptoError.notARegularFile(path: filePath, kind: Self.kind(status))
         }
         guard status.st_mode & 0o077 == 0 else {
             throw CryptoError.insecurePermissions(
@@ -224,4 +227,17 @@ struct KeyDirectory {
         _ = fsync(descriptor)
         close(descriptor)
     }
+
+    /// What a file is, as the refusals say it.
+    private static func kind(_ status: stat) -> String {
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: "a file"
+        case S_IFDIR: "a folder"
+        case S_IFIFO: "a named pipe"
+        case S_IFSOCK: "a socket"
+        case S_IFLNK: "a symbolic link"
+        default: "a device"
+        }
+    }
+
 }

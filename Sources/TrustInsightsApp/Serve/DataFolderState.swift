@@ -1,4 +1,5 @@
 import InsightCrypto
+import InsightModel
 import InsightStore
 #if canImport(Glibc)
 import Glibc
@@ -55,10 +56,20 @@ struct DataFolderState {
     /// "no database", sending the operator to look for a lost file (guards probe, 5 December).
     func checkReachable() throws(CommandLineError) {
         var status = stat()
-        guard stat(databasePath, &status) != 0, errno == EACCES else { return }
+        guard stat(databasePath, &status) != 0 else { return try checkDatabaseIsAFile(status) }
+        guard errno == EACCES else { return }
         throw .failure(
             "cannot reach \(databasePath): permission denied: run the command as the user the service runs as "
                 + "(the data folder is theirs alone, mode 0700)")
+    }
+
+    /// A named pipe in the database's place was called "missing or empty" where signing keys were beside it, and
+    /// SQLite, opening one, would wait on it for data that never comes (CLI probe, 7 December).
+    private func checkDatabaseIsAFile(_ status: stat) throws(CommandLineError) {
+        guard status.st_mode & S_IFMT != S_IFREG else { return }
+        throw .failure(
+            "refusing \(databasePath): it is \(RegularFile.kind(of: status)), not a database file: move it away, "
+                + "and restore the database from a backup if one was there")
     }
 
     /// Before the data folder is made: its parent must be a folder already. The service (and `keys create`) make the
@@ -80,6 +91,8 @@ struct DataFolderState {
     /// Before the database is opened (opening creates it): a WAL or signing keys without a database mean the
     /// database went.
     func checkDatabaseBeforeOpening() throws(CommandLineError) {
+        var status = stat()
+        if stat(databasePath, &status) == 0 { try checkDatabaseIsAFile(status) }
         guard !holdsOrphanedWAL else {
             throw .failure(
                 "the data folder \(dataDir) holds \(databasePath)-wal but no database (\(databasePath) is missing or "
@@ -95,8 +108,15 @@ struct DataFolderState {
     private func containsSigningKeys() throws(CommandLineError) -> Bool {
         do {
             return try signingKeys.containsKeyFiles()
-        } catch {
+        } catch let error as CryptoError {
+            // The owner is worth a look only when the system refused to read the folder; a file or named pipe put in
+            // its place got the same hint (CLI probe, 7 December).
+            guard case .keyStorage(_, _, let code) = error, code == EACCES || code == EPERM else {
+                throw .failure("cannot read the signing keys folder \(signingKeys.directory): \(error)")
+            }
             throw .failure("cannot read the signing keys folder \(signingKeys.directory): \(error) (is it owned by the user the service runs as?)")
+        } catch {
+            throw .failure("cannot read the signing keys folder \(signingKeys.directory): \(error)")
         }
     }
 
