@@ -85,20 +85,23 @@ import Testing
     @Test func aFeatureNameHoldingAControlCharacterIsRefusedByIndex() throws {
         let document = try XGBoostImporter.importModel(
             jsonBytes: ImporterRefusalTests.xgboost(), options: ImporterRefusalTests.options)
-        for name in ["a\n{\"level\":\"error\"}", "a\u{0}", "tab\there", "a\u{85}", "a\u{2028}b", "a\u{2029}", "\u{1B}[31m"] {
+        for name in ["a\n{\"level\":\"error\"}", "a\u{0}", "tab\there", "a\u{85}", "a\u{2028}b", "a\u{2029}", "\u{1B}[31m", "a\u{202E}b", "\u{2066}x"] {
             var named = document
             named.featureNames = ["b", name]
             let error = #expect(throws: ModelValidationError.self) { try CompiledModel(document: named) }
             #expect(error?.problem == .controlCharacterInFeatureName(feature: 1))
-            #expect(error?.description.contains("the name of feature 1 holds a line break or another control character") == true)
+            #expect(error?.description.contains("the name of feature 1 holds a line break, another control character or a direction control") == true)
             #expect(error?.description.contains(name) == false)
         }
         var plain = document
-        plain.featureNames = ["é b", "x-y.z"]
+        // A zero-width joiner (in an emoji) lays nothing out differently: only the direction controls of the format
+        // characters are refused.
+        plain.featureNames = ["é b", "x-y.z\u{1F469}\u{200D}\u{1F4BB}"]
         _ = try CompiledModel(document: plain)
         // Names from a file, shown before they are checked, are written inert.
         #expect(FeatureNameText.printable("a\n{\"x\"}\u{2028}") == "a\\u{A}{\"x\"}\\u{2028}")
         #expect(FeatureNameText.printable("é") == "é")
+        #expect(FeatureNameText.printable("a\u{202E}gnp.exe") == "a\\u{202E}gnp.exe")
         // The text of an escape is not an escape.
         #expect(FeatureNameText.printable("b\\u{A}x") == "b\\\\u{A}x")
         #expect(FeatureNameText.printable("b\nx") == "b\\u{A}x")

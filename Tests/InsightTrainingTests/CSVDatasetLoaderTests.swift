@@ -180,8 +180,9 @@ import Testing
         #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 2)) {
             try loader.parse(text: "label,a\tb\n0,1\n", name: "t.csv")
         }
-        // Unicode's line and paragraph separators are line breaks too; a zero-width joiner (in emoji) is not.
-        for separator in ["\u{2028}", "\u{2029}"] {
+        // Unicode's line and paragraph separators are line breaks too, and a direction override reorders the line it
+        // is printed on; a zero-width joiner (in emoji) is neither.
+        for separator in ["\u{2028}", "\u{2029}", "\u{202E}", "\u{2067}"] {
             #expect(throws: DatasetError.controlCharacterInFeatureName(path: "t.csv", column: 3)) {
                 try loader.parse(text: "label,a,x\(separator)y\n0,1,2\n", name: "t.csv")
             }

@@ -72,7 +72,7 @@ public enum ModelImportError: Error, Sendable, Equatable, CustomStringConvertibl
         case .reservedFeatureName(let name, let inGivenNames):
             "a feature may not be named '\(name)': feature CSVs (models score, --evaluate) read that column as the label; \(inGivenNames ? "give that column another name in --features" : "rename it with --features")"
         case .controlCharacterInFeatureName(let feature, let inGivenNames):
-            "the name of feature \(feature) holds a line break or another control character: a name is one line of text; \(inGivenNames ? "the name comes from --features: give that column one without" : "rename it with --features")"
+            "the name of feature \(feature) holds a line break, another control character or a direction control: a name is one line of text; \(inGivenNames ? "the name comes from --features: give that column one without" : "rename it with --features")"
         case .missingSigmoid(let objective):
             "objective '\(objective)' has no sigmoid parameter: LightGBM refuses to load such a file (binary needs a sigmoid, such as sigmoid:1)"
         case .noObjective:

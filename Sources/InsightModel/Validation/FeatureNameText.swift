@@ -1,9 +1,20 @@
 /// Feature names as text on one line: what a model may hold, and how a message shows a name that is not yet checked.
 public enum FeatureNameText {
-    /// A C0 or C1 control character, or U+2028 and U+2029, which are line breaks too (Unicode's line and paragraph
-    /// separators): the rule `train` applies to a CSV header, and the model validator to every model.
+    /// Whether `name` holds a character that changes how the text around it is laid out (`isLayoutControl`): the
+    /// rule `train` applies to a CSV header, and the model validator to every model.
     public static func holdsControlCharacter(_ name: String) -> Bool {
-        name.unicodeScalars.contains { [.control, .lineSeparator, .paragraphSeparator].contains($0.properties.generalCategory) }
+        name.unicodeScalars.contains(where: isLayoutControl)
+    }
+
+    /// A C0 or C1 control character; U+2028 or U+2029, which are line breaks too (Unicode's line and paragraph
+    /// separators); or a bidirectional embedding, override or isolate (U+202A to U+202E, U+2066 to U+2069), which
+    /// reorders the text after it on the line: a name holding U+202E printed the rest of a message backwards (the
+    /// trick of "Trojan Source"). Other format characters (a zero-width joiner in an emoji) leave the line as it is.
+    static func isLayoutControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory)
+        }
     }
 
     /// `name` with each such character written `\u{A}`, for a message about names a file or an option gave before
@@ -15,7 +26,7 @@ public enum FeatureNameText {
         for scalar in name.unicodeScalars {
             if scalar == "\\" {
                 text += "\\\\"
-            } else if [.control, .lineSeparator, .paragraphSeparator].contains(scalar.properties.generalCategory) {
+            } else if isLayoutControl(scalar) {
                 text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 text.unicodeScalars.append(scalar)

@@ -58,7 +58,7 @@ public struct ModelValidationError: Error, Sendable, Equatable, CustomStringConv
             return "feature names '\(first)' (\(scalars(first))) and '\(second)' (\(scalars(second))) are one name here: they are canonically equivalent Unicode, which requests and the catalogue cannot tell apart; rename one (models import --features)"
         case .emptyFeatureName: return "a feature name is empty"
         case .controlCharacterInFeatureName(let feature):
-            return "the name of feature \(feature) holds a line break or another control character: a name is one line of text (rename it with models import --features)"
+            return "the name of feature \(feature) holds a line break, another control character or a direction control: a name is one line of text (rename it with models import --features)"
         case .noTrees: return "the model has no trees"
         case .badBaseMargin: return "baseMargin must be finite (and a float32 value in a float32 model)"
         case .badThresholds(let medium, let high):

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// Why a data set could not be read or used. Messages name files, lines and columns, never feature values.
 /// Header positions are columns counted from 1, the label being column 1, as a spreadsheet or `cut -f` counts them.
@@ -52,8 +53,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     static func reason(_ code: Int32) -> String {
         if code == EISDIR { return "it is a folder, not a file" }
         if code == ENOENT { return "no such file" }
-        let text = String(cString: strerror(code))
-        return text.prefix(1).lowercased() + text.dropFirst()
+        return FileErrorText.reason(code: code)
     }
 
     /// Names as a message lists them: the first 20, then how many more.
@@ -81,7 +81,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notUTF8(let path, let line, let column):
             "\(path):\(line): column \(column) is not UTF-8 text (save the CSV as UTF-8; Excel calls it \"CSV UTF-8\")"
         case .controlCharacterInFeatureName(let path, let column):
-            "\(path): column \(column) of the header holds a line break or another control character in its name"
+            "\(path): column \(column) of the header holds a line break, another control character or a direction control in its name"
         case .badQuote(let path, let line):
             "\(path):\(line): a quoted field is not closed, or a quote is misplaced (RFC 4180: a field with quotes is quoted as a whole, and a quote inside it is doubled)"
         case .carriageReturnLineEnding(let path, let line):
