@@ -353,6 +353,26 @@ struct ConnectionSessionTests {
         #expect(try status("PUT", "/records/2", "If-Match: \"v1\"\r\n") == 412)
     }
 
+    /// The server's own `204` to OPTIONS is a 2xx, so its conditions are judged as an unsafe method's are (RFC 9110
+    /// §13.2.1); they were ignored (HTTP probe, 7 December: `If-Match: "x"` got 204).
+    @Test func judgesTheConditionsOfAnOptionsRequest() throws {
+        func response(_ target: String, _ fields: String) throws -> ParsedResponse {
+            try #require(InMemoryConnection().send("OPTIONS \(target) HTTP/1.1\r\nHost: a\r\n\(fields)\r\n").first)
+        }
+        let failed = try response("/items/7", "If-Match: \"v1\"\r\n")
+        #expect(failed.status == 412)
+        #expect(failed.header("Allow") == nil)
+        #expect(try response("/items/7", "If-Match: *\r\n").status == 204)
+        #expect(try response("/items/7", "If-None-Match: *\r\n").status == 412)
+        #expect(try response("/items/7", "If-None-Match: \"v1\"\r\n").status == 204)
+        #expect(try response("/items/7", "If-Modified-Since: Sat, 01 Jan 2000 00:00:00 GMT\r\n").status == 204)
+        // A path without GET, and the server as a whole, have no current representation.
+        #expect(try response("/checked", "If-Match: *\r\n").status == 412)
+        #expect(try response("/checked", "If-None-Match: *\r\n").status == 204)
+        #expect(try response("*", "If-Match: *\r\n").status == 412)
+        #expect(try response("*", "").status == 204)
+    }
+
     @Test func answersNotModifiedOrPreconditionFailedInPlaceOfASafeMethodsSuccess() throws {
         let connection = InMemoryConnection()
         let notModified = try #require(connection.send("GET /items/7 HTTP/1.1\r\nHost: a\r\nIf-None-Match: *\r\n\r\n").first)

@@ -266,13 +266,10 @@ struct ConnectionSession {
                 earlyError = refusalWithoutContent()
                 contentFreeChecked = true
             }
-            if earlyError == nil, head.method != .get, head.method != .head, head.method != .options, Preconditions.applies(to: head.headers) {
+            if earlyError == nil, head.method != .get, head.method != .head, Preconditions.applies(to: head.headers) {
                 // An unsafe method must not run when its condition fails (RFC 9110 §13.1.1), so this is decided
                 // before the handler; GET and HEAD are decided on the handler's answer (see `finish`).
-                let target = services.router.resolve(method: .get, path: head.path)
-                var hasRepresentation = false
-                if case .found = target { hasRepresentation = true }
-                if Preconditions.evaluate(head.headers, method: head.method, hasRepresentation: hasRepresentation) != .proceed {
+                if conditionsFail(head) {
                     // Checked above already, and found nothing to refuse, when the body was still to come.
                     let refusal = contentFreeChecked ? nil : refusalWithoutContent()
                     earlyError = refusal ?? Preconditions.failure
@@ -287,6 +284,11 @@ struct ConnectionSession {
             }
         case .automaticOptions:
             routeTemplate = services.router.templateText(at: head.path) ?? routeTemplate
+            // Its answer is a 2xx, so its conditions are judged as an unsafe method's are (RFC 9110 §13.2.1): they
+            // were ignored, and `If-Match: "x"` got 204 (HTTP probe, 7 December).
+            if Preconditions.applies(to: head.headers), conditionsFail(head) {
+                earlyError = Preconditions.failure
+            }
         case .methodNotAllowed(let allow):
             routeTemplate = services.router.templateText(at: head.path) ?? routeTemplate
             earlyError = HTTPError(
@@ -385,6 +387,15 @@ struct ConnectionSession {
         }
         send(response, pending: pending, requestID: pending.requestID, forceClose: false)
         resumePipelining()
+    }
+
+    /// Whether a method other than GET and HEAD must not be performed (RFC 9110 §13.2.2), judged before any
+    /// handler runs: the target has a current representation when its path answers GET, and no entity tag is known
+    /// without running that GET, so only `*` can match.
+    private func conditionsFail(_ head: HTTPRequestHead) -> Bool {
+        var hasRepresentation = false
+        if case .found = services.router.resolve(method: .get, path: head.path) { hasRepresentation = true }
+        return Preconditions.evaluate(head.headers, method: head.method, hasRepresentation: hasRepresentation) != .proceed
     }
 
     /// A safe method's conditions are judged on its answer: only a 2xx would have been sent without them
