@@ -429,7 +429,8 @@ import Testing
                 _ = try LiveService { $0.dataDir = dataDir }
             } throws: { error in
                 guard case .failure(let message) = error as? CommandLineError else { return false }
-                return message.contains("cannot read the signing keys folder \(dataDir)/signing-keys")
+                // Named for what is there (a file), not as a folder that cannot be read.
+                return message.contains("refusing \(dataDir)/signing-keys: it is a file, not the folder that holds the signing keys")
             }
         }
         #expect(!FileManager.default.fileExists(atPath: dataDir + "/" + SQLiteStore.fileName), "no new database was made")

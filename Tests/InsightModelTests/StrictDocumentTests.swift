@@ -84,6 +84,8 @@ import Testing
             return
         }
         #expect(message == "member name 'baseMargin' appears twice in one object")
+        // A name holding a line break is written inert, so that the message stays one line.
+        #expect(JSONParser.quoted("a\nb") == "'a\\u{A}b'")
     }
 
     /// Numbers JSONDecoder cannot hold were "not valid JSON" with no path; they are named where they stand.

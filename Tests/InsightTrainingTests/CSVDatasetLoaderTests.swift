@@ -159,6 +159,10 @@ import Testing
         let duplicate = DatasetError.duplicateFeatureName(path: "t.csv", name: "activeCall", columns: [2, 4])
         #expect(throws: duplicate) { try loader.parse(text: "label,activeCall,b,activeCall\n0,1,2,3\n", name: "t.csv") }
         #expect(duplicate.description == "t.csv: the header names the feature 'activeCall' more than once (columns 2, 4)")
+        // A repeated name is quoted before the rule on line breaks is reached: written inert (regression probe,
+        // 7 December: a repeated `a\u{2028}b` printed a second line).
+        let forged = DatasetError.duplicateFeatureName(path: "t.csv", name: "a\u{2028}b\u{202E}", columns: [2, 3]).description
+        #expect(forged == "t.csv: the header names the feature 'a\\u{2028}b\\u{202E}' more than once (columns 2, 3)")
         #expect(throws: DatasetError.noFeatures(path: "t.csv")) { try loader.parse(text: "label\n0\n1\n", name: "t.csv") }
         #expect(DatasetError.noFeatures(path: "t.csv").description.hasPrefix("t.csv: "))
         #expect(throws: DatasetError.empty(path: "t.csv")) { try loader.parse(text: "\u{FEFF}", name: "t.csv") }

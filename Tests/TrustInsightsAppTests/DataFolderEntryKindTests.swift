@@ -28,11 +28,24 @@ import Testing
         for arguments in [
             ["keys", "list"], ["keys", "create", "--tenant", "t", "--role", "client", "--env", "sandbox"],
             ["export", "metrics", "--tenant", "t", "--out", directory + "-metrics.json"], ["backup", "--out", directory + "-backup"],
+            ["signing-keys", "list"], ["signing-keys", "rotate"],
         ] {
             let started = ContinuousClock.now
             let run = run(arguments)
             #expect(run.status == 1 && run.errors.contains(refusal), "\(arguments): \(run.errors)")
             #expect(ContinuousClock.now - started < .seconds(10), "\(arguments)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
+    }
+
+    /// A folder has a size, and was taken for a database: `signing-keys rotate` wrote a key beside it (regression
+    /// probe, 7 December).
+    @Test func aFolderAsTheDatabaseIsRefusedAndNoKeyIsWritten() throws {
+        let database = directory + "/trust-insights.sqlite"
+        try FileManager.default.createDirectory(atPath: database, withIntermediateDirectories: false)
+        for arguments in [["signing-keys", "rotate"], ["signing-keys", "list"], ["keys", "list"], ["backup", "--out", directory + "-backup"]] {
+            let run = run(arguments)
+            #expect(run.status == 1 && run.errors.contains("refusing \(database): it is a folder, not a database file"), "\(arguments): \(run.errors)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory + "/signing-keys"))
     }
@@ -43,7 +56,7 @@ import Testing
         let created = run(["keys", "create", "--tenant", "t", "--role", "client", "--env", "sandbox"])
         #expect(created.status == 1, "\(created.errors)")
         #expect(created.errors.contains(
-            "cannot read the signing keys folder \(keys): refusing \(keys): it is a named pipe, not the folder that holds the signing keys"),
+            "refusing \(keys): it is a named pipe, not the folder that holds the signing keys"),
             "\(created.errors)")
         #expect(!created.errors.contains("owned by"), "\(created.errors)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/trust-insights.sqlite"))

@@ -73,7 +73,10 @@ extension CryptoError: CustomStringConvertible {
         case let .noKeys(path):
             return "no signing key in \(path)"
         case let .keyStorage(path, operation, errno):
-            return "\(operation) \(path) failed: \(String(cString: strerror(errno))) (errno \(errno))"
+            // Lower-cased as the other file messages say a reason (InsightModel's `FileErrorText`, which this module
+            // cannot see).
+            let text = String(cString: strerror(errno))
+            return "\(operation) \(path) failed: \(text.prefix(1).lowercased() + text.dropFirst()) (errno \(errno))"
         case let .symbolicLink(path):
             return "refusing \(path): it is a symbolic link; a key file must be the file itself, so that nothing outside the key folder decides which key signs"
         case let .notARegularFile(path, kind):

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSQLite
+import InsightModel
 
 extension SQLiteConnection {
     /// What `backUp(to:)` wrote.
@@ -21,7 +22,7 @@ extension SQLiteConnection {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             var error = SQLiteError(connection: nil, code: SQLITE_CANTOPEN, context: "create \(path)")
-            error.message = String(cString: strerror(errno))
+            error.message = FileErrorText.reason(code: errno)
             throw error
         }
         // The umask can only take bits away; set the mode so that the intent does not depend on it.

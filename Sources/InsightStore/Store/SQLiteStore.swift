@@ -1,3 +1,4 @@
+import InsightModel
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -178,7 +179,7 @@ public final class SQLiteStore: Sendable {
         for component in directory.split(separator: "/") where component != "." {
             path += "/" + component
             if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StoreError.cannotCreateDirectory(path: path, reason: String(cString: strerror(errno)))
+                throw StoreError.cannotCreateDirectory(path: path, reason: FileErrorText.reason(code: errno))
             }
         }
     }

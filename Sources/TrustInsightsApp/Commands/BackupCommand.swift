@@ -54,7 +54,9 @@ enum BackupCommand {
                 : OutputFile.folder(of: target) + "/"
                     + (besideName.utf8.count <= Int(NAME_MAX) ? besideName : ".trust-insights-backup.partial-" + token)
             guard mkdir(staging, 0o700) == 0 else {
-                throw CommandLineError.failure("cannot make the folder \(staging): \(FileErrorText.reason(code: errno))")
+                // Named for the --out the operator gave; the staging folder is ours (regression probe, 7 December).
+                throw CommandLineError.failure(
+                    "cannot write the backup to \(target): \(FileErrorText.reason(code: errno)) (making \(staging) to fill first)")
             }
             var finished = false
             var movedKeys = false

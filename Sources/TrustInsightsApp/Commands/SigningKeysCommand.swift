@@ -30,10 +30,13 @@ enum SigningKeysCommand {
         ) { arguments, environment in
             // Listing creates nothing: the service makes the first key on its first start.
             let dataDir = try dataDir(arguments, environment)
+            // Something other than a database file in its place is named, as every other command names it, rather
+            // than called missing (regression probe, 7 December).
+            let folder = DataFolderState(dataDir: dataDir)
+            try folder.checkReachable()
             let keys = try SigningKeyFiles(directory: dataDir + "/signing-keys").existing()
             // A folder without a database or keys is a mistyped --data-dir (as `keys list` and `rotate` say), not a
             // folder whose keys are still to come.
-            let folder = DataFolderState(dataDir: dataDir)
             guard !keys.isEmpty || folder.holdsDatabase else {
                 throw CommandLineError.failure(
                     "no database and no signing keys at \(dataDir): check --data-dir (or dataDir in the configuration)")
@@ -70,6 +73,9 @@ enum SigningKeysCommand {
             let folder = DataFolderState(dataDir: dataDir)
             // A key in a folder without a database is what start-up takes for a lost database, and refuses; with a
             // mistyped --data-dir it would be a key no server uses. A new folder gets its first key on first start.
+            // A folder or a pipe in the database's place is named, not taken for a database (regression probe,
+            // 7 December: a folder there had a key rotated in).
+            try folder.checkReachable()
             guard folder.holdsDatabase else {
                 throw CommandLineError.failure(
                     "no database at \(folder.databasePath): check --data-dir (or dataDir in the configuration); "

@@ -18,8 +18,10 @@ struct DataFolderState {
     /// True when the folder holds a database: what every command but `serve` and `keys create` requires, since
     /// opening one creates it. A database in WAL mode is never an empty file: SQLite writes its first page, which
     /// records the mode, before any WAL frame.
+    /// Only a regular file counts: a folder has a size too.
     var holdsDatabase: Bool {
-        (FileSystem.fileSize(atPath: databasePath) ?? 0) > 0
+        var status = stat()
+        return stat(databasePath, &status) == 0 && status.st_mode & S_IFMT == S_IFREG && status.st_size > 0
     }
 
     /// A WAL with frames but no database beside it: the database file went, and the WAL holds only the pages
@@ -111,6 +113,7 @@ struct DataFolderState {
         } catch let error as CryptoError {
             // The owner is worth a look only when the system refused to read the folder; a file or named pipe put in
             // its place got the same hint (CLI probe, 7 December).
+            if case .notAFolder = error { throw .failure("\(error)") }
             guard case .keyStorage(_, _, let code) = error, code == EACCES || code == EPERM else {
                 throw .failure("cannot read the signing keys folder \(signingKeys.directory): \(error)")
             }
