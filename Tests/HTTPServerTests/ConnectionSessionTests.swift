@@ -60,6 +60,8 @@ struct ConnectionSessionTests {
         let errors = try #require(body["errors"] as? [[String: String]])
         #expect(errors.count == 1)
         #expect(errors.first?["pointer"] == pointer)
+        // A field's name is no pointer into the body: `in` says so.
+        #expect(errors.first?["in"] == "header")
         #expect(errors.first?["detail"]?.contains(detail) == true, "\(errors)")
         #expect(!response.bodyText.contains("jane") && !response.bodyText.contains("4111"))
     }
@@ -86,6 +88,7 @@ struct ConnectionSessionTests {
         let body = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         let errors = try #require(body["errors"] as? [[String: String]])
         #expect(errors.map { $0["pointer"] } == pointers)
+        #expect(errors.allSatisfy { $0["in"] == "header" })
         #expect(errors.allSatisfy { $0["detail"] == body["detail"] as? String })
         #expect(!response.bodyText.contains("a:80:80") && !response.bodyText.contains("text/plain") && !response.bodyText.contains("gzip"))
     }
@@ -371,6 +374,9 @@ struct ConnectionSessionTests {
         #expect(try response("/checked", "If-None-Match: *\r\n").status == 204)
         #expect(try response("*", "If-Match: *\r\n").status == 412)
         #expect(try response("*", "").status == 204)
+        // A body over the limit is refused for its size first, as it would be without the condition.
+        #expect(try response("/items/7", "If-Match: \"v1\"\r\nContent-Length: 100000000\r\n").status == 413)
+        #expect(try response("/items/7", "Content-Length: 100000000\r\n").status == 413)
     }
 
     @Test func answersNotModifiedOrPreconditionFailedInPlaceOfASafeMethodsSuccess() throws {

@@ -2,14 +2,30 @@ import FoundationEssentials
 
 /// An RFC 9457 problem document, sent as `application/problem+json`.
 public struct ProblemDetails: Sendable, Codable, Equatable {
-    /// One invalid input field, located by a JSON Pointer (RFC 6901) such as `/features/activeCall`.
+    /// One invalid input field, located by a JSON Pointer (RFC 6901) such as `/features/activeCall` into the body,
+    /// or, where `location` is set, by the name of a query or path parameter or a header field in `pointer`.
     public struct FieldError: Sendable, Codable, Equatable {
+        /// Where a field outside the body is: sent as the member `in`, as OpenAPI names a parameter's place. Absent
+        /// for the body, so that `pointer` is an RFC 6901 pointer exactly when `in` is absent (HTTP probe,
+        /// 7 December: a parameter's name in `pointer` read as a pointer, and `""` for an unnamed query parameter as
+        /// the whole body).
+        public enum Location: String, Sendable, Codable {
+            case query, path, header
+        }
+
         public var pointer: String
         public var detail: String
+        public var location: Location?
 
-        public init(pointer: String, detail: String) {
+        public init(pointer: String, detail: String, location: Location? = nil) {
             self.pointer = pointer
             self.detail = detail
+            self.location = location
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case pointer, detail
+            case location = "in"
         }
     }
 

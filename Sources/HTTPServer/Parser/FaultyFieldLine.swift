@@ -62,6 +62,6 @@ struct FaultyFieldLine: Equatable, Sendable {
         case .invalidFieldValue: "has a value holding a control character (only tab, space and visible characters may appear)"
         default: error.detail
         }
-        return ProblemDetails.FieldError(pointer: name ?? "", detail: "The \(place) \(why).")
+        return ProblemDetails.FieldError(pointer: name ?? "", detail: "The \(place) \(why).", location: .header)
     }
 }

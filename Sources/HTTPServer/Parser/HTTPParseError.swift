@@ -68,7 +68,7 @@ extension HTTPParseError: HTTPResponseError {
     var problem: ProblemDetails {
         var problem = ProblemDetails(slug: slug, status: status, detail: detail)
         if !fieldNames.isEmpty {
-            problem.errors = fieldNames.map { ProblemDetails.FieldError(pointer: $0, detail: detail) }
+            problem.errors = fieldNames.map { ProblemDetails.FieldError(pointer: $0, detail: detail, location: .header) }
         }
         return problem
     }

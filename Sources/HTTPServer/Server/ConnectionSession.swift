@@ -186,7 +186,7 @@ struct ConnectionSession {
         _ status: HTTPStatus, slug: String, field: String, detail: String, headers: HTTPFields = HTTPFields()
     ) -> HTTPError {
         var problem = ProblemDetails(slug: slug, status: status, detail: detail)
-        problem.errors = [ProblemDetails.FieldError(pointer: field, detail: detail)]
+        problem.errors = [ProblemDetails.FieldError(pointer: field, detail: detail, location: .header)]
         return HTTPError(status, problem: problem, headers: headers)
     }
 
@@ -287,7 +287,13 @@ struct ConnectionSession {
             // Its answer is a 2xx, so its conditions are judged as an unsafe method's are (RFC 9110 §13.2.1): they
             // were ignored, and `If-Match: "x"` got 204 (HTTP probe, 7 December).
             if Preconditions.applies(to: head.headers), conditionsFail(head) {
-                earlyError = Preconditions.failure
+                // What is refused without the condition still comes first, as for a route's method: a declared body
+                // over the limit is 413, not 412 (regression probe, 7 December).
+                if case .contentLength(let length) = head.framing, length > bodyLimit {
+                    earlyError = HTTPParseError.bodyTooLarge
+                } else {
+                    earlyError = Preconditions.failure
+                }
             }
         case .methodNotAllowed(let allow):
             routeTemplate = services.router.templateText(at: head.path) ?? routeTemplate

@@ -53,16 +53,25 @@ public struct ContextViolation: Sendable, Equatable {
     /// name that is not repeated back, `JSONPointer.isEchoable`): decoders use it to tell that member's violation
     /// from its siblings'. Never sent, and not part of equality, which is about what the client is told.
     public var member: String?
+    /// Set when the violation is about a query or path parameter, which `pointer` then names (a body has JSON
+    /// Pointers; a parameter has only its name, or `""` for one whose name is not repeated).
+    public var parameter: ParameterPlace?
 
-    public init(pointer: String, code: String, detail: String, member: String? = nil) {
+    /// Where a parameter is sent.
+    public enum ParameterPlace: String, Sendable {
+        case query, path
+    }
+
+    public init(pointer: String, code: String, detail: String, member: String? = nil, parameter: ParameterPlace? = nil) {
         self.pointer = pointer
         self.code = code
         self.detail = detail
         self.member = member
+        self.parameter = parameter
     }
 
     public static func == (lhs: ContextViolation, rhs: ContextViolation) -> Bool {
-        lhs.pointer == rhs.pointer && lhs.code == rhs.code && lhs.detail == rhs.detail
+        lhs.pointer == rhs.pointer && lhs.code == rhs.code && lhs.detail == rhs.detail && lhs.parameter == rhs.parameter
     }
 
     public init(_ violation: FeatureViolation) {

@@ -38,7 +38,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
 
     /// One parameter with a problem.
     static func invalidParameter(name: String, detail: String) -> ServiceProblem {
-        .invalidParameters([ContextViolation(pointer: name, code: "invalidParameter", detail: detail)])
+        .invalidParameters([ContextViolation(pointer: name, code: "invalidParameter", detail: detail, parameter: .query)])
     }
 
     public var status: HTTPStatus {
@@ -97,18 +97,18 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .overrideInProduction(let header):
             let named = Self.overrideHeader(header)
             var problem = ProblemDetails(slug: "override-not-allowed", status: status, title: "Override not allowed", detail: "\(named.phrase) is honoured only for sandbox keys.")
-            problem.errors = [.init(pointer: named.pointer, detail: "is honoured only for sandbox keys")]
+            problem.errors = [.init(pointer: named.pointer, detail: "is honoured only for sandbox keys", location: .header)]
             return problem
         case .invalidOverride(let header, let allowed):
             let detail = "must be one of: \(allowed.joined(separator: ", "))"
             var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "The header \(header) \(detail).")
-            problem.errors = [.init(pointer: header, detail: detail)]
+            problem.errors = [.init(pointer: header, detail: detail, location: .header)]
             return problem
         case .unknownOverride(let header, let known):
             let named = Self.overrideHeader(header)
             let detail = "is not a sandbox override; the overrides are \(known.joined(separator: ", "))"
             var problem = ProblemDetails(slug: "invalid-override", status: status, title: "Invalid override", detail: "\(named.phrase) \(detail).")
-            problem.errors = [.init(pointer: named.pointer, detail: detail)]
+            problem.errors = [.init(pointer: named.pointer, detail: detail, location: .header)]
             return problem
         case .notFound(let what):
             return ProblemDetails(slug: "not-found", status: status, title: "Not Found", detail: "\(what) was not found.")
@@ -125,7 +125,7 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
         case .invalidHeader(let name, let detail):
             // Named like a query or path parameter: by its name, as there is no body to point into.
             var problem = ProblemDetails(slug: "invalid-header", status: status, title: "Invalid header", detail: "\(name) \(detail)")
-            problem.errors = [.init(pointer: name, detail: detail)]
+            problem.errors = [.init(pointer: name, detail: detail, location: .header)]
             return problem
         case .invalidParameters(let violations):
             var summary = "A parameter is invalid."
@@ -174,7 +174,9 @@ public enum ServiceProblem: Error, HTTPResponseError, Equatable {
     static let maximumListedErrors = 32
 
     private func listed(_ violations: [ContextViolation]) -> [ProblemDetails.FieldError] {
-        violations.prefix(Self.maximumListedErrors).map { .init(pointer: $0.pointer, detail: $0.detail) }
+        violations.prefix(Self.maximumListedErrors).map { violation in
+            .init(pointer: violation.pointer, detail: violation.detail, location: violation.parameter.map { $0 == .query ? .query : .path })
+        }
     }
 
     private func summary(_ violations: [ContextViolation]) -> String {
@@ -243,8 +245,8 @@ extension ServiceProblem {
         } else if !JSONPointer.isEchoable(name) {
             detail = "holds a parameter that is not one of this route's (\(expected); \(JSONPointer.unrepeatedNameReason))"
         } else {
-            return ContextViolation(pointer: name, code: "unknownField", detail: "is not a parameter of this route (\(expected))")
+            return ContextViolation(pointer: name, code: "unknownField", detail: "is not a parameter of this route (\(expected))", parameter: .query)
         }
-        return ContextViolation(pointer: "", code: "unknownField", detail: detail)
+        return ContextViolation(pointer: "", code: "unknownField", detail: detail, parameter: .query)
     }
 }

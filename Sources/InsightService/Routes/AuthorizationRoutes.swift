@@ -42,7 +42,7 @@ struct AuthorizationRoutes: Sendable {
 
     private static let refDetail = "must be 1 to \(EvaluationRequestDecoder.maximumRefLength) characters long, and UTF-8 once percent-decoded"
 
-    private static let refViolation = ContextViolation(pointer: "subjectRef", code: "invalidParameter", detail: refDetail)
+    private static let refViolation = ContextViolation(pointer: "subjectRef", code: "invalidParameter", detail: refDetail, parameter: .path)
 
     private static func validRef(_ parameters: [String: String]) -> String? {
         guard let ref = parameters["subjectRef"], !ref.isEmpty, Wire.fits(ref, EvaluationRequestDecoder.maximumRefLength) else {
@@ -99,7 +99,7 @@ struct AuthorizationRoutes: Sendable {
             requested = try AuthorizationRequestDecoder.decode(request.body)
         } catch ServiceProblem.invalidRequest(let violations) where Self.validRef(context.parameters) == nil {
             // Both wrong: one answer names both, so the client need not learn of them one round trip at a time.
-            throw ServiceProblem.invalidRequest([ContextViolation(pointer: "subjectRef", code: "invalidValue", detail: Self.refDetail)] + violations)
+            throw ServiceProblem.invalidRequest([ContextViolation(pointer: "subjectRef", code: "invalidValue", detail: Self.refDetail, parameter: .path)] + violations)
         }
         let key = try subject(context, principal)
         // Answered once the change is durable; the loop does not wait for the commit (it did, and one key's flood

@@ -32,7 +32,7 @@ public enum MetricsRequestDecoder {
     ) throws(ServiceProblem) -> MetricsRequest {
         var problems: [ContextViolation] = []
         func problem(_ name: String, _ detail: String) {
-            problems.append(ContextViolation(pointer: name, code: "invalidParameter", detail: detail))
+            problems.append(ContextViolation(pointer: name, code: "invalidParameter", detail: detail, parameter: .query))
         }
         var values: [String: String] = [:]
         var repeated: Set<String> = []
