@@ -8,6 +8,11 @@ import Testing
         let repeated = FeatureTable.ReadError.repeatedColumnName(name: "x0", columns: [2, 3])
         #expect(throws: repeated) { try FeatureTable(csv: "label,x0,x0\n0,-0.5,0.5\n1,0.5,-0.5\n") }
         #expect(repeated.description == "the header names the column 'x0' more than once (columns 2, 3)")
+        // Written inert and cut, as `train` quotes it (regression probe, 7 December: a repeated `a\u{2028}b` printed
+        // two lines, and a repeated name of a megabyte a message of a megabyte).
+        #expect(FeatureTable.ReadError.repeatedColumnName(name: "a\u{2028}b\u{202E}", columns: [2, 3]).description
+            == "the header names the column 'a\\u{2028}b\\u{202E}' more than once (columns 2, 3)")
+        #expect(FeatureTable.ReadError.repeatedColumnName(name: String(repeating: "n", count: 1_000_000), columns: [2, 3]).description.count < 200)
         // Quoting a name does not make it another name.
         #expect(throws: repeated) { try FeatureTable(csv: "label,\"x0\",x0\n0,1,2\n") }
         #expect(throws: FeatureTable.ReadError.repeatedColumnName(name: "a", columns: [1, 3, 4])) {

@@ -85,5 +85,8 @@ import Testing
             == .malformed("'feature_names=' appears more than once in the header"))
         #expect(lightGBMRefusal(model.replacingOccurrences(of: "threshold=1.5\n", with: "threshold=1.5\nthreshold=2.5\n"))
             == .malformed("tree 0: 'threshold=' appears more than once"))
+        // A repeated key is quoted inert: it could hold a line break (regression probe, 7 December).
+        #expect(lightGBMRefusal(model.replacingOccurrences(of: "num_class=1\n", with: "num_class=1\na\u{2028}b=1\na\u{2028}b=2\n"))
+            == .malformed("'a\\u{2028}b=' appears more than once in the header"))
     }
 }

@@ -85,7 +85,7 @@ import Testing
     @Test func aFeatureNameHoldingAControlCharacterIsRefusedByIndex() throws {
         let document = try XGBoostImporter.importModel(
             jsonBytes: ImporterRefusalTests.xgboost(), options: ImporterRefusalTests.options)
-        for name in ["a\n{\"level\":\"error\"}", "a\u{0}", "tab\there", "a\u{85}", "a\u{2028}b", "a\u{2029}", "\u{1B}[31m", "a\u{202E}b", "\u{2066}x"] {
+        for name in ["a\n{\"level\":\"error\"}", "a\u{0}", "tab\there", "a\u{85}", "a\u{2028}b", "a\u{2029}", "\u{1B}[31m", "a\u{202E}b", "\u{2066}x", "a\u{200F}"] {
             var named = document
             named.featureNames = ["b", name]
             let error = #expect(throws: ModelValidationError.self) { try CompiledModel(document: named) }

@@ -31,13 +31,13 @@ extension FeatureTable {
             switch self {
             case .empty: "the CSV has no header"
             case .repeatedColumnName(let name, let columns):
-                "the header names the column '\(name)' more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
-            case .badField(let line, let column): "line \(line): column '\(column)' is not a number"
+                "the header names the column \(FeatureNameText.quoted(name)) more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
+            case .badField(let line, let column): "line \(line): column \(FeatureNameText.quoted(column)) is not a number"
             case .disallowedWhitespace(let line, let column):
-                "line \(line): column '\(column)' holds a tab or other whitespace: only spaces may surround a value"
-            case .infiniteValue(let line, let column): "line \(line): column '\(column)' is infinite"
+                "line \(line): column \(FeatureNameText.quoted(column)) holds a tab or other whitespace: only spaces may surround a value"
+            case .infiniteValue(let line, let column): "line \(line): column \(FeatureNameText.quoted(column)) is infinite"
             case .outsideFloat32Range(let line, let column):
-                "line \(line): column '\(column)' is outside float32's range (magnitude at most 3.4028235e38)"
+                "line \(line): column \(FeatureNameText.quoted(column)) is outside float32's range (magnitude at most 3.4028235e38)"
             case .badLabel(let line): "line \(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
             case .wrongFieldCount(let line, let expected, let found): "line \(line): \(found) fields, expected \(expected)"
             case .blankLine(let line, let expected):

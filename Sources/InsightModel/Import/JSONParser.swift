@@ -181,10 +181,10 @@ struct JSONParser {
         return code
     }
 
-    /// A member name for an error message: short names as they are, long ones cut (the file is the operator's own),
+    /// A member name for an error message, as feature names are quoted (`FeatureNameText.quoted`): a long one cut,
     /// line breaks and direction controls written as escapes, so that a name cannot forge a line of output.
     static func quoted(_ name: String) -> String {
-        name.count <= 64 ? "'\(FeatureNameText.printable(name))'" : "'\(FeatureNameText.printable(String(name.prefix(64))))...'"
+        FeatureNameText.quoted(name)
     }
 
     private mutating func parseNumber() throws(SyntaxError) -> String {

@@ -34,11 +34,11 @@ public enum LightGBMImporter {
                 // LightGBM writes each line once; of a repeated one its loader keeps one copy or another depending
                 // on the line (the last `feature_names`, the first `objective`), so an edited file is refused.
                 guard current!.updateValue(value, forKey: key) == nil else {
-                    throw .malformed("tree \(treeBlocks.count): '\(key)=' appears more than once")
+                    throw .malformed("tree \(treeBlocks.count): \(FeatureNameText.quoted(key + "=")) appears more than once")
                 }
             } else {
                 guard header.updateValue(value, forKey: key) == nil else {
-                    throw .malformed("'\(key)=' appears more than once in the header")
+                    throw .malformed("\(FeatureNameText.quoted(key + "=")) appears more than once in the header")
                 }
             }
         }

@@ -39,16 +39,10 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case noRows(path: String)
     case featuresDiffer(path: String, missing: [String], extra: [String])
 
-    /// A name as a message quotes it: a long one is cut, with its length, so that a header of one 200 MB name
-    /// does not become a 200 MB message (trainer probe, 6 December); a line break or direction control in it is
-    /// written as an escape (`FeatureNameText.printable`), since a repeated header name is quoted before the rule
-    /// that refuses such names is reached (regression probe, 7 December: `a\u{2028}b` printed two lines).
+    /// A name as a message quotes it (`FeatureNameText.quoted`): a long one cut, with its length (trainer probe,
+    /// 6 December), line breaks and direction controls escaped.
     static func quoted(_ name: String) -> String {
-        let utf8 = name.utf8
-        guard utf8.count > 64 else { return "'\(FeatureNameText.printable(name))'" }
-        // Cut by code points, not Characters: a name of one letter and 100,000 combining marks is one Character.
-        let cut = String(String.UnicodeScalarView(name.unicodeScalars.prefix(48)))
-        return "'\(FeatureNameText.printable(cut))...' (\(utf8.count) bytes)"
+        FeatureNameText.quoted(name)
     }
 
     /// The system's reason as the `models` commands say it: a folder named as one ("Is a directory" read as a fault
