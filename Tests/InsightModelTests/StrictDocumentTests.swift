@@ -85,7 +85,7 @@ import Testing
         }
         #expect(message == "member name 'baseMargin' appears twice in one object")
         // A name holding a line break is written inert, so that the message stays one line.
-        #expect(JSONParser.quoted("a\nb") == "'a\\u{A}b'")
+        #expect(FeatureNameText.quoted("a\nb") == "'a\\u{A}b'")
         #expect(FeatureNameText.quoted(String(repeating: "\u{2028}", count: 100)).hasSuffix("...' (300 bytes)"))
     }
 

@@ -126,7 +126,7 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
             guard members.updateValue(try parseValue(), forKey: key) == nil else {
-                throw SyntaxError(offset: nameOffset, message: "member name \(Self.quoted(key)) appears twice in one object")
+                throw SyntaxError(offset: nameOffset, message: "member name \(FeatureNameText.quoted(key)) appears twice in one object")
             }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input") }
@@ -179,12 +179,6 @@ struct JSONParser {
         }
         index += 4
         return code
-    }
-
-    /// A member name for an error message, as feature names are quoted (`FeatureNameText.quoted`): a long one cut,
-    /// line breaks and direction controls written as escapes, so that a name cannot forge a line of output.
-    static func quoted(_ name: String) -> String {
-        FeatureNameText.quoted(name)
     }
 
     private mutating func parseNumber() throws(SyntaxError) -> String {

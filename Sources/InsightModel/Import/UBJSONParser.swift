@@ -174,7 +174,7 @@ struct UBJSONParser {
             let next = if let type { type } else { try parser.marker() }
             let value = try parser.value(marker: next)
             guard members.updateValue(value, forKey: name) == nil else {
-                throw SyntaxError(offset: nameOffset, message: "member name \(JSONParser.quoted(name)) appears twice in one object")
+                throw SyntaxError(offset: nameOffset, message: "member name \(FeatureNameText.quoted(name)) appears twice in one object")
             }
         }
         if let count {

@@ -39,11 +39,6 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
     case noRows(path: String)
     case featuresDiffer(path: String, missing: [String], extra: [String])
 
-    /// A name as a message quotes it (`FeatureNameText.quoted`): a long one cut, with its length (trainer probe,
-    /// 6 December), line breaks and direction controls escaped.
-    static func quoted(_ name: String) -> String {
-        FeatureNameText.quoted(name)
-    }
 
     /// The system's reason as the `models` commands say it: a folder named as one ("Is a directory" read as a fault
     /// of the file), a missing file as "no such file", the rest lower-cased to follow "cannot read <path>:".
@@ -55,7 +50,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Names as a message lists them: the first 20, then how many more.
     static func listed(_ names: [String]) -> String {
-        let shown = names.prefix(20).map(quoted).joined(separator: ", ")
+        let shown = names.prefix(20).map(FeatureNameText.quoted).joined(separator: ", ")
         return names.count > 20 ? shown + " and \(names.count - 20) more" : shown
     }
 
@@ -73,7 +68,7 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
         case .reservedFeatureName(let path, let column):
             "\(path): column \(column) of the header is named 'label': a feature may not be named 'label' (column 1 is the label)"
         case .duplicateFeatureName(let path, let name, let columns):
-            "\(path): the header names the feature \(Self.quoted(name)) more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
+            "\(path): the header names the feature \(FeatureNameText.quoted(name)) more than once (columns \(columns.map(String.init).joined(separator: ", ")))"
         case .shapeMismatch: "values, labels and feature names do not agree in shape, or a value is infinite"
         case .notUTF8(let path, let line, let column):
             "\(path):\(line): column \(column) is not UTF-8 text (save the CSV as UTF-8; Excel calls it \"CSV UTF-8\")"
@@ -87,12 +82,12 @@ public enum DatasetError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path):\(line): the line is blank: a row needs \(expected) fields (write a missing value as an empty field or NA between the commas)"
         case .wrongFieldCount(let path, let line, let expected, let found):
             "\(path):\(line): expected \(expected) fields, found \(found)"
-        case .invalidNumber(let path, let line, let column): "\(path):\(line): column \(Self.quoted(column)) is not a number"
+        case .invalidNumber(let path, let line, let column): "\(path):\(line): column \(FeatureNameText.quoted(column)) is not a number"
         case .disallowedWhitespace(let path, let line, let column):
-            "\(path):\(line): column \(Self.quoted(column)) holds a tab or other whitespace: only spaces may surround a value"
-        case .nonFiniteValue(let path, let line, let column): "\(path):\(line): column \(Self.quoted(column)) is infinite"
+            "\(path):\(line): column \(FeatureNameText.quoted(column)) holds a tab or other whitespace: only spaces may surround a value"
+        case .nonFiniteValue(let path, let line, let column): "\(path):\(line): column \(FeatureNameText.quoted(column)) is infinite"
         case .outsideFloat32Range(let path, let line, let column):
-            "\(path):\(line): column \(Self.quoted(column)) is outside float32's range (magnitude at most 3.4028235e38)"
+            "\(path):\(line): column \(FeatureNameText.quoted(column)) is outside float32's range (magnitude at most 3.4028235e38)"
         case .invalidLabel(let path, let line): "\(path):\(line): label must be 0 or 1 (written 0, 1, 0.0 or 1.0)"
         case .noRows(let path): "\(path) has a header but no rows"
         case .featuresDiffer(let path, let missing, let extra):
