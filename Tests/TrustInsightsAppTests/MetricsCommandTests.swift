@@ -307,7 +307,7 @@ import InsightCore
         let (status, output) = run(["export", "metrics", "--tenant", "acmee"])
         #expect(status == 1)
         let error = output.standardError.withLock { $0 }
-        #expect(error.contains("no tenant 'acmee'") && error.contains("tenants: acme"))
+        #expect(error.contains("--tenant acmee: no such tenant") && error.contains("tenants: acme"))
         #expect(output.standardOutput.withLock { $0 }.isEmpty)
     }
 

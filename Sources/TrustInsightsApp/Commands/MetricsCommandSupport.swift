@@ -88,7 +88,9 @@ enum MetricsCommandSupport {
         }
         guard tenants.contains(tenant) else {
             let known = tenants.isEmpty ? "none" : tenants.map(\.rawValue).joined(separator: ", ")
-            throw CommandLineError.failure("no tenant '\(tenant.rawValue)' in \(configuration.dataDir) (tenants: \(known))")
+            // Not a usage error (exit 64): the option is well formed, the data folder just holds no such tenant, as
+            // with `keys revoke` of an unknown key. The tenants listed are the operator's own, from the same files.
+            throw CommandLineError.failure("--tenant \(tenant.rawValue): no such tenant in \(configuration.dataDir) (tenants: \(known))")
         }
         return LabelMetrics(source: store, policy: configuration.metricsPolicy)
     }
