@@ -300,6 +300,9 @@ import Testing
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule)]}"#, .init(path: "/rules/1/name", message: "duplicate rule name")),
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [\#(rule), \#(rule.replacingOccurrences(of: #""r""#, with: #""R""#))]}"#,
              .init(path: "/rules/1/name", message: "duplicate rule name (differs from another only in letter case)")),
+            (#"{"formatVersion": 1, "counters": [\#(counter), \#(counter.replacingOccurrences(of: #""a""#, with: #""A""#))], "rules": []}"#,
+             .init(path: "/counters/1/name", message: "duplicate counter name (differs from another only in letter case)")),
+            (#"{"formatVersion": 1, "counters": [\#(counter), \#(counter)], "rules": []}"#, .init(path: "/counters/1/name", message: "duplicate counter name")),
             // A missing member of a rule is named, as a counter's is.
             (#"{"formatVersion": 1, "counters": [\#(counter)], "rules": [{"name": "r", "counter": "a", "raiseTo": "high"}]}"#,
              .init(path: "/rules/0/atLeast", message: "required")),
@@ -418,6 +421,18 @@ import Testing
         wrongWindow.counters[1].windowSeconds = 7200
         #expect(throws: VelocityConfiguration.LoadError(path: "/counters/1/windowSeconds", message: "the counter named evaluationsPerAccount1h must have a window of 3600 seconds")) {
             try wrongWindow.check(against: catalogue)
+        }
+
+        // A name that differs from a feature's only in letter case would look like it feeds that feature.
+        for (name, feature) in [("EvaluationsPerAccount10m", "evaluationsPerAccount10m"), ("ActiveCall", "activeCall")] {
+            var lookalike = VelocityConfiguration.standard
+            lookalike.counters.append(.init(name: name, kind: .evaluationsPerAccount, windowSeconds: 60))
+            let index = lookalike.counters.count - 1
+            #expect(throws: VelocityConfiguration.LoadError(
+                path: "/counters/\(index)/name",
+                message: "\(name) differs from the feature \(feature) only in letter case: a counter feeds only the feature of exactly its name")) {
+                try lookalike.check(against: catalogue)
+            }
         }
 
         // A counter of a name of its own feeds no catalogue feature, and may be anything.

@@ -3,6 +3,19 @@
 /// missing) or fill it with another quantity than its name says. Errors name the velocity.json path.
 extension VelocityConfiguration {
     public func check(against catalogue: FeatureCatalogue) throws(LoadError) {
+        // A counter feeds only the feature of exactly its name: one that differs from a feature only in letter case
+        // would look like it feeds that feature and feed nothing.
+        var featureNames = Set(VelocityFeature.allCases.map(\.rawValue))
+        for category in OperationCategory.allCases {
+            featureNames.formUnion(catalogue.catalogue(for: category).features.map(\.name))
+        }
+        for (index, counter) in counters.enumerated() where !featureNames.contains(counter.name) {
+            if let feature = featureNames.sorted().first(where: { $0.lowercased() == counter.name.lowercased() }) {
+                throw LoadError(
+                    path: "/counters/\(index)/name",
+                    message: "\(counter.name) differs from the feature \(feature) only in letter case: a counter feeds only the feature of exactly its name")
+            }
+        }
         for (index, counter) in counters.enumerated() {
             guard let feature = VelocityFeature(rawValue: counter.name) else { continue }
             if counter.kind != feature.counterKind {

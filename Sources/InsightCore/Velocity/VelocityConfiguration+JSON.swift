@@ -50,9 +50,13 @@ extension VelocityConfiguration {
             throw LoadError(path: "", message: "not valid JSON: \(error)")
         }
         guard formatVersion != nil else { throw LoadError(path: "/formatVersion", message: "required (1)") }
+        // A counter feeds the computed feature of exactly its name, and a rule names its counter exactly: two names
+        // that differ only in letter case would read as one to a person editing the file.
         var names = Set<String>()
-        for (index, counter) in counters.enumerated() where !names.insert(counter.name).inserted {
-            throw LoadError(path: "/counters/\(index)/name", message: "duplicate counter name")
+        for (index, counter) in counters.enumerated() where !names.insert(counter.name.lowercased()).inserted {
+            let exact = counters[..<index].contains { $0.name == counter.name }
+            throw LoadError(
+                path: "/counters/\(index)/name", message: exact ? "duplicate counter name" : "duplicate counter name (differs from another only in letter case)")
         }
         // A rule's name is its reason code: two of one name could not be told apart in an answer, nor could two that
         // differ only in letter case by a reader.
