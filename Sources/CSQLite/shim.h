@@ -7,3 +7,10 @@
 static inline int ti_sqlite3_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+
+// sqlite3_db_config is variadic too. Whether the last connection to close checkpoints the WAL into the database
+// file (and deletes the WAL): off until the opener has read the database and found it sound, so that a failed open
+// never writes a WAL that is not the database's own (another database's, copied in beside it) into the file.
+static inline int ti_sqlite3_checkpoint_on_close(sqlite3 *db, int enabled) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, enabled ? 0 : 1, (int *)0);
+}

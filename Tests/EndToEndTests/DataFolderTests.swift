@@ -107,6 +107,42 @@ import Testing
         }
     }
 
+    /// With a `-wal` file beside it, the damage may be the WAL's (another database's, copied in with a backup), and
+    /// the advice says how to tell which; the refused start leaves both files as they were (fault probe, 7 December:
+    /// it folded a foreign WAL into the database and deleted it).
+    @Test func aDamagedDatabaseWithAWALBesideItSaysHowToTellWhichAndWritesNeither() throws {
+        let dataDir = Self.temporaryFolder("damaged-wal")
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        try Self.storeOneEvaluation(in: dataDir)
+        let databasePath = dataDir + "/trust-insights.sqlite"
+        let database = try FileHandle(forWritingTo: URL(fileURLWithPath: databasePath))
+        try database.write(contentsOf: Data(repeating: 0x41, count: 16))
+        try database.close()
+        try Data(repeating: 0x57, count: 4096).write(to: URL(fileURLWithPath: databasePath + "-wal"))
+        let databaseBefore = try #require(FileManager.default.contents(atPath: databasePath))
+        #expect {
+            _ = try LiveService { $0.dataDir = dataDir }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("the write-ahead log beside it (\(databasePath)-wal)")
+                && message.contains("a -wal file of another database copied in beside it")
+                && message.contains("the start changed neither file")
+                && message.contains("copy \(databasePath) alone to another folder and check the copy")
+        }
+        #expect(FileManager.default.contents(atPath: databasePath) == databaseBefore)
+        #expect(FileManager.default.contents(atPath: databasePath + "-wal") == Data(repeating: 0x57, count: 4096))
+    }
+
+    /// A folder the system will not open for this user names its owner and mode as the likely cause (as root, which
+    /// these tests may run as, no mode refuses: so the message is checked, not provoked).
+    @Test func aDataFolderThisUserMayNotOpenIsSaidToBeAnOwnerOrModeProblem() {
+        guard case .failure(let denied) = DataFolderLock.openFailure("/srv/ti", code: EACCES),
+              case .failure(let other) = DataFolderLock.openFailure("/srv/ti", code: ELOOP)
+        else { Issue.record("not a failure"); return }
+        #expect(denied == "cannot open the data folder /srv/ti: permission denied: run the service as the user that owns the folder (it is theirs alone, mode 0700), or give the folder to that user; ls -ld /srv/ti shows its owner and mode")
+        #expect(other.hasPrefix("cannot open the data folder /srv/ti: ") && !other.contains("owns the folder"))
+    }
+
     /// The lock is the folder's own, not only serve.lock's: deleting the "stale" lock file under a running server let a
     /// second one start on the same folder (and checkpoint its WAL away as it stopped).
     @Test func deletingTheLockFileDoesNotLetASecondServerIn() throws {

@@ -18,6 +18,32 @@ import Testing
         // And the folder opens again as usual.
         #expect(try SQLiteStore(directory: directory.path).isWritable())
     }
+
+    /// A refused open writes neither the database file nor its WAL. A `-wal` file of another database copied in
+    /// beside this one reads as damage, and the connection closing on that error checkpointed the foreign pages into
+    /// the database and deleted the WAL, destroying both (fault probe, 7 December). Here the refusal is a schema
+    /// newer than the binary, read from a WAL frame: before, the close folded that WAL into the file and deleted it.
+    @Test func aRefusedOpenLeavesTheDatabaseAndItsWALAsTheyWere() throws {
+        let source = try TemporaryDirectory()
+        let folder = try TemporaryDirectory()
+        let writer = try SQLiteConnection(path: source.file("db.sqlite"))
+        try writer.execute("CREATE TABLE thing (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+        try writer.execute("INSERT INTO thing (name) VALUES ('a'), ('b')")
+        try writer.execute("PRAGMA user_version = 999")
+        // Copied while the writer is open, so the copy's WAL holds every frame whatever a close would do.
+        let database = folder.file(SQLiteStore.fileName)
+        try FileManager.default.copyItem(atPath: source.file("db.sqlite"), toPath: database)
+        try FileManager.default.copyItem(atPath: source.file("db.sqlite-wal"), toPath: database + "-wal")
+        let databaseBefore = try #require(FileManager.default.contents(atPath: database))
+        let walBefore = try #require(FileManager.default.contents(atPath: database + "-wal"))
+        #expect(walBefore.count > 32, "the WAL holds frames")
+
+        #expect(throws: Migrator.MigrationError.databaseNewerThanBinary(database: 999, binary: SQLiteStore.schemaVersion)) {
+            _ = try SQLiteStore(directory: folder.path)
+        }
+        #expect(FileManager.default.contents(atPath: database) == databaseBefore)
+        #expect(FileManager.default.contents(atPath: database + "-wal") == walBefore)
+    }
 }
 
 /// The shutdown's checkpoint says when it could not fold the whole WAL back, for the log (`checkpoint at shutdown

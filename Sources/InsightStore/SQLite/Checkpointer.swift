@@ -53,6 +53,8 @@ final class Checkpointer: @unchecked Sendable {
         connection = try SQLiteConnection(path: path)
         // Possibly the last connection to close: it must leave the WAL files in place too (see SQLiteStore).
         connection.keepWALFilesOnClose()
+        // Opened only once the store has read the schema through its writer.
+        connection.allowCheckpointOnClose()
         self.intervalMilliseconds = intervalMilliseconds
         self.spacingMicroseconds = spacingMicroseconds
     }

@@ -71,6 +71,11 @@ public final class SQLiteConnection: @unchecked Sendable {
             error.message = "the file is not writable by this user (its owner or mode differs from the database's)"
             throw error
         }
+        // Before anything reads the file: a WAL beside it that belongs to another database (copied in with a backup)
+        // reads as damage, and a connection closing on that error would checkpoint the foreign pages into this
+        // database and delete the WAL, destroying both (fault probe, 7 December). Closing writes nothing until the
+        // opener says the database is sound (`allowCheckpointOnClose()`).
+        ti_sqlite3_checkpoint_on_close(pointer, 0)
         handle = pointer
         sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
         if mode == .readWrite {
@@ -161,6 +166,12 @@ public final class SQLiteConnection: @unchecked Sendable {
     public func keepWALFilesOnClose() {
         var keep: Int32 = 1
         sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &keep)
+    }
+
+    /// Lets this connection, when it closes last, checkpoint the WAL into the database file as SQLite does by default.
+    /// For an opener that has read the database (its schema) and found it sound; until then a close writes nothing.
+    public func allowCheckpointOnClose() {
+        ti_sqlite3_checkpoint_on_close(handle, 1)
     }
 
     /// Keeps `framesInWAL` current through SQLite's WAL hook, which runs inside each commit on this connection.

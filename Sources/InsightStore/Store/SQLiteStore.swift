@@ -60,6 +60,8 @@ public final class SQLiteStore: Sendable {
         try connection.execute("PRAGMA wal_autocheckpoint = 0")
         try connection.execute("PRAGMA journal_size_limit = 67108864")
         connection.keepWALFilesOnClose()
+        // The schema read and brought up to date: the files are this database's, and closing may fold the WAL in.
+        connection.allowCheckpointOnClose()
         // Writes stop short of filling the disk: the reserve is what lets the checkpointer (which needs room in the
         // database file) make progress, and keeps a write from failing half-way through the WAL.
         let databasePath = path

@@ -33,9 +33,7 @@ final class DataFolderLock: Sendable {
         }
         let path = dataDir + "/" + Self.fileName
         let folder = open(dataDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else {
-            throw .failure("cannot open the data folder \(dataDir): \(FileErrorText.reason(code: errno))")
-        }
+        guard folder >= 0 else { throw Self.openFailure(dataDir, code: errno) }
         guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             close(folder)
@@ -146,6 +144,16 @@ final class DataFolderLock: Sendable {
     static func refusalWhileHeld(dataDir: String) -> CommandLineError? {
         guard holder(dataDir: dataDir) != nil else { return nil }
         return inUse(dataDir, owner: liveOwner(dataDir + "/" + fileName))
+    }
+
+    /// A folder the system will not open for this user said only "permission denied" (fault probe, 7 December): it is
+    /// the folder's owner or mode, which the message now names, as the database's own check does.
+    static func openFailure(_ dataDir: String, code: Int32) -> CommandLineError {
+        let reason = FileErrorText.reason(code: code)
+        guard code == EACCES || code == EPERM else { return .failure("cannot open the data folder \(dataDir): \(reason)") }
+        return .failure(
+            "cannot open the data folder \(dataDir): \(reason): run the service as the user that owns the folder (it is "
+                + "theirs alone, mode 0700), or give the folder to that user; ls -ld \(dataDir) shows its owner and mode")
     }
 
     private static func inUse(_ dataDir: String, owner: Int?) -> CommandLineError {
