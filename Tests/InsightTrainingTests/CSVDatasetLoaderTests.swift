@@ -204,6 +204,25 @@ import Testing
         }
     }
 
+    /// A carriage return inside a quoted field is text (RFC 4180), as `models score` reads it: refused for what it
+    /// is, a control character in a name or a value that is no number, not as CR-only line endings, in files whose
+    /// lines end in CRLF or LF throughout (ML probe, 7 December).
+    @Test func aQuotedCarriageReturnIsTextNotALineEnding() {
+        #expect(throws: DatasetError.controlCharacterInFeatureName(path: "h1.csv", column: 2)) {
+            try loader.parse(text: "label,\"a\r\nz\",b\r\n1,0.5,0.2\r\n0,0.1,0.3\r\n", name: "h1.csv")
+        }
+        #expect(throws: DatasetError.controlCharacterInFeatureName(path: "h2.csv", column: 4)) {
+            try loader.parse(text: "label,a,b,\"n\ry\"\n1,0.5,0.2,1\n0,0.1,0.3,2\n", name: "h2.csv")
+        }
+        #expect(throws: DatasetError.invalidNumber(path: "h4.csv", line: 2, column: "n")) {
+            try loader.parse(text: "label,a,b,n\n1,0.5,0.2,\"x\ry\"\n0,0.1,0.3,2\n", name: "h4.csv")
+        }
+        // Outside quotes, after a quoted field, one still is.
+        #expect(throws: DatasetError.carriageReturnLineEnding(path: "h5.csv", line: 2)) {
+            try loader.parse(text: "label,a,b\n1,\"0.5\",2\r0,1,2\n", name: "h5.csv")
+        }
+    }
+
     @Test func aMissingFileIsNamedWithTheSystemsReason() {
         do {
             _ = try loader.load(path: "/nonexistent/train.csv")

@@ -37,10 +37,8 @@ public struct CSVDatasetLoader: Sendable {
             } catch {
                 throw DatasetError(error, path: path)
             }
-            // CSVRecords reads a lone carriage return as text: in a header, it means the lines end in CR alone.
-            if header.contains(where: { $0.utf8.contains(UInt8(ascii: "\r")) }) {
-                throw .carriageReturnLineEnding(path: path, line: 1)
-            }
+            // A carriage return left in a name was quoted (CSVRecords refuses one outside quotes as a CR-only line
+            // ending): the name check refuses it as the control character it is, as it does a quoted line feed.
             guard header.first == FeatureTable.labelColumn else { throw .missingLabelColumn(path: path) }
             let featureNames = Array(header.dropFirst())
             try Dataset.checkFeatureNames(featureNames, source: path)

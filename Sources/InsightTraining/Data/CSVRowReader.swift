@@ -153,9 +153,15 @@ struct CSVRowReader {
     private func fieldError(
         _ error: DatasetError, _ rowStart: UnsafePointer<UInt8>, _ rowLine: Int, _ fieldStart: UnsafePointer<UInt8>
     ) -> DatasetError {
+        // Only a carriage return outside quotes ends a line; one inside a quoted field is text (RFC 4180), which the
+        // field's own error then names (`"x\ry"` is not a number). Before, a quoted one read as CR-only line endings.
         var cursor = rowStart
-        while cursor.pointee != Self.lineFeed {
-            if cursor.pointee == Self.carriageReturn && cursor[1] != Self.lineFeed {
+        let end = buffer.baseAddress! + buffer.count
+        var inQuotes = false
+        while cursor < end && (inQuotes || cursor.pointee != Self.lineFeed) {
+            if cursor.pointee == Self.quote {
+                inQuotes.toggle()
+            } else if !inQuotes && cursor.pointee == Self.carriageReturn && (cursor + 1 == end || cursor[1] != Self.lineFeed) {
                 return .carriageReturnLineEnding(path: path, line: rowLine)
             }
             cursor += 1
