@@ -585,6 +585,33 @@ import Testing
         #expect(!met.output.standardError.withLock { $0 }.contains("no high threshold reaches"))
     }
 
+    /// Data the model separates perfectly puts high at the positives' scores and, kept below it, medium at the
+    /// lowest score: every validation row is then at least medium, which is said (ML probe, 7 December).
+    @Test func aMediumThresholdThatFlagsEveryValidationRowIsWarnedOf() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("train-separable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var text = "label,a\n"
+        for row in 0..<400 {
+            let value = Double(row) / 400
+            text += "\(value > 0.5 ? 1 : 0),\(value)\n"
+        }
+        let data = directory.appendingPathComponent("sep.csv")
+        try Data(text.utf8).write(to: data)
+        let out = directory.appendingPathComponent("model.json")
+        let separated = run(["train", "--train", data.path, "--valid", data.path, "--out", out.path, "--lambda", "0",
+                             "--min-child-weight", "0", "--learning-rate", "1", "--trees", "50", "--early-stopping-rounds", "0"])
+        let errors = separated.output.standardError.withLock { $0 }
+        #expect(separated.status == 0, "\(errors)")
+        #expect(errors.contains("warning: medium flags every validation row (medium-rule: belowHigh"), "\(errors)")
+        // Data it does not separate perfectly gets no such warning.
+        let (mixed, train, valid) = try dataSet()
+        defer { try? FileManager.default.removeItem(at: mixed) }
+        let usual = run(["train", "--train", train.path, "--valid", valid.path, "--out", out.path, "--trees", "3"])
+        #expect(usual.status == 0)
+        #expect(!usual.output.standardError.withLock { $0 }.contains("flags every validation row"))
+    }
+
     /// An output name is checked against the file system's limit before any work, and the hidden temporary name
     /// beside it never makes a name that fits too long (one of 248 to 255 bytes could not be written at all).
     @Test func outputNamesUpToTheLimitAreWrittenAndLongerOnesRefusedAtOnce() throws {

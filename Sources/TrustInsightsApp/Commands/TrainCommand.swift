@@ -199,6 +199,17 @@ enum TrainCommand {
                     + "(validation scores that rounded to 0 or 1: check --lambda, --min-child-weight and --learning-rate); "
                     + "the metadata says medium-rule: recallTargetUnreachable")
         }
+        // Kept below high by the rule, medium can land on the lowest validation score and flag every row: a
+        // `medium` answer then says nothing, which only the precision (the positives' share) hinted (ML probe,
+        // 7 December).
+        if thresholds.mediumChoice == .belowHigh && thresholds.recallAtMedium == 1 && metrics.rows > 0
+            && thresholds.precisionAtMedium == Double(metrics.positives) / Double(metrics.rows) {
+            environment.printError(
+                "warning: medium flags every validation row (medium-rule: belowHigh: high already reaches the recall "
+                    + "target, and medium is the next lower validation score, the lowest); a medium answer would then "
+                    + "tell nothing: check with validation data the model separates less perfectly, or a model less "
+                    + "sure of itself (a higher --lambda or a lower --learning-rate)")
+        }
         environment.printError(toStandardOutput ? "wrote the model to standard output" : "wrote \(outPath)")
         return 0
     }
