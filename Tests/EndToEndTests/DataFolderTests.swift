@@ -126,19 +126,69 @@ import Testing
             guard case .failure(let message) = error as? CommandLineError else { return false }
             return message.contains("the write-ahead log beside it (\(databasePath)-wal)")
                 && message.contains("a -wal file of another database copied in beside it")
-                && message.contains("the start changed neither file")
+                && message.contains("neither file was changed")
                 && message.contains("copy \(databasePath) alone to another folder and check the copy")
         }
         #expect(FileManager.default.contents(atPath: databasePath) == databaseBefore)
         #expect(FileManager.default.contents(atPath: databasePath + "-wal") == Data(repeating: 0x57, count: 4096))
     }
 
+    /// Another folder's `-wal` copied in beside a database whose pages the start reads without finding damage was
+    /// taken for this database's: the service ran on a mix of the two and its stop folded that into the file
+    /// (regression probe, 7 December: 1,614 of 2,020 evaluations gone). Each database's own ID in page 1 tells them
+    /// apart: the start and the commands are refused, naming the file, and nothing is written.
+    @Test func anotherFoldersWALBesideTheDatabaseIsRefusedAndNothingIsWritten() throws {
+        let stopped = Self.temporaryFolder("wal-owner-a")
+        let other = Self.temporaryFolder("wal-owner-b")
+        defer {
+            try? FileManager.default.removeItem(atPath: stopped)
+            try? FileManager.default.removeItem(atPath: other)
+        }
+        let databasePath = stopped + "/trust-insights.sqlite"
+        do {
+            let service = try LiveService { $0.dataDir = stopped }
+            service.removesDataFolder = false
+            let key = try service.key()
+            for index in 0..<8 { _ = try service.evaluate(key: key, account: "acct-a\(index)", device: "dev-a\(index)") }
+        }
+        let running = try LiveService { $0.dataDir = other }
+        let key = try running.key()
+        for index in 0..<12 { _ = try running.evaluate(key: key, account: "acct-b\(index)", device: "dev-b\(index)") }
+        // The other folder's WAL as a kill -9 would leave it: copied while its server runs.
+        let foreign = try #require(FileManager.default.contents(atPath: other + "/trust-insights.sqlite-wal"))
+        try? FileManager.default.removeItem(atPath: databasePath + "-wal")
+        try? FileManager.default.removeItem(atPath: databasePath + "-shm")
+        try foreign.write(to: URL(fileURLWithPath: databasePath + "-wal"))
+        let databaseBefore = try #require(FileManager.default.contents(atPath: databasePath))
+        #expect(WALOwnership.foreignWAL(databasePath: databasePath) != nil)
+
+        #expect {
+            _ = try LiveService { $0.dataDir = stopped }
+        } throws: { error in
+            guard case .failure(let message) = error as? CommandLineError else { return false }
+            return message.contains("\(databasePath)-wal is another database's write-ahead log")
+                && message.contains("Nothing was changed. Move it out of the folder")
+        }
+        let listed = InProcessCommand.run(["keys", "list", "--data-dir", stopped])
+        #expect(listed.status == 1 && listed.text.contains("is another database's write-ahead log"), "\(listed.text)")
+        #expect(FileManager.default.contents(atPath: databasePath) == databaseBefore)
+        #expect(FileManager.default.contents(atPath: databasePath + "-wal") == foreign)
+
+        // Moved out, as the message says: the folder starts with all its own evaluations.
+        try FileManager.default.removeItem(atPath: databasePath + "-wal")
+        let restarted = try LiveService { $0.dataDir = stopped }
+        restarted.removesDataFolder = false
+        #expect(try restarted.count("SELECT count(*) FROM evaluation") == 8)
+    }
+
     /// A folder the system will not open for this user names its owner and mode as the likely cause (as root, which
     /// these tests may run as, no mode refuses: so the message is checked, not provoked).
     @Test func aDataFolderThisUserMayNotOpenIsSaidToBeAnOwnerOrModeProblem() {
-        guard case .failure(let denied) = DataFolderLock.openFailure("/srv/ti", code: EACCES),
-              case .failure(let other) = DataFolderLock.openFailure("/srv/ti", code: ELOOP)
+        guard case .failure(let denied) = DataFolderLock.openFailure("/srv/ti", code: EACCES, ownedByThisUser: false),
+              case .failure(let ownMode) = DataFolderLock.openFailure("/srv/ti", code: EACCES, ownedByThisUser: true),
+              case .failure(let other) = DataFolderLock.openFailure("/srv/ti", code: ELOOP, ownedByThisUser: false)
         else { Issue.record("not a failure"); return }
+        #expect(ownMode == "cannot open the data folder /srv/ti: permission denied: the folder is this user's, but its mode does not let them in: chmod 700 /srv/ti")
         #expect(denied == "cannot open the data folder /srv/ti: permission denied: run the service as the user that owns the folder (it is theirs alone, mode 0700), or give the folder to that user; ls -ld /srv/ti shows its owner and mode")
         #expect(other.hasPrefix("cannot open the data folder /srv/ti: ") && !other.contains("owns the folder"))
     }

@@ -435,6 +435,15 @@ import Testing
             }
         }
 
+        // Nor may one take the exact name of a feature the client sends: it would look like it replaces that value.
+        var clientFeature = VelocityConfiguration.standard
+        clientFeature.counters.append(.init(name: "activeCall", kind: .evaluationsPerAccount, windowSeconds: 60))
+        #expect(throws: VelocityConfiguration.LoadError(
+            path: "/counters/\(clientFeature.counters.count - 1)/name",
+            message: "activeCall is a feature the client sends, not one a catalogue declares source: computed: a counter feeds only a computed feature of its name")) {
+            try clientFeature.check(against: catalogue)
+        }
+
         // A counter of a name of its own feeds no catalogue feature, and may be anything.
         var extra = VelocityConfiguration.standard
         extra.counters.append(.init(name: "evaluationsPerAccount30m", kind: .evaluationsPerAccount, windowSeconds: 1800))

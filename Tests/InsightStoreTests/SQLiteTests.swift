@@ -46,6 +46,23 @@ import Testing
         #expect(throws: Migrator.MigrationError.databaseNewerThanBinary(database: 2, binary: 1)) { try older.migrate(connection) }
     }
 
+    /// Tables without a schema version are another program's database, or ours read through another database's
+    /// `-wal` file: refused, and nothing written. Before (regression probe, 7 December), `serve` migrated such a
+    /// database as new, printed new demo keys beside the folder's signing keys, and folded the schema into the file.
+    @Test func refusesTablesWithoutASchemaVersionAndWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.file("db.sqlite"))
+        try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        #expect(throws: Migrator.MigrationError.notThisApplication(tables: 1)) { try migrator.migrate(connection) }
+        #expect(try migrator.currentVersion(connection) == 0)
+        let names = try connection.statement("SELECT group_concat(name) FROM sqlite_master")
+        _ = try names.step()
+        #expect(names.string(0) == "t")
+        names.reset()
+        #expect(Migrator.MigrationError.notThisApplication(tables: 1).description
+            == "the database holds 1 table but no schema version: it is another program's database, or a -wal file of another database sits beside it; refusing to write into it")
+    }
+
     /// Processes opening one new folder at once (a `keys create` beside the first `serve`) each migrate it: every
     /// migration runs once, and the schema ends at the newest version. Before, a process that had read the version
     /// before another migrated ran the old migrations again over the new schema ("no such index", "table tenant

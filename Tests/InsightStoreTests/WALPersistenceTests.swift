@@ -157,3 +157,89 @@ import Testing
         #expect(store.isWritable())
     }
 }
+
+/// `WALOwnership` refuses a WAL only where it cannot be this database's: its last committed page 1 carries another
+/// non-zero application ID than the database file's. Real WALs, written by SQLite.
+@Suite struct WALOwnershipTests {
+    /// A database of one table whose WAL holds page 1 with `id`, copied (database file and WAL) into `folder`
+    /// as `name` while its connection is open.
+    private static func database(id: Int32, checkpointed: Bool, rows: Int, into folder: TemporaryDirectory, as name: String) throws {
+        let source = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: source.file("db.sqlite"))
+        try connection.execute("PRAGMA wal_autocheckpoint = 0")
+        try connection.execute("CREATE TABLE t (x TEXT); PRAGMA application_id = \(id)")
+        if checkpointed { try connection.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        for row in 0..<rows { try connection.execute("INSERT INTO t VALUES ('\(row)-\(String(repeating: "x", count: 500))')") }
+        try FileManager.default.copyItem(atPath: source.file("db.sqlite"), toPath: folder.file(name))
+        try FileManager.default.copyItem(atPath: source.file("db.sqlite-wal"), toPath: folder.file(name + "-wal"))
+    }
+
+    @Test func aWALOfAnotherIDIsForeignAndOneOfTheSameOrOfNoneIsNot() throws {
+        let folder = try TemporaryDirectory()
+        try Self.database(id: 0x1111_1111, checkpointed: true, rows: 0, into: folder, as: "a.sqlite")
+        try Self.database(id: 0x2222_2222, checkpointed: false, rows: 40, into: folder, as: "b.sqlite")
+        // Its own WAL: the same ID.
+        try Self.database(id: 0x1111_1111, checkpointed: true, rows: 40, into: folder, as: "own.sqlite")
+        #expect(WALOwnership.foreignWAL(databasePath: folder.file("own.sqlite")) == nil)
+        #expect(WALOwnership.lastCommittedApplicationID(walPath: folder.file("own.sqlite-wal")) == 0x1111_1111)
+
+        // b's WAL beside a's database.
+        try FileManager.default.removeItem(atPath: folder.file("a.sqlite-wal"))
+        let foreign = try #require(FileManager.default.contents(atPath: folder.file("b.sqlite-wal")))
+        try foreign.write(to: URL(fileURLWithPath: folder.file("a.sqlite-wal")))
+        let found = try #require(WALOwnership.foreignWAL(databasePath: folder.file("a.sqlite")))
+        #expect(found.database == 0x1111_1111 && found.wal == 0x2222_2222)
+
+        // A database without an ID (older than the stamp, or another program's) tells nothing.
+        try Self.database(id: 0, checkpointed: true, rows: 0, into: folder, as: "plain.sqlite")
+        try FileManager.default.removeItem(atPath: folder.file("plain.sqlite-wal"))
+        try foreign.write(to: URL(fileURLWithPath: folder.file("plain.sqlite-wal")))
+        #expect(WALOwnership.foreignWAL(databasePath: folder.file("plain.sqlite")) == nil)
+        // Nor does a missing or empty WAL, or a database file that is not one.
+        #expect(WALOwnership.foreignWAL(databasePath: folder.file("missing.sqlite")) == nil)
+        try Data().write(to: URL(fileURLWithPath: folder.file("a.sqlite-wal")))
+        #expect(WALOwnership.foreignWAL(databasePath: folder.file("a.sqlite")) == nil)
+    }
+
+    /// Only frames SQLite would read count: a page 1 in a frame whose checksum fails, or after the last commit, is
+    /// not read, so it cannot refuse the WAL.
+    @Test func framesSQLiteWouldNotReadAreNotCounted() throws {
+        let folder = try TemporaryDirectory()
+        try Self.database(id: 0x3333_3333, checkpointed: false, rows: 0, into: folder, as: "c.sqlite")
+        let wal = try #require(FileManager.default.contents(atPath: folder.file("c.sqlite-wal")))
+        #expect(WALOwnership.lastCommittedApplicationID(walPath: folder.file("c.sqlite-wal")) == 0x3333_3333)
+        let pageBytes = Int(WALOwnership.bigEndian(Array(wal), at: 8))
+        let frameBytes = WALOwnership.frameHeaderBytes + pageBytes
+        // Every frame's page data changed by one byte: the first frame's checksum fails, and nothing after it counts.
+        var damaged = Array(wal)
+        var offset = WALOwnership.headerBytes
+        while offset + frameBytes <= damaged.count {
+            damaged[offset + WALOwnership.frameHeaderBytes + 100] ^= 0xFF
+            offset += frameBytes
+        }
+        try Data(damaged).write(to: URL(fileURLWithPath: folder.file("c.sqlite-wal")))
+        #expect(WALOwnership.lastCommittedApplicationID(walPath: folder.file("c.sqlite-wal")) == nil)
+        // Cut part-way through its first frame: nothing committed.
+        try Data(wal.prefix(WALOwnership.headerBytes + frameBytes / 2)).write(to: URL(fileURLWithPath: folder.file("c.sqlite-wal")))
+        #expect(WALOwnership.lastCommittedApplicationID(walPath: folder.file("c.sqlite-wal")) == nil)
+        // A header of another format is no WAL at all.
+        try Data(repeating: 0x57, count: 4096).write(to: URL(fileURLWithPath: folder.file("c.sqlite-wal")))
+        #expect(WALOwnership.lastCommittedApplicationID(walPath: folder.file("c.sqlite-wal")) == nil)
+    }
+
+    /// The store gives a database its ID once and keeps it across starts.
+    @Test func theStoreStampsADatabaseOnceAndKeepsTheID() throws {
+        let directory = try TemporaryDirectory()
+        func id() throws -> Int {
+            let connection = try SQLiteConnection(path: directory.file(SQLiteStore.fileName), mode: .readOnly)
+            let statement = try connection.statement("PRAGMA application_id")
+            _ = try statement.step()
+            return statement.int(0)
+        }
+        do { _ = try SQLiteStore(directory: directory.path) }
+        let first = try id()
+        #expect(first != 0)
+        do { _ = try SQLiteStore(directory: directory.path) }
+        #expect(try id() == first)
+    }
+}

@@ -9,11 +9,22 @@ extension VelocityConfiguration {
         for category in OperationCategory.allCases {
             featureNames.formUnion(catalogue.catalogue(for: category).features.map(\.name))
         }
-        for (index, counter) in counters.enumerated() where !featureNames.contains(counter.name) {
-            if let feature = featureNames.sorted().first(where: { $0.lowercased() == counter.name.lowercased() }) {
+        var computedNames = Set(VelocityFeature.allCases.map(\.rawValue))
+        for category in OperationCategory.allCases {
+            computedNames.formUnion(catalogue.catalogue(for: category).computedFeatures.map(\.name))
+        }
+        for (index, counter) in counters.enumerated() {
+            if !featureNames.contains(counter.name),
+               let feature = featureNames.sorted().first(where: { $0.lowercased() == counter.name.lowercased() }) {
                 throw LoadError(
                     path: "/counters/\(index)/name",
                     message: "\(counter.name) differs from the feature \(feature) only in letter case: a counter feeds only the feature of exactly its name")
+            }
+            // Named like a feature the client sends, it would look like it replaces the client's value, and feeds nothing.
+            if featureNames.contains(counter.name) && !computedNames.contains(counter.name) {
+                throw LoadError(
+                    path: "/counters/\(index)/name",
+                    message: "\(counter.name) is a feature the client sends, not one a catalogue declares source: computed: a counter feeds only a computed feature of its name")
             }
         }
         for (index, counter) in counters.enumerated() {

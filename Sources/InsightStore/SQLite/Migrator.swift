@@ -16,6 +16,9 @@ public struct Migrator: Sendable {
     public enum MigrationError: Error, Equatable, CustomStringConvertible {
         case databaseNewerThanBinary(database: Int, binary: Int)
         case migrationsOutOfOrder(Int)
+        /// Schema version 0 with tables in it: another program's database, or ours read through another database's
+        /// `-wal` file. Migrating it would write our schema into it (and a service would start afresh there).
+        case notThisApplication(tables: Int)
 
         public var description: String {
             switch self {
@@ -23,6 +26,9 @@ public struct Migrator: Sendable {
                 "the database schema is version \(database) but this binary knows only up to \(binary); refusing to touch it"
             case .migrationsOutOfOrder(let version):
                 "migration \(version) is out of order"
+            case .notThisApplication(let tables):
+                "the database holds \(tables) table\(tables == 1 ? "" : "s") but no schema version: it is another program's "
+                    + "database, or a -wal file of another database sits beside it; refusing to write into it"
             }
         }
     }
@@ -43,7 +49,15 @@ public struct Migrator: Sendable {
         for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
             throw MigrationError.migrationsOutOfOrder(migration.version)
         }
-        let current = try currentVersion(connection)
+        // Read in one snapshot: another process's first migration, committed between two reads, would otherwise look
+        // like tables without a version.
+        let (current, tables) = try connection.transaction(immediate: false) { () throws -> (Int, Int) in
+            let tables = try connection.statement("SELECT count(*) FROM sqlite_master")
+            defer { tables.reset() }
+            _ = try tables.step()
+            return (try currentVersion(connection), tables.int(0))
+        }
+        if current == 0 && tables > 0 { throw MigrationError.notThisApplication(tables: tables) }
         let newest = migrations.last?.version ?? 0
         if current > newest { throw MigrationError.databaseNewerThanBinary(database: current, binary: newest) }
         var applied: [Int] = []

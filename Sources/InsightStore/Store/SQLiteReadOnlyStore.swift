@@ -9,6 +9,9 @@ public final class SQLiteReadOnlyStore: DatabaseReading {
     /// Fails when the database cannot be opened for reading (a missing file is not created).
     public init(directory: String) throws {
         path = directory + "/" + SQLiteStore.fileName
+        if let foreign = WALOwnership.foreignWAL(databasePath: path) {
+            throw StoreError.foreignWAL(path: path + "-wal", databaseID: foreign.database, walID: foreign.wal)
+        }
         readers = ReaderPool(path: path, maximumIdle: 1)
         try readers.withReader { _ in }
     }

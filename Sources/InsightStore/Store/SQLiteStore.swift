@@ -1,3 +1,4 @@
+import InsightCrypto
 import InsightModel
 import Synchronization
 #if canImport(Glibc)
@@ -46,8 +47,12 @@ public final class SQLiteStore: Sendable {
         // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.
         let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
+        if let foreign = WALOwnership.foreignWAL(databasePath: path) {
+            throw StoreError.foreignWAL(path: path + "-wal", databaseID: foreign.database, walID: foreign.wal)
+        }
         let connection = try SQLiteConnection(path: path, fullSync: fullSync)
         try Schema.migrator.migrate(connection, willMigrate: migrating)
+        try Self.stampApplicationID(connection)
         // The one writer keeps a large page cache: label and insight lookups by random UUID touch pages all over
         // the indexes, and re-reading them from the WAL on every batch cost more than the inserts themselves.
         try connection.execute("PRAGMA cache_size = -65536")
@@ -198,6 +203,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// SQLite found the database file damaged while the store had it open (`DatabaseCorruption`): writes are refused
     /// until a restart, which checks the file.
     case databaseCorrupted(detail: String)
+    /// The `-wal` beside the database carries another database's ID in its page 1 (`WALOwnership`).
+    case foreignWAL(path: String, databaseID: UInt32, walID: UInt32)
 
     public var description: String {
         switch self {
@@ -206,18 +213,52 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .diskFull(let available): "the data folder's disk has \(available) bytes free, below the \(SQLiteStore.minimumFreeBytes)-byte reserve"
         case .databaseReplaced(let path): "\(path) was deleted, moved or replaced while the service had it open"
         case .databaseCorrupted(let detail): "the database file was found damaged while the service had it open (\(detail))"
+        case .foreignWAL(let path, let database, let wal):
+            "\(path) is another database's write-ahead log (ID \(Self.hex(wal)) in its page 1, \(Self.hex(database)) in the "
+                + "database file's): a -wal file copied in beside this database, whose pages SQLite would read as this "
+                + "database's. Nothing was changed. Move it out of the folder (keep it: it may hold another folder's latest "
+                + "commits) and start again: the database file holds its own commits up to its last checkpoint"
         }
     }
 }
 
+extension StoreError {
+    fileprivate static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
+
 extension SQLiteStore {
+    /// Gives a database its random ID once (`PRAGMA application_id`, never changed after), by which `WALOwnership`
+    /// tells a `-wal` file of another database. Databases made before it get theirs at their next start.
+    static func stampApplicationID(_ connection: SQLiteConnection) throws {
+        let statement = try connection.statement("PRAGMA application_id")
+        _ = try statement.step()
+        let current = statement.int(0)
+        statement.reset()
+        guard current == 0 else { return }
+        var id: Int32 = 0
+        while id == 0 {
+            let bytes = SecureRandom.bytes(4)
+            var value: UInt32 = 0
+            for byte in bytes { value = value << 8 | UInt32(byte) }
+            id = Int32(bitPattern: value)
+        }
+        try connection.execute("PRAGMA application_id = \(id)")
+    }
+
     /// The schema version this build writes and reads.
     public static var schemaVersion: Int { Schema.migrator.migrations.last?.version ?? 0 }
 
     /// The schema version of the database in `directory`, read without writing anything (a read-only connection):
     /// commands that only read (`export`, `report`) check it before opening the store, which would migrate.
     public static func storedSchemaVersion(inDirectory directory: String) throws -> Int {
-        let connection = try SQLiteConnection(path: directory + "/" + fileName, mode: .readOnly)
+        let path = directory + "/" + fileName
+        if let foreign = WALOwnership.foreignWAL(databasePath: path) {
+            throw StoreError.foreignWAL(path: path + "-wal", databaseID: foreign.database, walID: foreign.wal)
+        }
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
         return try Schema.migrator.currentVersion(connection)
     }
 }

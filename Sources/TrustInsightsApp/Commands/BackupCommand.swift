@@ -76,7 +76,7 @@ enum BackupCommand {
             } catch let error as CommandLineError {
                 throw error
             } catch {
-                throw CommandLineError.failure("cannot back up \(folder.databasePath): \(error)")
+                throw CommandLineError.failure("cannot back up \(folder.databasePath): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
             }
             // After the database: keys are only ever added, so every key the copied database's answers were signed
             // with is among them (a rotation meanwhile adds one more, which is harmless).

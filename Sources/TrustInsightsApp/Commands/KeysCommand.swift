@@ -47,7 +47,7 @@ enum KeysCommand {
             if !exists { environment.printError("Created a new database at \(folder.databasePath).") }
             return store
         } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
         }
     }
 
@@ -67,7 +67,7 @@ enum KeysCommand {
         do {
             return try SQLiteReadOnlyStore(directory: configuration.dataDir)
         } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
         }
     }
 

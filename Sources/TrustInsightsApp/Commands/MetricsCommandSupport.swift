@@ -84,7 +84,7 @@ enum MetricsCommandSupport {
             store = try SQLiteReadOnlyStore(directory: configuration.dataDir)
             tenants = try store.tenants()
         } catch {
-            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)")
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
         }
         guard tenants.contains(tenant) else {
             let known = tenants.isEmpty ? "none" : tenants.map(\.rawValue).joined(separator: ", ")

@@ -21,8 +21,8 @@ enum DamagedDatabase {
                 + "the stopped folder, and start again"
         }
         return ": the database file, or the write-ahead log beside it (\(wal)), is damaged or is not this database's, most often "
-            + "a backup copied over the live file, a -wal file of another database copied in beside it, or a disk fault; the start "
-            + "changed neither file. To tell which: copy \(databasePath) alone to another folder and check the copy (sqlite3 <copy> "
+            + "a backup copied over the live file, a -wal file of another database copied in beside it, or a disk fault; neither "
+            + "file was changed. To tell which: copy \(databasePath) alone to another folder and check the copy (sqlite3 <copy> "
             + "'PRAGMA integrity_check'), which reads no -wal; if the copy is intact, the -wal file is not this database's (move it "
             + "out of the folder, keeping it, and start again); if not, restore the database from a backup (trust-insights backup) "
             + "into the stopped folder, and start again"

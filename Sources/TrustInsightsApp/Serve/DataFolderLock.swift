@@ -33,7 +33,12 @@ final class DataFolderLock: Sendable {
         }
         let path = dataDir + "/" + Self.fileName
         let folder = open(dataDir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else { throw Self.openFailure(dataDir, code: errno) }
+        guard folder >= 0 else {
+            let code = errno
+            var status = stat()
+            let owned = stat(dataDir, &status) == 0 && status.st_uid == geteuid()
+            throw Self.openFailure(dataDir, code: code, ownedByThisUser: owned)
+        }
         guard flock(folder, LOCK_EX | LOCK_NB) == 0 else {
             let reason = errno
             close(folder)
@@ -147,10 +152,17 @@ final class DataFolderLock: Sendable {
     }
 
     /// A folder the system will not open for this user said only "permission denied" (fault probe, 7 December): it is
-    /// the folder's owner or mode, which the message now names, as the database's own check does.
-    static func openFailure(_ dataDir: String, code: Int32) -> CommandLineError {
+    /// the folder's owner or its mode, which the message now says, as the database's own check does.
+    static func openFailure(_ dataDir: String, code: Int32, ownedByThisUser: Bool) -> CommandLineError {
         let reason = FileErrorText.reason(code: code)
         guard code == EACCES || code == EPERM else { return .failure("cannot open the data folder \(dataDir): \(reason)") }
+        // The owner's own folder refuses only by its mode (regression probe: the advice to run as the owner did not
+        // fit a folder of mode 000 that was already the user's).
+        if ownedByThisUser {
+            return .failure(
+                "cannot open the data folder \(dataDir): \(reason): the folder is this user's, but its mode does not let "
+                    + "them in: chmod 700 \(dataDir)")
+        }
         return .failure(
             "cannot open the data folder \(dataDir): \(reason): run the service as the user that owns the folder (it is "
                 + "theirs alone, mode 0700), or give the folder to that user; ls -ld \(dataDir) shows its owner and mode")

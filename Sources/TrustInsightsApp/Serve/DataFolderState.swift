@@ -131,7 +131,7 @@ struct DataFolderState {
         do {
             version = try SQLiteStore.storedSchemaVersion(inDirectory: dataDir)
         } catch {
-            throw CommandLineError.failure("cannot open the data folder \(dataDir): \(error)")
+            throw CommandLineError.failure("cannot open the data folder \(dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: databasePath))")
         }
         guard version == SQLiteStore.schemaVersion else {
             let what = version == 0 ? "is not a trust-insights database (schema version 0)" : "has schema version \(version)"
