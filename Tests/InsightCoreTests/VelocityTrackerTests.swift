@@ -423,25 +423,19 @@ import Testing
             try wrongWindow.check(against: catalogue)
         }
 
-        // A name that differs from a feature's only in letter case would look like it feeds that feature.
-        for (name, feature) in [("EvaluationsPerAccount10m", "evaluationsPerAccount10m"), ("ActiveCall", "activeCall")] {
-            var lookalike = VelocityConfiguration.standard
-            lookalike.counters.append(.init(name: name, kind: .evaluationsPerAccount, windowSeconds: 60))
-            let index = lookalike.counters.count - 1
-            #expect(throws: VelocityConfiguration.LoadError(
-                path: "/counters/\(index)/name",
-                message: "\(name) differs from the feature \(feature) only in letter case: a counter feeds only the feature of exactly its name")) {
-                try lookalike.check(against: catalogue)
+        // A name that differs from a feature's only in letter case would look like it feeds that feature, and the
+        // exact name of a feature the client sends would look like it replaces that value: both feed nothing.
+        let lookalike = ": a counter feeds only the feature of exactly its name"
+        for (name, message) in [
+            ("EvaluationsPerAccount10m", "EvaluationsPerAccount10m differs from the feature evaluationsPerAccount10m only in letter case" + lookalike),
+            ("ActiveCall", "ActiveCall differs from the feature activeCall only in letter case" + lookalike),
+            ("activeCall", "activeCall is a feature the client sends, not one a catalogue declares source: computed: a counter feeds only a computed feature of its name"),
+        ] {
+            var named = VelocityConfiguration.standard
+            named.counters.append(.init(name: name, kind: .evaluationsPerAccount, windowSeconds: 60))
+            #expect(throws: VelocityConfiguration.LoadError(path: "/counters/\(named.counters.count - 1)/name", message: message)) {
+                try named.check(against: catalogue)
             }
-        }
-
-        // Nor may one take the exact name of a feature the client sends: it would look like it replaces that value.
-        var clientFeature = VelocityConfiguration.standard
-        clientFeature.counters.append(.init(name: "activeCall", kind: .evaluationsPerAccount, windowSeconds: 60))
-        #expect(throws: VelocityConfiguration.LoadError(
-            path: "/counters/\(clientFeature.counters.count - 1)/name",
-            message: "activeCall is a feature the client sends, not one a catalogue declares source: computed: a counter feeds only a computed feature of its name")) {
-            try clientFeature.check(against: catalogue)
         }
 
         // A counter of a name of its own feeds no catalogue feature, and may be anything.
