@@ -49,18 +49,24 @@ public enum WALOwnership {
         let pageBytes = pageSize == 1 ? 65536 : pageSize
         guard pageBytes >= 512, pageBytes <= 65536, pageBytes & (pageBytes - 1) == 0 else { return nil }
         var checksum = Checksum()
-        checksum.add(header[0..<24], bigEndian: wordsBigEndian)
+        header.withUnsafeBytes { checksum.add(UnsafeRawBufferPointer(rebasing: $0[0..<24]), bigEndian: wordsBigEndian) }
         guard checksum.s0 == bigEndian(header, at: 24), checksum.s1 == bigEndian(header, at: 28) else { return nil }
         let salt1 = bigEndian(header, at: 16), salt2 = bigEndian(header, at: 20)
 
         var committed: UInt32?
         var pending: UInt32?
         var offset = headerBytes
-        while let frame = read(descriptor, offset: offset, count: frameHeaderBytes + pageBytes), frame.count == frameHeaderBytes + pageBytes {
-            guard bigEndian(frame, at: 8) == salt1, bigEndian(frame, at: 12) == salt2 else { break }
-            checksum.add(frame[0..<8], bigEndian: wordsBigEndian)
-            checksum.add(frame[frameHeaderBytes...], bigEndian: wordsBigEndian)
-            guard checksum.s0 == bigEndian(frame, at: 16), checksum.s1 == bigEndian(frame, at: 20) else { break }
+        // One buffer for every frame, read whole: a WAL a long reader let grow holds hundreds of megabytes, and this
+        // runs before every start and command.
+        var frame = [UInt8](repeating: 0, count: frameHeaderBytes + pageBytes)
+        while read(descriptor, into: &frame, offset: offset) {
+            let valid = frame.withUnsafeBytes { raw -> Bool in
+                guard word(raw, 8) == salt1, word(raw, 12) == salt2 else { return false }
+                checksum.add(UnsafeRawBufferPointer(rebasing: raw[0..<8]), bigEndian: wordsBigEndian)
+                checksum.add(UnsafeRawBufferPointer(rebasing: raw[frameHeaderBytes...]), bigEndian: wordsBigEndian)
+                return checksum.s0 == word(raw, 16) && checksum.s1 == word(raw, 20)
+            }
+            guard valid else { break }
             if bigEndian(frame, at: 0) == 1 { pending = bigEndian(frame, at: frameHeaderBytes + applicationIDOffset) }
             // A commit frame (the database's size after it, non-zero) makes the transaction's frames count.
             if bigEndian(frame, at: 4) != 0 {
@@ -76,20 +82,25 @@ public enum WALOwnership {
     struct Checksum {
         var s0: UInt32 = 0, s1: UInt32 = 0
 
-        mutating func add(_ bytes: ArraySlice<UInt8>, bigEndian wordsBigEndian: Bool) {
-            var index = bytes.startIndex
-            while index + 8 <= bytes.endIndex {
-                let x0 = word(bytes, index, wordsBigEndian), x1 = word(bytes, index + 4, wordsBigEndian)
+        mutating func add(_ bytes: UnsafeRawBufferPointer, bigEndian wordsBigEndian: Bool) {
+            var index = 0
+            var s0 = self.s0, s1 = self.s1
+            while index + 8 <= bytes.count {
+                let raw0 = bytes.loadUnaligned(fromByteOffset: index, as: UInt32.self)
+                let raw1 = bytes.loadUnaligned(fromByteOffset: index + 4, as: UInt32.self)
+                let x0 = wordsBigEndian ? UInt32(bigEndian: raw0) : UInt32(littleEndian: raw0)
+                let x1 = wordsBigEndian ? UInt32(bigEndian: raw1) : UInt32(littleEndian: raw1)
                 s0 = s0 &+ x0 &+ s1
                 s1 = s1 &+ x1 &+ s0
                 index += 8
             }
+            self.s0 = s0
+            self.s1 = s1
         }
+    }
 
-        private func word(_ bytes: ArraySlice<UInt8>, _ at: Int, _ wordsBigEndian: Bool) -> UInt32 {
-            let b0 = UInt32(bytes[at]), b1 = UInt32(bytes[at + 1]), b2 = UInt32(bytes[at + 2]), b3 = UInt32(bytes[at + 3])
-            return wordsBigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
-        }
+    private static func word(_ raw: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 
     static func bigEndian<C: RandomAccessCollection>(_ bytes: C, at offset: Int) -> UInt32 where C.Element == UInt8, C.Index == Int {
@@ -102,6 +113,19 @@ public enum WALOwnership {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         return read(descriptor, offset: offset, count: count)
+    }
+
+    /// Fills `buffer` from `offset`; false when the file ends first.
+    private static func read(_ descriptor: Int32, into buffer: inout [UInt8], offset: Int) -> Bool {
+        let count = buffer.count
+        var filled = 0
+        while filled < count {
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            filled += got
+        }
+        return true
     }
 
     private static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {

@@ -232,20 +232,26 @@ extension StoreError {
 extension SQLiteStore {
     /// Gives a database its random ID once (`PRAGMA application_id`, never changed after), by which `WALOwnership`
     /// tells a `-wal` file of another database. Databases made before it get theirs at their next start.
+    ///
+    /// Read and written under the write lock (`BEGIN IMMEDIATE`): a `serve` and a `keys create` starting together on
+    /// an older database each read 0 and wrote an ID of their own (regression probe, 7 December), and a crash between
+    /// the two commits could have left the file with one and the WAL with the other, which the check then refuses.
     static func stampApplicationID(_ connection: SQLiteConnection) throws {
-        let statement = try connection.statement("PRAGMA application_id")
-        _ = try statement.step()
-        let current = statement.int(0)
-        statement.reset()
-        guard current == 0 else { return }
-        var id: Int32 = 0
-        while id == 0 {
-            let bytes = SecureRandom.bytes(4)
-            var value: UInt32 = 0
-            for byte in bytes { value = value << 8 | UInt32(byte) }
-            id = Int32(bitPattern: value)
+        try connection.transaction {
+            let statement = try connection.statement("PRAGMA application_id")
+            _ = try statement.step()
+            let current = statement.int(0)
+            statement.reset()
+            guard current == 0 else { return }
+            var id: Int32 = 0
+            while id == 0 {
+                let bytes = SecureRandom.bytes(4)
+                var value: UInt32 = 0
+                for byte in bytes { value = value << 8 | UInt32(byte) }
+                id = Int32(bitPattern: value)
+            }
+            try connection.execute("PRAGMA application_id = \(id)")
         }
-        try connection.execute("PRAGMA application_id = \(id)")
     }
 
     /// The schema version this build writes and reads.

@@ -78,6 +78,13 @@ enum BackupCommand {
             } catch {
                 throw CommandLineError.failure("cannot back up \(folder.databasePath): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
             }
+            // Another program's database (or ours read through its -wal) copies and checks as well as ours, and the
+            // backup then would not start (regression probe, 7 December): refused as the reading commands refuse it.
+            guard summary.schemaVersion > 0 else {
+                throw CommandLineError.failure(
+                    "cannot back up \(folder.databasePath): it is not a trust-insights database (schema version 0), or a -wal "
+                        + "file of another database sits beside it; check --data-dir (or dataDir in the configuration)")
+            }
             // After the database: keys are only ever added, so every key the copied database's answers were signed
             // with is among them (a rotation meanwhile adds one more, which is harmless).
             let keyIDs: [String]
