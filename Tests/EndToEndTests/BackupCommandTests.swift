@@ -25,6 +25,32 @@ import Testing
         return statement.int(0)
     }
 
+    /// Another program's database in the folder (tables, no schema version) copies and checks as well as ours; the
+    /// backup then would not start, so it is refused, and nothing is left at `--out` (regression probe, 7 December).
+    @Test func aDatabaseOfAnotherProgramIsNotBackedUp() throws {
+        let dataDir = Self.temporaryFolder("not-ours")
+        let out = Self.temporaryFolder("not-ours-backup")
+        defer {
+            try? FileManager.default.removeItem(atPath: dataDir)
+            try? FileManager.default.removeItem(atPath: out)
+        }
+        do {
+            let service = try LiveService { $0.dataDir = dataDir }
+            service.removesDataFolder = false
+        }
+        let database = dataDir + "/" + SQLiteStore.fileName
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+        do {
+            let other = try SQLiteConnection(path: database)
+            try other.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+            try other.checkpoint()
+        }
+        let result = Self.run(["backup", "--out", out, "--data-dir", dataDir])
+        #expect(result.status == 1, "\(result.text)")
+        #expect(result.text.contains("cannot back up \(database): it is not a trust-insights database (schema version 0)"), "\(result.text)")
+        #expect(!FileManager.default.fileExists(atPath: out + "/" + SQLiteStore.fileName))
+    }
+
     @Test func aBackupTakenWhileServingStartsAsADataFolderWithWhatWasCommittedBeforeIt() throws {
         let dataDir = Self.temporaryFolder("backed-up")
         let out = Self.temporaryFolder("backup")
