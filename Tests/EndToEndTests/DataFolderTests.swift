@@ -160,7 +160,7 @@ import Testing
         try? FileManager.default.removeItem(atPath: databasePath + "-shm")
         try foreign.write(to: URL(fileURLWithPath: databasePath + "-wal"))
         let databaseBefore = try #require(FileManager.default.contents(atPath: databasePath))
-        #expect(WALOwnership.foreignWAL(databasePath: databasePath) != nil)
+        #expect(throws: StoreError.self) { try WALOwnership.check(databasePath: databasePath) }
 
         #expect {
             _ = try LiveService { $0.dataDir = stopped }

@@ -17,9 +17,17 @@ import Glibc
 /// Only frames SQLite itself would read count: those whose salts match the WAL header's and whose running checksum
 /// holds (the format of sqlite.org/fileformat2.html, "WAL File Format"), up to the last commit frame.
 public enum WALOwnership {
+    /// Refuses the database's `-wal` when it cannot be this database's; run before SQLite opens the files, which
+    /// would read (and, closing, fold in) the foreign pages.
+    public static func check(databasePath: String) throws(StoreError) {
+        if let foreign = foreignWAL(databasePath: databasePath) {
+            throw .foreignWAL(path: databasePath + "-wal", databaseID: foreign.database, walID: foreign.wal)
+        }
+    }
+
     /// The ID in page 1 of the database file and in the last committed page 1 of the WAL, when both are there and
     /// differ; nil otherwise.
-    public static func foreignWAL(databasePath: String) -> (database: UInt32, wal: UInt32)? {
+    static func foreignWAL(databasePath: String) -> (database: UInt32, wal: UInt32)? {
         guard let database = readApplicationID(fromDatabase: databasePath), database != 0,
               let wal = lastCommittedApplicationID(walPath: databasePath + "-wal"), wal != 0, wal != database
         else { return nil }
@@ -29,7 +37,7 @@ public enum WALOwnership {
     static let headerBytes = 32, frameHeaderBytes = 24, applicationIDOffset = 68
 
     static func readApplicationID(fromDatabase path: String) -> UInt32? {
-        guard let bytes = read(path, offset: 0, count: 100), bytes.count == 100,
+        guard let bytes = read(path, offset: 0, count: 100),
               bytes.starts(with: Array("SQLite format 3\0".utf8))
         else { return nil }
         return bigEndian(bytes, at: applicationIDOffset)
@@ -40,7 +48,7 @@ public enum WALOwnership {
         let descriptor = open(walPath, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        guard let header = read(descriptor, offset: 0, count: headerBytes), header.count == headerBytes else { return nil }
+        guard let header = read(descriptor, offset: 0, count: headerBytes) else { return nil }
         let magic = bigEndian(header, at: 0)
         guard magic == 0x377f_0682 || magic == 0x377f_0683 else { return nil }
         let wordsBigEndian = magic == 0x377f_0683
@@ -128,15 +136,9 @@ public enum WALOwnership {
         return true
     }
 
+    /// `count` bytes from `offset`; nil when the file holds fewer (both callers need them all).
     private static func read(_ descriptor: Int32, offset: Int, count: Int) -> [UInt8]? {
         var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + filled, count - filled, off_t(offset + filled)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
-        }
-        return filled == 0 && count > 0 ? nil : Array(bytes[0..<filled])
+        return read(descriptor, into: &bytes, offset: offset) ? bytes : nil
     }
 }

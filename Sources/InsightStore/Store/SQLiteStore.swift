@@ -47,9 +47,7 @@ public final class SQLiteStore: Sendable {
         // Created 0600 before SQLite opens it; SQLite gives the -wal and -shm files the same mode.
         let fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd) }
-        if let foreign = WALOwnership.foreignWAL(databasePath: path) {
-            throw StoreError.foreignWAL(path: path + "-wal", databaseID: foreign.database, walID: foreign.wal)
-        }
+        try WALOwnership.check(databasePath: path)
         let connection = try SQLiteConnection(path: path, fullSync: fullSync)
         try Schema.migrator.migrate(connection, willMigrate: migrating)
         try Self.stampApplicationID(connection)
@@ -261,9 +259,7 @@ extension SQLiteStore {
     /// commands that only read (`export`, `report`) check it before opening the store, which would migrate.
     public static func storedSchemaVersion(inDirectory directory: String) throws -> Int {
         let path = directory + "/" + fileName
-        if let foreign = WALOwnership.foreignWAL(databasePath: path) {
-            throw StoreError.foreignWAL(path: path + "-wal", databaseID: foreign.database, walID: foreign.wal)
-        }
+        try WALOwnership.check(databasePath: path)
         let connection = try SQLiteConnection(path: path, mode: .readOnly)
         return try Schema.migrator.currentVersion(connection)
     }

@@ -63,12 +63,14 @@ enum KeysCommand {
         // A folder without a database is refused as the other commands refuse it (a mistyped --data-dir).
         guard folder.holdsDatabase else { return try openStore(arguments, environment) }
         try folder.checkServerFilesBeforeOpening()
-        try folder.checkSchemaForReading()
+        let store: SQLiteReadOnlyStore
         do {
-            return try SQLiteReadOnlyStore(directory: configuration.dataDir)
+            store = try SQLiteReadOnlyStore(directory: configuration.dataDir)
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
         }
+        try folder.checkSchemaForReading(store)
+        return store
     }
 
     static var create: CommandSpec {

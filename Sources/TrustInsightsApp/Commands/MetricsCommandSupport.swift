@@ -73,15 +73,19 @@ enum MetricsCommandSupport {
             throw CommandLineError.failure("no database at \(folder.databasePath): nothing to measure")
         }
         try folder.checkServerFilesBeforeOpening()
-        // Opening the store brings its schema up to date, which writes: these commands only read, and may be
-        // pointed at a folder an older server still runs on, or at a backup.
-        try folder.checkSchemaForReading()
         // Read-only, so that a backup, a snapshot on a read-only mount, or an account that may only read the files
-        // can be measured; the serving store would open for writing and start a checkpointer.
+        // can be measured; the serving store would open for writing, bring the schema up to date and start a
+        // checkpointer. These commands only read, and may be pointed at a folder an older server still runs on, or
+        // at a backup: another schema version is refused.
         let store: SQLiteReadOnlyStore
-        let tenants: [TenantID]
         do {
             store = try SQLiteReadOnlyStore(directory: configuration.dataDir)
+        } catch {
+            throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")
+        }
+        try folder.checkSchemaForReading(store)
+        let tenants: [TenantID]
+        do {
             tenants = try store.tenants()
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(configuration.dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: folder.databasePath))")

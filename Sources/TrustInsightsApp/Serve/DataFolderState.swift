@@ -126,10 +126,12 @@ struct DataFolderState {
     /// For the commands that only read (`export`, `report`, `keys list`): a database of another schema version is
     /// refused rather than migrated, since opening the store to migrate it writes, and they may be pointed at a
     /// folder an older server still runs on, or at a backup that a migration would make unreadable to its release.
-    func checkSchemaForReading() throws(CommandLineError) {
+    /// Checked through the read-only store the command then reads from, which has checked the `-wal` once (a scan of
+    /// the whole file).
+    func checkSchemaForReading(_ store: SQLiteReadOnlyStore) throws(CommandLineError) {
         let version: Int
         do {
-            version = try SQLiteStore.storedSchemaVersion(inDirectory: dataDir)
+            version = try store.schemaVersion()
         } catch {
             throw CommandLineError.failure("cannot open the data folder \(dataDir): \(error)\(DamagedDatabase.advice(for: error, databasePath: databasePath))")
         }
@@ -153,9 +155,10 @@ struct DataFolderState {
     /// `keys create` run from a newly installed binary before the service's restart left the running server
     /// answering every evaluation 503 (upgrade probe, 6 December).
     func checkNoMigrationUnderAServer() throws(CommandLineError) {
-        guard holdsDatabase, let version = try? SQLiteStore.storedSchemaVersion(inDirectory: dataDir),
-              version > 0, version < SQLiteStore.schemaVersion,
-              let holder = DataFolderLock.holder(dataDir: dataDir)
+        // The lock first: the version read scans the whole -wal, and the store about to open scans it again.
+        guard holdsDatabase, let holder = DataFolderLock.holder(dataDir: dataDir),
+              let version = try? SQLiteStore.storedSchemaVersion(inDirectory: dataDir),
+              version > 0, version < SQLiteStore.schemaVersion
         else { return }
         throw .failure(
             "\(databasePath) has schema version \(version), which this trust-insights would migrate to "
