@@ -6,12 +6,11 @@ extension VelocityConfiguration {
         // A counter feeds only the feature of exactly its name: one that differs from a feature only in letter case
         // would look like it feeds that feature and feed nothing.
         var featureNames = Set(VelocityFeature.allCases.map(\.rawValue))
+        var computedNames = featureNames
         for category in OperationCategory.allCases {
-            featureNames.formUnion(catalogue.catalogue(for: category).features.map(\.name))
-        }
-        var computedNames = Set(VelocityFeature.allCases.map(\.rawValue))
-        for category in OperationCategory.allCases {
-            computedNames.formUnion(catalogue.catalogue(for: category).computedFeatures.map(\.name))
+            let categoryCatalogue = catalogue.catalogue(for: category)
+            featureNames.formUnion(categoryCatalogue.features.map(\.name))
+            computedNames.formUnion(categoryCatalogue.computedFeatures.map(\.name))
         }
         for (index, counter) in counters.enumerated() {
             if !featureNames.contains(counter.name),
