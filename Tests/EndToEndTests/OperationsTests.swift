@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import InsightCore
+import InsightStore
 import Synchronization
 import Testing
 @testable import TrustInsightsApp
@@ -141,6 +142,28 @@ import Testing
             #expect(lines.contains { $0.contains("\"requestID\":\"\(requestID)\"") && $0.contains("\"simulated\":true") }, "\(requestID)")
         }
         #expect(lines.contains { $0.contains("\"requestID\":\"real-400\"") && !$0.contains("simulated") })
+    }
+
+    /// A tenant whose row is gone from the database (its keys still there) cannot hash its subject refs: its
+    /// requests answer 503, and the log says which tenant and why, once, however many requests follow.
+    @Test func aTenantWithoutItsSubjectKeyIsNamedInTheLogOnce() throws {
+        let service = try LiveService()
+        let key = try service.key(role: .client)
+        do {
+            let connection = try SQLiteConnection(path: service.dataDirectory + "/" + SQLiteStore.fileName)
+            try connection.execute("PRAGMA foreign_keys=OFF")
+            try connection.execute("DELETE FROM tenant WHERE tenant_id = 'acme'")
+        }
+        for requestID in ["no-tenant-1", "no-tenant-2"] {
+            let response = try service.post("/v1/evaluations", key: key, body: String(decoding: Requests.payment(), as: UTF8.self), headers: [("X-Request-ID", requestID)])
+            #expect(response.status == 503, "\(response.text)")
+        }
+        let authorization = try service.client().request("GET", "/v1/authorization/acct-1", headers: [("Authorization", "Bearer " + key)])
+        #expect(authorization.status == 503, "\(authorization.text)")
+        let lines = service.logs.lines.filter { $0.contains("\"event\":\"tenant has no subject key\"") }
+        #expect(lines.count == 1, "\(service.logs.lines)")
+        #expect(lines.first?.contains("\"level\":\"error\"") == true && lines.first?.contains("\"tenant\":\"acme\"") == true)
+        #expect(lines.first?.contains("restore the database from a backup") == true)
     }
 
     /// A cooldown under an hour is allowed (tests and demos), but it gives up the protection against a person

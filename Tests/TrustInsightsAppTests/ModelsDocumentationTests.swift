@@ -58,7 +58,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let large = folder.appendingPathComponent("manifest.json").path
-        FileManager.default.createFile(atPath: large, contents: Data())
+        #expect(FileManager.default.createFile(atPath: large, contents: Data()))
         #expect(truncate(large, off_t((16 << 20) + 1)) == 0)
         let padded = CommandRun(["models", "list", "--manifest", large])
         #expect(padded.status == 1 && padded.errors.contains("larger than 16 MiB"), "\(padded.errors)")
@@ -70,7 +70,7 @@ import Testing
         // A listed model is held to the registry's 1 GiB by its size, unread (file-reading probe, 7 December: a
         // sparse 2 GiB model was read whole); a named pipe as a model does not hold the command either.
         let huge = folder.appendingPathComponent("huge.json").path
-        FileManager.default.createFile(atPath: huge, contents: Data())
+        #expect(FileManager.default.createFile(atPath: huge, contents: Data()))
         #expect(truncate(huge, off_t((1 << 30) + 1)) == 0)
         let manifest = """
             {"formatVersion": 1, "models": [

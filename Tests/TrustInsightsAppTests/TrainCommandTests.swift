@@ -256,7 +256,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let manifest = directory.appendingPathComponent("manifest.json")
         let out = directory.appendingPathComponent("model.json")
-        FileManager.default.createFile(atPath: manifest.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: manifest.path, contents: Data()))
         let handle = try FileHandle(forWritingTo: manifest)
         try handle.truncate(atOffset: UInt64(16 << 20) + 1)
         try handle.close()

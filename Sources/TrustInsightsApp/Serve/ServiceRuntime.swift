@@ -258,7 +258,7 @@ final class ServiceRuntime: Sendable {
         self.readiness = readiness
         // Files replaced under an idle service: said now, through the same path as a write that found them.
         storageNotice.set { readiness.noteStorageWrite(succeeded: false, now: Clock.nowMilliseconds()) }
-        let hasher = SubjectHasher(source: store)
+        let hasher = SubjectHasher(source: LoggedSubjectKeySource(store, log: log, databasePath: databasePath))
         let authorizations = try Self.reading(databasePath) {
             try AuthorizationRegistry(
                 store: store, cooldownMilliseconds: configuration.authorizationCooldownMilliseconds,
