@@ -3,7 +3,7 @@ import InsightCrypto
 import Synchronization
 
 /// The store's subject keys, with a log line for a tenant that has none. A key is only ever created with its tenant
-/// row, so a missing row means a damaged or hand-edited database; every evaluation, authorization and label request
+/// row, so a missing row means a damaged or hand-edited database; every evaluation, authorization request and idempotent label upload
 /// of that tenant then answers 503, which alone told the operator nothing (probe, 7 December). Said once per tenant
 /// and process, not once per request.
 final class LoggedSubjectKeySource: SubjectKeySource {
@@ -24,7 +24,7 @@ final class LoggedSubjectKeySource: SubjectKeySource {
             log.error("tenant has no subject key", [
                 ("tenant", .text(tenant.rawValue)),
                 ("database", .text(databasePath)),
-                ("effect", "the tenant's evaluations, authorization and label requests answer 503: its keys exist but its row in the tenant table does not"),
+                ("effect", "the tenant's evaluations, authorization requests and label uploads with an Idempotency-Key answer 503: its keys exist but its row in the tenant table does not"),
                 ("action", "restore the database from a backup; a new subject key would not match the hashed subject refs already kept"),
             ])
         }
