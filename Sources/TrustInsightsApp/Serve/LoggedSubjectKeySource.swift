@@ -3,9 +3,9 @@ import InsightCrypto
 import Synchronization
 
 /// The store's subject keys, with a log line for a tenant that has none. A key is only ever created with its tenant
-/// row, so a missing row means a damaged or hand-edited database; every evaluation, authorization request and idempotent label upload
-/// of that tenant then answers 503, which alone told the operator nothing (probe, 7 December). Said once per tenant
-/// and process, not once per request.
+/// row, so a missing row means a damaged or hand-edited database; every evaluation, authorization request and
+/// idempotent label upload of that tenant then answers 503, which alone told the operator nothing. Said once per
+/// tenant and process, not once per request.
 final class LoggedSubjectKeySource: SubjectKeySource {
     private let source: any SubjectKeySource
     private let log: EventLog
