@@ -256,7 +256,8 @@ extension SQLiteStore {
     public static var schemaVersion: Int { Schema.migrator.migrations.last?.version ?? 0 }
 
     /// The schema version of the database in `directory`, read without writing anything (a read-only connection):
-    /// commands that only read (`export`, `report`) check it before opening the store, which would migrate.
+    /// the commands that write look before opening the store, which would migrate it under a server of an older
+    /// release. (The commands that only read ask their `SQLiteReadOnlyStore`.)
     public static func storedSchemaVersion(inDirectory directory: String) throws -> Int {
         let path = directory + "/" + fileName
         try WALOwnership.check(databasePath: path)
