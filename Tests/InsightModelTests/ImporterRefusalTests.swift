@@ -54,6 +54,10 @@ import Testing
     @Test func refusesBaseScoresOutsideZeroOne() {
         #expect(xgboostRefusal(Self.xgboost(baseScore: "1.5")) == .badBaseScore("1.5"))
         #expect(xgboostRefusal(Self.xgboost(baseScore: "[0.1,0.2]")) == .multiClassNotSupported("base_score has 2 values"))
+        // XGBoost will not load a base_score with spaces around it; nor is it converted.
+        for text in [" 5E-1 ", "5E-1 ", "[ 5E-1]"] {
+            #expect(xgboostRefusal(Self.xgboost(baseScore: text)) == .badBaseScore(text), "\(text)")
+        }
     }
 
     /// XGBoost reads any `default_left` but 1 as "right"; a 2 there is damage, and taking it as "left" would mis-score

@@ -30,10 +30,11 @@ import Glibc
          "version":[3,2,0]}
         """
 
-    /// Runs `models import --register` of the stump with `features` into a fresh folder; `check` sees the result and
-    /// the paths of the model (`--out`) and the manifest.
+    /// Runs `models import --register` (or, not registering, with `catalogue` only) of the stump with `features` into a
+    /// fresh folder; `check` sees the result and the paths of the model (`--out`) and the manifest.
     private func importStump(
-        features: String, _ check: (_ result: (status: Int32, errors: String), _ out: String, _ manifest: String) throws -> Void
+        features: String, registering: Bool = true, catalogue: Bool = true,
+        _ check: (_ result: (status: Int32, errors: String), _ out: String, _ manifest: String) throws -> Void
     ) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("models-import-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -42,9 +43,12 @@ import Glibc
         try Data(Self.stump.utf8).write(to: source)
         let out = directory.appendingPathComponent("models/payment-2027.01.1.json").path
         let manifest = directory.appendingPathComponent("models/manifest.json").path
+        // Registering makes the manifest's folder; a conversion alone writes into a folder that is there.
+        if !registering { try FileManager.default.createDirectory(atPath: directory.path + "/models", withIntermediateDirectories: false) }
         let result = run(["models", "import", "--from", "xgboost", "--insight", "isLikelyBeingCoached", "--category", "payment",
-                          "--version", "2027.01.1", "--features", features, "--out", out, "--register", "--manifest", manifest,
-                          "--catalogue", Self.catalogue, source.path])
+                          "--version", "2027.01.1", "--features", features, "--out", out]
+                         + (registering ? ["--register", "--manifest", manifest] : [])
+                         + (catalogue ? ["--catalogue", Self.catalogue] : []) + [source.path])
         try check(result, out, manifest)
     }
 
@@ -136,6 +140,26 @@ import Glibc
             #expect(result.errors.contains("notInTheCatalogue"), "the refusal names what the catalogue lacks: \(result.errors)")
             #expect(!FileManager.default.fileExists(atPath: out))
             #expect(!FileManager.default.fileExists(atPath: manifest))
+        }
+    }
+
+    /// A `--catalogue` given without `--register` is checked all the same: before, the option was ignored there and a
+    /// model whose features the catalogue lacks was written without a word (models probe, 7 December).
+    @Test func aCatalogueGivenWithoutRegisteringIsCheckedAndTheModelNotWrittenIfItDoesNotFit() throws {
+        try importStump(features: "activeCall,notInTheCatalogue", registering: false) { result, out, manifest in
+            #expect(result.status == 1)
+            #expect(result.errors.contains("\(out) not written: the model does not fit the feature schema of isLikelyBeingCoached/payment"), "\(result.errors)")
+            #expect(result.errors.contains("notInTheCatalogue"))
+            #expect(!FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: manifest))
+        }
+        try importStump(features: "activeCall,callDurationSeconds", registering: false) { result, out, manifest in
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: manifest))
+        }
+        // Neither option: a conversion only, checked against nothing.
+        try importStump(features: "f0,f1", registering: false, catalogue: false) { result, out, _ in
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(FileManager.default.fileExists(atPath: out))
         }
     }
 

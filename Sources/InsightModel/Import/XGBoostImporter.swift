@@ -243,10 +243,12 @@ public enum XGBoostImporter {
             if parts.count > 1 { throw .multiClassNotSupported("base_score has \(parts.count) values") }
             throw .badBaseScore(text)
         }
-        let trimmed = parts[0].trimmingCharacters(in: " ")
+        // Nothing around the number: XGBoost refuses to load `" 5E-1 "` (models probe, 7 December), and a model it
+        // cannot load is no model to convert.
+        let number = String(parts[0])
         // Decimal only, by the CSV reader's rule: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own
         // reader takes as 0. The value itself is read straight into float32, as XGBoost reads it.
-        guard case .number = CSVNumberField.read(String(trimmed)), let value = Float(trimmed), value.isFinite,
+        guard !number.contains(where: \.isWhitespace), case .number = CSVNumberField.read(number), let value = Float(number), value.isFinite,
             !isProbability || (value >= 0 && value <= 1)
         else { throw isProbability ? .badBaseScore(text) : .badBaseMargin(text) }
         return value

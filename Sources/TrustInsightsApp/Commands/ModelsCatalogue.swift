@@ -7,9 +7,10 @@ import InsightModel
 /// with a warning, so models can be converted and verified outside a deployment; a `--catalogue` that does not
 /// load is an error.
 enum ModelsCatalogue {
-    static let option = OptionSpec.value(
-        "catalogue", "dir", help: "Feature catalogues to check models against.",
-        default: "the service's configDir/features: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
+    static func option(help: String = "Feature catalogues to check models against.") -> OptionSpec {
+        .value("catalogue", "dir", help: help,
+               default: "the service's configDir/features: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
+    }
 
     static func manifestOption(help: String = "The model manifest.") -> OptionSpec {
         .value("manifest", "file", help: help,

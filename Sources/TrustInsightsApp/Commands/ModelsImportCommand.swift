@@ -20,16 +20,19 @@ enum ModelsImportCommand {
                 .value("medium", "p", help: "Probability threshold for medium.", default: "0.2"),
                 .value("high", "p", help: "Probability threshold for high.", default: "0.5"),
                 .value("evaluate", "csv", help: "Labelled held-out rows: record AUC, PR AUC, log loss and precision/recall in the model."),
-                .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (as scikit-learn's predict does)."),
+                .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (those scikit-learn's predict scores; dart models differ from it by up to about 5e-7, as XGBoost's own predict paths do)."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 ModelsCatalogue.manifestOption(help: "The manifest to register in."),
-                ModelsCatalogue.option,
+                ModelsCatalogue.option(help: "Feature catalogues to check the model against; without --register only when given (the model is then not written if it does not fit)."),
                 ModelsCatalogue.configurationOption,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]
         ) { arguments, environment in
+            // A `--catalogue` given without `--register` asks for the check all the same: converting without a word
+            // a model whose features did not fit read as a pass (models probe, 7 December).
+            let checks = arguments.flag("register") || arguments.value("catalogue") != nil
             let check: any ModelSchemaCheck =
-                arguments.flag("register") ? try ModelsCatalogue.schemaCheck(arguments, environment) : PermissiveSchemaCheck()
+                checks ? try ModelsCatalogue.schemaCheck(arguments, environment) : PermissiveSchemaCheck()
             return try run(arguments, environment, schemaCheck: check)
         }
     }
@@ -131,6 +134,12 @@ enum ModelsImportCommand {
                 modelPath: outPath, modelData: data, document: document,
                 manifestPath: try ModelsCatalogue.manifestPath(arguments, environment), schemaCheck: schemaCheck)
         } else {
+            let problems = schemaCheck.problems(
+                with: document, insightType: document.metadata.insightType, category: document.metadata.category)
+            guard problems.isEmpty else {
+                throw .failure(
+                    "\(outPath) not written: the model does not fit the feature schema of \(document.metadata.insightType)/\(document.metadata.category): \(problems.joined(separator: "; "))")
+            }
             try ModelsFiles.write(data, to: outPath)
         }
         environment.print("wrote \(outPath): \(document.trees.count) trees, \(document.featureNames.count) features")

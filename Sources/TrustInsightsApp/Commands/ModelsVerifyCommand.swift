@@ -8,7 +8,7 @@ enum ModelsVerifyCommand {
             abstract: "Check the manifest and every model it lists.",
             options: [
                 ModelsCatalogue.manifestOption(),
-                ModelsCatalogue.option,
+                ModelsCatalogue.option(),
                 ModelsCatalogue.configurationOption,
             ]
         ) { arguments, environment in
