@@ -329,8 +329,8 @@ import Testing
         let warnings = service.logs.lines.filter { $0.contains("\"signing-keys folder holds files that are not keys\"") }
         #expect(warnings.count == 1)
         let warning = warnings.first ?? ""
-        #expect(warning.contains("\"files\":\"\(keyFile).bak, notes.txt\""), "\(warning)")
-        #expect(warning.contains("\"readableByOthers\":\"\(keyFile).bak\""), "\(warning)")
+        #expect(warning.contains("\"files\":[\"\(keyFile).bak\",\"notes.txt\"]"), "\(warning)")
+        #expect(warning.contains("\"readableByOthers\":[\"\(keyFile).bak\"]"), "\(warning)")
         #expect(try service.client().request("GET", "/readyz").status == 200, "a warning, not a refusal")
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("not keys") })
@@ -612,7 +612,7 @@ import Testing
         let service = try LiveService { $0.configDir = config }
         let warnings = service.logs.lines.filter { $0.contains("\"feature catalogue folder holds files that are not catalogues\"") }
         #expect(warnings.count == 1)
-        #expect(warnings.first?.contains("\"files\":\"payment.json.new, paymnet.json\"") == true, "\(warnings)")
+        #expect(warnings.first?.contains("\"files\":[\"payment.json.new\",\"paymnet.json\"]") == true, "\(warnings)")
         let usual = try LiveService()
         #expect(!usual.logs.lines.contains { $0.contains("not catalogues") })
     }

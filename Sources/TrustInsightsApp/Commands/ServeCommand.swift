@@ -73,7 +73,7 @@ enum ServeCommand {
                 let changed = stamp.changedFiles()
                 if !changed.isEmpty {
                     runtime.log.warning("configuration changed since start, not reloaded", [
-                        ("files", .text(changed.joined(separator: ","))),
+                        ("files", .list(changed)),
                         ("action", "SIGHUP reloads the signing keys and the models only: restart the service to apply these files"),
                     ])
                 }

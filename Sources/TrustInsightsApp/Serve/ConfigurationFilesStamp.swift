@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import InsightModel
 
 /// What the files read at start only looked like when they were read (device, inode, size, modification and
 /// change times), so that a SIGHUP can say which of them changed since: an operator who edits `default.json` or
@@ -25,7 +26,11 @@ struct ConfigurationFilesStamp: Sendable {
     init() {}
 
     /// Notes `path` as it is now; call it before the file is read, so that a change made while it is read counts.
-    mutating func note(_ path: String) {
+    /// Kept absolute: the log line that names it is read in a journal, far from the folder `serve` was started in,
+    /// and `--config cfg/x.json` beside a `configDir` given absolute made one line of two forms (operations probe,
+    /// 7 December).
+    mutating func note(_ givenPath: String) {
+        let path = AbsolutePath.spelling(of: AbsolutePath.of(givenPath))
         guard !entries.contains(where: { $0.path == path }) else { return }
         var status = stat()
         guard stat(path, &status) == 0 else {

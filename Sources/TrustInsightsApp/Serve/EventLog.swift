@@ -11,6 +11,8 @@ struct EventLog: Sendable {
         case text(String)
         case number(Int)
         case flag(Bool)
+        /// Names that may hold commas (file names) as a JSON array, which a log pipeline can split.
+        case list([String])
 
         init(stringLiteral value: String) { self = .text(value) }
         init(integerLiteral value: Int) { self = .number(value) }
@@ -23,6 +25,12 @@ struct EventLog: Sendable {
     func warning(_ event: String, _ fields: [(String, Value)] = []) { write("warning", event, fields) }
     func error(_ event: String, _ fields: [(String, Value)] = []) { write("error", event, fields) }
 
+    /// `names` under `key`, the first `limit` of them, and how many more under `<key>NotListed`: a folder of
+    /// thousands of stray files is one readable line.
+    static func listed(_ key: String, _ names: [String], limit: Int = 10) -> [(String, Value)] {
+        [(key, .list(Array(names.prefix(limit))))] + (names.count > limit ? [(key + "NotListed", .number(names.count - limit))] : [])
+    }
+
     private func write(_ level: String, _ event: String, _ fields: [(String, Value)]) {
         var writer = JSONWriter(capacity: 160)
         writer.beginObject()
@@ -34,6 +42,11 @@ struct EventLog: Sendable {
             case .text(let text): writer.member(key, text)
             case .number(let number): writer.member(key, number)
             case .flag(let flag): writer.member(key, flag)
+            case .list(let names):
+                writer.key(key)
+                writer.beginArray()
+                for name in names { writer.string(name) }
+                writer.endArray()
             }
         }
         writer.endObject()

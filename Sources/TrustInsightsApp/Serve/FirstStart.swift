@@ -27,7 +27,7 @@ enum FirstStart {
         if let fault = environment.standardOutputFault() {
             log.warning("demo key secrets not shown", [
                 ("fault", .text("could not be written to standard output (\(fault))")),
-                ("action", "the demo keys were not stored: start again with a readable standard output to get them, or create keys with 'keys create'"),
+                ("action", "the demo keys were not stored: start again with a writable standard output to get them, or create keys with 'keys create'"),
             ])
             return nil
         }

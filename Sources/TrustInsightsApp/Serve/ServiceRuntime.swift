@@ -55,7 +55,7 @@ final class ServiceRuntime: Sendable {
         if !others.isEmpty {
             log.warning("feature catalogue folder holds files that are not catalogues", [
                 ("folder", .text(configuration.featureCatalogueFolder)),
-                ("files", .text(Self.listed(others))),
+            ] + EventLog.listed("files", others) + [
                 ("action", "only <category>.json for the five operation categories is read (\(OperationCategory.allCases.map { $0.rawValue + ".json" }.joined(separator: ", "))); the other files change nothing: rename an edit meant to count, move the rest out"),
             ])
         }
@@ -185,7 +185,7 @@ final class ServiceRuntime: Sendable {
             // Not refused: a restore that left 0644 behind is common and the data is intact. But the files hold the
             // tenants' evaluations and keyed subject hashes, which no other user of the host should read.
             log.warning("database files readable by other users", [
-                ("files", .text(openFiles.joined(separator: ", "))),
+                ("files", .list(openFiles)),
                 ("action", "chmod 600 them (the service creates them so; a restore such as sqlite3 .backup may not)"),
             ])
         }
@@ -250,7 +250,7 @@ final class ServiceRuntime: Sendable {
                     fields.append(("lastWriteError", .text(reason)))
                 }
                 let unwritable = store.unwritableFiles()
-                if !unwritable.isEmpty { fields.append(("unwritableFiles", .text(unwritable.joined(separator: ", ")))) }
+                if !unwritable.isEmpty { fields.append(("unwritableFiles", .list(unwritable))) }
                 fields.append(("action", "writes answer 503 and /readyz is 503 until a write succeeds: check free space, the permissions of the data folder and its database files, and whether another process holds the database (a long read transaction keeps the WAL from being checkpointed, and it grows until the reserve stops writes; the service cuts its WAL back once nothing holds it)"))
                 storageLog.error("storage not writable", fields)
             }
@@ -427,19 +427,11 @@ final class ServiceRuntime: Sendable {
     /// is another matter, and a key renamed by hand is one the service no longer publishes.
     private static func warnOfOtherEntries(in directory: String, log: EventLog) {
         guard let others = try? SigningKeyFiles(directory: directory).otherEntries(), !others.isEmpty else { return }
-        var fields: [(String, EventLog.Value)] = [
-            ("folder", .text(directory)),
-            ("files", .text(listed(others.map { $0.name }))),
-        ]
+        var fields: [(String, EventLog.Value)] = [("folder", .text(directory))] + EventLog.listed("files", others.map { $0.name })
         let open = others.filter { $0.readableByOthers }.map { $0.name }
-        if !open.isEmpty { fields.append(("readableByOthers", .text(listed(open)))) }
+        if !open.isEmpty { fields += EventLog.listed("readableByOthers", open) }
         fields.append(("action", "only files named es256-<milliseconds>-<kid>.pem are keys, and the rest are ignored: move anything else out of the folder (above all a copy of a private key), and give a key restored under another name its own name back, or what it signed fails to verify"))
         log.warning("signing-keys folder holds files that are not keys", fields)
-    }
-
-    /// Up to ten names for a log line, then how many more: a folder of stray files must not make a line of any length.
-    private static func listed(_ names: [String]) -> String {
-        names.prefix(10).joined(separator: ", ") + (names.count > 10 ? " and \(names.count - 10) more" : "")
     }
 
     /// Start-up reads of the database, failing with its path: a damaged file is then a file to restore.
