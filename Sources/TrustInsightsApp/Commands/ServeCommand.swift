@@ -1,6 +1,7 @@
 import Dispatch
 import HTTPServer
 import InsightCore
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -66,6 +67,9 @@ enum ServeCommand {
             configuration: configuration, logSink: StandardErrorLogSink(), environment: environment,
             settingSource: { ConfigurationLoader.source(of: $0, arguments: arguments, variables: environment.variables) })
         let stopRequested = DispatchSemaphore(value: 0)
+        // When the first SIGTERM or SIGINT came: a second one does not hurry the drain, and says so with its end
+        // (operations probe, 7 December: two identical `draining` lines, then the whole grace period).
+        let drainStarted = Mutex<Int64?>(nil)
         signals.start { number in
             switch number {
             case SIGHUP:
@@ -78,7 +82,22 @@ enum ServeCommand {
                     ])
                 }
             default:
-                runtime.log.info("signal", [("signal", number == SIGTERM ? "SIGTERM" : "SIGINT"), ("action", "draining")])
+                let name: EventLog.Value = number == SIGTERM ? "SIGTERM" : "SIGINT"
+                let now = Clock.nowMilliseconds()
+                let first = drainStarted.withLock { started -> Int64? in
+                    defer { if started == nil { started = now } }
+                    return started
+                }
+                if let first {
+                    let ends = first + Int64((configuration.shutdownGraceSeconds * 1000).rounded())
+                    runtime.log.info("signal", [
+                        ("signal", name), ("action", "already draining"),
+                        ("drainEndsBy", .text(Timestamp.iso8601(milliseconds: ends))),
+                        ("note", "requests still in flight then are cut off; SIGKILL stops at once, cutting them off now"),
+                    ])
+                    return
+                }
+                runtime.log.info("signal", [("signal", name), ("action", "draining")])
                 runtime.cancelStartUp()
                 stopRequested.signal()
             }
