@@ -233,8 +233,11 @@ public enum XGBoostImporter {
     /// Accepts every form XGBoost writes: `0.5`, `5E-1`, and the bracketed vector `[2.03E-2]` (one element), from
     /// 0 to 1 inclusive (XGBoost writes 0 or 1 when every training label was one class); any finite value where it
     /// is not a probability but a margin (`binary:logitraw`).
+    /// Whitespace around the number, and around the brackets, is not part of it: XGBoost reads a bracketed value as
+    /// JSON (`"[ 5E-1]"`, `" [5E-1]"` load) and a bare one skipping whitespace before it. It refuses whitespace after
+    /// a bare number, and `.5` or `+5E-1`; those are read here all the same, being one value either way.
     static func parseBaseScore(_ text: String, isProbability: Bool = true) throws(ModelImportError) -> Float {
-        var body = Substring(text)
+        var body = Self.trimmingWhitespace(Substring(text))
         if body.hasPrefix("[") && body.hasSuffix("]") {
             body = body.dropFirst().dropLast()
         }
@@ -243,15 +246,19 @@ public enum XGBoostImporter {
             if parts.count > 1 { throw .multiClassNotSupported("base_score has \(parts.count) values") }
             throw .badBaseScore(text)
         }
-        // Nothing around the number: XGBoost refuses to load `" 5E-1 "` (models probe, 7 December), and a model it
-        // cannot load is no model to convert.
-        let number = String(parts[0])
+        let number = String(Self.trimmingWhitespace(parts[0]))
         // Decimal only, by the CSV reader's rule: `Float` also reads hexadecimal (`0x1p-1`), which XGBoost's own
         // reader takes as 0. The value itself is read straight into float32, as XGBoost reads it.
-        guard !number.contains(where: \.isWhitespace), case .number = CSVNumberField.read(number), let value = Float(number), value.isFinite,
+        guard case .number = CSVNumberField.read(number), let value = Float(number), value.isFinite,
             !isProbability || (value >= 0 && value <= 1)
         else { throw isProbability ? .badBaseScore(text) : .badBaseMargin(text) }
         return value
+    }
+
+    private static func trimmingWhitespace(_ text: Substring) -> Substring {
+        let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
+        let end = text.lastIndex { !$0.isWhitespace }.map { text.index(after: $0) } ?? start
+        return text[start..<max(start, end)]
     }
 
     /// XGBoost's binary format before JSON (`save_model("model.bin")` up to 2.0, `.deprecated` up to 2.1) opens
