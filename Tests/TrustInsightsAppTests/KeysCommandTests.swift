@@ -29,6 +29,25 @@ import InsightCore
         #expect(!run(["create", "--tenant", "acme", "--role", "partner", "--env", "sandbox"]).errors.contains("Created"))
     }
 
+    /// A tenant whose row is gone while its keys remain has lost its subject key: a new key of that tenant is refused,
+    /// since the fresh subject key it would bring matches none of the hashed refs kept (opt-outs stopped counting;
+    /// regression probe, 7 December). A new tenant beside it is created as usual.
+    @Test func createRefusesATenantWhoseRowIsGoneWhileItsKeysRemain() throws {
+        #expect(run(["create", "--tenant", "gamma", "--role", "client", "--env", "sandbox"]).status == 0)
+        do {
+            let connection = try SQLiteConnection(path: directory + "/" + SQLiteStore.fileName)
+            try connection.execute("PRAGMA foreign_keys=OFF")
+            try connection.execute("DELETE FROM tenant WHERE tenant_id = 'gamma'")
+        }
+        let refused = run(["create", "--tenant", "gamma", "--role", "partner", "--env", "sandbox"])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("the tenant gamma has keys or opt-outs in the database but no row in its tenant table"), "\(refused.errors)")
+        #expect(refused.errors.contains("restore the database from a backup") && refused.output.isEmpty)
+        let listed = run(["list"])
+        #expect(listed.output.components(separatedBy: "gamma").count == 2, "one key of gamma, as before: \(listed.output)")
+        #expect(run(["create", "--tenant", "delta", "--role", "partner", "--env", "sandbox"]).status == 0)
+    }
+
     /// `keys create` on a database of an older release migrates it, as `serve` would at its start, and says so
     /// (backup probe, 6 December: it migrated without a word); a database already current gets no such line.
     @Test func createOnAnOlderDatabaseSaysItMigratesIt() throws {

@@ -14,9 +14,21 @@ extension SQLiteStore: APIKeyStore, KeyIssuingStore {
 
     /// Creates the records' tenants that do not exist yet (each with a fresh subject HMAC key) and inserts the keys,
     /// in one transaction.
+    ///
+    /// A tenant without its row but with keys or people's choices still kept is refused
+    /// (`StoreError.tenantWithoutSubjectKey`): a fresh subject key would not match the subject hashes kept under the
+    /// lost one, and every opt-out of that tenant would silently stop counting (regression probe, 7 December).
     public func insertKeys(_ records: [APIKeyRecord], now: Int64) throws {
         try write { connection in
             for tenant in Set(records.map(\.tenant)) {
+                let known = try connection.statement("SELECT 1 FROM tenant WHERE tenant_id = ?").bind(1, tenant.rawValue)
+                if try !known.step() {
+                    let kept = try connection.statement("""
+                        SELECT EXISTS (SELECT 1 FROM api_key WHERE tenant_id = ?1)
+                            OR EXISTS (SELECT 1 FROM authorization_state WHERE tenant_id = ?1)
+                        """).bind(1, tenant.rawValue)
+                    if try kept.step(), kept.int(0) != 0 { throw StoreError.tenantWithoutSubjectKey(tenant: tenant.rawValue) }
+                }
                 try connection.statement("INSERT OR IGNORE INTO tenant (tenant_id, subject_key, created_at) VALUES (?, ?, ?)")
                     .bind(1, tenant.rawValue).bind(2, blob: SecureRandom.bytes(32)).bind(3, now).run()
             }

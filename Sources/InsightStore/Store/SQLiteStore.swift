@@ -203,6 +203,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case databaseCorrupted(detail: String)
     /// The `-wal` beside the database carries another database's ID in its page 1 (`WALOwnership`).
     case foreignWAL(path: String, databaseID: UInt32, walID: UInt32)
+    /// The tenant has keys or people's choices in the database but no row in the tenant table, so its subject key is
+    /// lost (a hand-edited or damaged database).
+    case tenantWithoutSubjectKey(tenant: String)
 
     public var description: String {
         switch self {
@@ -216,6 +219,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 + "database file's): a -wal file copied in beside this database, whose pages SQLite would read as this "
                 + "database's. Nothing was changed. Move it out of the folder (keep it: it may hold another folder's latest "
                 + "commits) and start again: the database file holds its own commits up to its last checkpoint"
+        case .tenantWithoutSubjectKey(let tenant):
+            "the tenant \(tenant) has keys or opt-outs in the database but no row in its tenant table, so its subject key "
+                + "is lost; a new one would not match the subject refs kept hashed under it, and the people who opted out "
+                + "would be evaluated again. No key was created: restore the database from a backup"
         }
     }
 }
