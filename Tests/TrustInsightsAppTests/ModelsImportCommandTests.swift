@@ -156,6 +156,10 @@ import Glibc
             #expect(result.status == 0, "\(result.errors)")
             #expect(FileManager.default.fileExists(atPath: out) && !FileManager.default.fileExists(atPath: manifest))
         }
+        // A --catalogue that is no folder is named as such, not by the first catalogue file missing from it.
+        let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-catalogue-\(UUID().uuidString)").path
+        let missing = run(["models", "verify", "--catalogue", nowhere])
+        #expect(missing.status == 1 && missing.errors.contains("--catalogue \(nowhere): no such folder"), "\(missing.errors)")
         // Neither option: a conversion only, checked against nothing.
         try importStump(features: "f0,f1", registering: false, catalogue: false) { result, out, _ in
             #expect(result.status == 0, "\(result.errors)")

@@ -7,9 +7,11 @@ import InsightModel
 /// with a warning, so models can be converted and verified outside a deployment; a `--catalogue` that does not
 /// load is an error.
 enum ModelsCatalogue {
-    static func option(help: String = "Feature catalogues to check models against.") -> OptionSpec {
-        .value("catalogue", "dir", help: help,
-               default: "the service's configDir/features: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR")
+    static let serviceCatalogue =
+        "the service's configDir/features: --config, config/default.json or TRUST_INSIGHTS_CONFIG, then TRUST_INSIGHTS_CONFIG_DIR"
+
+    static func option(help: String = "Feature catalogues to check models against.", default: String = serviceCatalogue) -> OptionSpec {
+        .value("catalogue", "dir", help: help, default: `default`)
     }
 
     static func manifestOption(help: String = "The model manifest.") -> OptionSpec {
@@ -82,6 +84,10 @@ enum ModelsCatalogue {
         let directory: String
         if let explicit {
             _ = try loadedConfiguration(arguments, environment)
+            // Named as the folder it is: the loader's first complaint was about `payment.json` inside it.
+            guard FileSystem.isDirectory(atPath: explicit) else {
+                throw .failure("--catalogue \(explicit): \(FileSystem.entryExists(atPath: explicit) ? "not a folder" : "no such folder")")
+            }
             directory = explicit
         } else {
             directory = try serviceFolder(.config, arguments, environment) + "/features"

@@ -23,7 +23,9 @@ enum ModelsImportCommand {
                 .flag("best-iteration", help: "XGBoost: keep only the trees up to the best_iteration early stopping recorded (those scikit-learn's predict scores; dart models differ from it by up to about 5e-7, as XGBoost's own predict paths do)."),
                 .flag("register", help: "Also add the model to the manifest as a candidate."),
                 ModelsCatalogue.manifestOption(help: "The manifest to register in."),
-                ModelsCatalogue.option(help: "Feature catalogues to check the model against; without --register only when given (the model is then not written if it does not fit)."),
+                ModelsCatalogue.option(
+                    help: "Feature catalogues to check the model against; a model that does not fit is not written.",
+                    default: "none without --register; with it, \(ModelsCatalogue.serviceCatalogue)"),
                 ModelsCatalogue.configurationOption,
             ],
             positionals: [PositionalSpec("file", help: "The source model file.")]
@@ -107,6 +109,13 @@ enum ModelsImportCommand {
         } catch {
             throw .failure(error.description)
         }
+        // Before the held-out evaluation, which would print figures for a model that is then not written. Registering
+        // checks again, with the manifest.
+        let problems = schemaCheck.problems(with: document, insightType: insightType, category: category)
+        guard problems.isEmpty else {
+            throw .failure(
+                "\(outPath) not written\(arguments.flag("register") ? " nor registered" : ""): the model does not fit the feature schema of \(insightType)/\(category): \(problems.joined(separator: "; "))")
+        }
         if let evaluationPath = arguments.value("evaluate") {
             let (rows, labels) = try ModelsFiles.loadRows(evaluationPath, for: compiled)
             guard let labels else { throw .failure("\(evaluationPath): no label column to evaluate against") }
@@ -134,12 +143,6 @@ enum ModelsImportCommand {
                 modelPath: outPath, modelData: data, document: document,
                 manifestPath: try ModelsCatalogue.manifestPath(arguments, environment), schemaCheck: schemaCheck)
         } else {
-            let problems = schemaCheck.problems(
-                with: document, insightType: document.metadata.insightType, category: document.metadata.category)
-            guard problems.isEmpty else {
-                throw .failure(
-                    "\(outPath) not written: the model does not fit the feature schema of \(document.metadata.insightType)/\(document.metadata.category): \(problems.joined(separator: "; "))")
-            }
             try ModelsFiles.write(data, to: outPath)
         }
         environment.print("wrote \(outPath): \(document.trees.count) trees, \(document.featureNames.count) features")
