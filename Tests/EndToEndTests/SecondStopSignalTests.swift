@@ -13,44 +13,28 @@ import Glibc
         let root = NSTemporaryDirectory() + "trust-insights-second-signal-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: false)
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", root + "/data",
-                             "--config-dir", LiveService.repositoryRoot + "/config",
-                             "--models-dir", LiveService.repositoryRoot + "/models"]
-        process.environment = ["TRUST_INSIGHTS_SHUTDOWN_GRACE_SECONDS": "2"]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60) { if process.isRunning { process.terminate() } }
-        let handle = errors.fileHandleForReading
-        var text = ""
-        func read(until marker: String) {
-            while !text.contains(marker) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { return }
-                text += String(decoding: chunk, as: UTF8.self)
-            }
-        }
-        read(until: "\"listening\"")
-        let listening = String(text.split(separator: "\n").first { $0.contains("\"listening\"") } ?? "")
+        let server = try ServeProcess(binary, arguments: [
+            "--port", "0", "--host", "127.0.0.1", "--data-dir", root + "/data",
+            "--config-dir", LiveService.repositoryRoot + "/config", "--models-dir", LiveService.repositoryRoot + "/models",
+        ], environment: ["TRUST_INSIGHTS_SHUTDOWN_GRACE_SECONDS": "2"])
+        server.read(until: "\"listening\"")
+        let listening = server.line(containing: "\"listening\"")
         let afterAddress = listening.components(separatedBy: "\"address\":\"127.0.0.1:").dropFirst().first ?? ""
         let port = try #require(Int(String(afterAddress.prefix { $0.isNumber })), "\(listening)")
         // A request begun and not finished keeps the drain going for its grace period.
         let client = try SocketClient(port: port)
         client.send(Array("GET /healthz HTTP/1.1\r\nHost: a\r\n".utf8))
         Thread.sleep(forTimeInterval: 0.2)
-        kill(process.processIdentifier, SIGTERM)
-        read(until: "\"draining\"")
-        kill(process.processIdentifier, SIGINT)
-        read(until: "\"already draining\"")
-        process.waitUntilExit()
-        read(until: "\"stopped")
-        let second = text.split(separator: "\n").first { $0.contains("\"already draining\"") }.map(String.init) ?? ""
-        #expect(second.contains("\"signal\":\"SIGINT\"") && second.contains("\"drainEndsBy\":\""), "\(text)")
-        #expect(text.components(separatedBy: "\"action\":\"draining\"").count == 2, "one drain: \(text)")
-        #expect(process.terminationStatus == 1, "the unfinished request was cut off at the grace period's end: \(text)")
+        server.signal(SIGTERM)
+        server.read(until: "\"draining\"")
+        server.signal(SIGINT)
+        server.read(until: "\"already draining\"")
+        server.process.waitUntilExit()
+        server.read(until: "\"stopped")
+        let second = server.line(containing: "\"already draining\"")
+        #expect(second.contains("\"signal\":\"SIGINT\"") && second.contains("\"drainEndsBy\":\""), "\(server.text)")
+        #expect(server.text.components(separatedBy: "\"action\":\"draining\"").count == 2, "one drain: \(server.text)")
+        #expect(server.process.terminationStatus == 1, "the unfinished request was cut off at the grace period's end: \(server.text)")
         _ = client
     }
 }
