@@ -78,6 +78,27 @@ struct FirstStartExampleTests {
         #expect(try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: CollectingLogSink())) == nil)
     }
 
+    /// A tenant table emptied by hand beside keys left is no empty folder: nothing is printed or provisioned (it printed
+    /// demo secrets, then refused to store them and to start; regression probe, 7 December).
+    @Test func aFolderWithKeysButNoTenantRowsIsNoFirstStart() throws {
+        let folder = NSTemporaryDirectory() + "first-start-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try SQLiteStore(directory: folder)
+        let printed = Mutex("")
+        let environment = CommandEnvironment(
+            standardOutput: { text in printed.withLock { $0 += text } }, standardError: { _ in }, variables: [:], isInteractive: false)
+        #expect(try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: CollectingLogSink())) != nil)
+        do {
+            let connection = try SQLiteConnection(path: folder + "/" + SQLiteStore.fileName)
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            try connection.execute("DELETE FROM tenant")
+        }
+        printed.withLock { $0 = "" }
+        #expect(try FirstStart.provisionIfEmpty(store: store, environment: environment, log: EventLog(sink: CollectingLogSink())) == nil)
+        #expect(printed.withLock { $0 }.isEmpty)
+        #expect(try store.allKeys().count == 3 && store.tenants().isEmpty)
+    }
+
     @Test func writesTheListeningURLWithIPv6InBrackets() {
         var configuration = ServiceConfiguration()
         configuration.host = "::1"

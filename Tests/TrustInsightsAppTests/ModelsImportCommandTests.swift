@@ -160,6 +160,17 @@ import Glibc
         let nowhere = FileManager.default.temporaryDirectory.appendingPathComponent("no-catalogue-\(UUID().uuidString)").path
         let missing = run(["models", "verify", "--catalogue", nowhere])
         #expect(missing.status == 1 && missing.errors.contains("--catalogue \(nowhere): no such folder"), "\(missing.errors)")
+        // A file, also named with a trailing slash (ENOTDIR), is not a folder; a link that leads nowhere, no folder.
+        #expect(FileManager.default.createFile(atPath: nowhere, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: nowhere) }
+        for given in [nowhere, nowhere + "/"] {
+            let file = run(["models", "verify", "--catalogue", given])
+            #expect(file.status == 1 && file.errors.contains("--catalogue \(given): not a folder"), "\(file.errors)")
+        }
+        let link = nowhere + "-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: nowhere + "-gone")
+        defer { try? FileManager.default.removeItem(atPath: link) }
+        #expect(run(["models", "verify", "--catalogue", link]).errors.contains("--catalogue \(link): no such folder"))
         // Neither option: a conversion only, checked against nothing.
         try importStump(features: "f0,f1", registering: false, catalogue: false) { result, out, _ in
             #expect(result.status == 0, "\(result.errors)")

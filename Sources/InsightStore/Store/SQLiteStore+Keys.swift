@@ -117,6 +117,19 @@ extension DatabaseReading {
         }
     }
 
+    /// Whether the database holds nothing of any tenant: no tenant, key, person's choice or evaluation. A tenant
+    /// table emptied by hand beside keys or opt-outs is no empty folder: a first start there printed demo secrets,
+    /// then stored none (regression probe, 7 December).
+    public func holdsNoTenantData() throws -> Bool {
+        try read { connection in
+            let statement = try connection.statement("""
+                SELECT NOT EXISTS (SELECT 1 FROM tenant) AND NOT EXISTS (SELECT 1 FROM api_key)
+                    AND NOT EXISTS (SELECT 1 FROM authorization_state) AND NOT EXISTS (SELECT 1 FROM evaluation)
+                """)
+            return try statement.step() && statement.int(0) != 0
+        }
+    }
+
     public func tenants() throws -> [TenantID] {
         try read { connection in
             let statement = try connection.statement("SELECT tenant_id FROM tenant ORDER BY tenant_id")

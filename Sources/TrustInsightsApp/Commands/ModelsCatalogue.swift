@@ -2,6 +2,10 @@ import FoundationEssentials
 import InsightCore
 import InsightModel
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The feature-schema check the `models` commands apply: the categories' catalogues from `--catalogue`
 /// (default: the service's `configDir/features`), as `serve` does. Without that directory the check is skipped
 /// with a warning, so models can be converted and verified outside a deployment; a `--catalogue` that does not
@@ -85,9 +89,14 @@ enum ModelsCatalogue {
         if let explicit {
             _ = try loadedConfiguration(arguments, environment)
             // Named as the folder it is: the loader's first complaint was about `payment.json` inside it.
-            guard FileSystem.isDirectory(atPath: explicit) else {
-                throw .failure("--catalogue \(explicit): \(FileSystem.entryExists(atPath: explicit) ? "not a folder" : "no such folder")")
+            var status = stat()
+            if stat(explicit, &status) != 0 {
+                // A file named with a trailing slash is ENOTDIR; a link that leads nowhere, ENOENT.
+                let code = errno
+                let reason = code == ENOENT ? "no such folder" : code == ENOTDIR ? "not a folder" : FileErrorText.reason(code: code)
+                throw .failure("--catalogue \(explicit): \(reason)")
             }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw .failure("--catalogue \(explicit): not a folder") }
             directory = explicit
         } else {
             directory = try serviceFolder(.config, arguments, environment) + "/features"

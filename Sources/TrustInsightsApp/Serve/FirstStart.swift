@@ -9,7 +9,7 @@ enum FirstStart {
     /// Secrets that could not be printed are reported in `log`, the JSON log on standard error (a plain-text line
     /// there would be the one line a log pipeline cannot parse).
     static func provisionIfEmpty(store: SQLiteStore, environment: CommandEnvironment, log: EventLog) throws -> APIKeySecret? {
-        guard try store.tenants().isEmpty else { return nil }
+        guard try store.holdsNoTenantData() else { return nil }
         let tenant = TenantID("demo")!
         let issuer = KeyIssuer(store: store)
         let now = Clock.nowMilliseconds()
