@@ -166,6 +166,36 @@ import Testing
         #expect(lines.first?.contains("restore the database from a backup") == true)
     }
 
+    /// A database whose tenant rows were removed by hand says so at start, naming the tenants; with the keys removed
+    /// too, it says no key is left (such a folder started without a word; regression probe, 7 December).
+    @Test func aStartOnDamagedTenantsNamesThemAndSaysWhenNoKeyIsLeft() throws {
+        let dataDir = NSTemporaryDirectory() + "tenant-integrity-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: dataDir) }
+        do {
+            let service = try LiveService { $0.dataDir = dataDir }
+            service.removesDataFolder = false
+            _ = try service.evaluate(key: try service.key())
+            #expect(!service.logs.lines.contains { $0.contains("tenants without a subject key") || $0.contains("no API keys") })
+        }
+        func damage(_ sql: String) throws {
+            let connection = try SQLiteConnection(path: dataDir + "/" + SQLiteStore.fileName)
+            try connection.execute("PRAGMA foreign_keys=OFF")
+            try connection.execute(sql)
+        }
+        try damage("DELETE FROM tenant")
+        do {
+            let service = try LiveService { $0.dataDir = dataDir }
+            service.removesDataFolder = false
+            let line = try #require(service.logs.lines.first { $0.contains("\"tenants without a subject key\"") })
+            #expect(line.contains("\"level\":\"error\"") && line.contains("\"tenants\":[\"acme\",\"demo\"]"), "\(line)")
+            #expect(!service.logs.lines.contains { $0.contains("no API keys") })
+        }
+        try damage("DELETE FROM api_key")
+        let service = try LiveService { $0.dataDir = dataDir }
+        #expect(service.logs.lines.contains { $0.contains("\"no API keys\"") && $0.contains("\"level\":\"warning\"") })
+        #expect(!service.logs.lines.contains { $0.contains("\"first start\"") }, "evaluations are kept: no first start")
+    }
+
     /// A cooldown under an hour is allowed (tests and demos), but it gives up the protection against a person
     /// coached into opting out: the start-up log says so, once, and a default start says nothing.
     @Test func aShortAuthorizationCooldownIsNamedAtStartUp() throws {

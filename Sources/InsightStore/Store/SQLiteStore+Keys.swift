@@ -117,16 +117,32 @@ extension DatabaseReading {
         }
     }
 
-    /// Whether the database holds nothing of any tenant: no tenant, key, person's choice or evaluation. A tenant
-    /// table emptied by hand beside keys or opt-outs is no empty folder: a first start there printed demo secrets,
-    /// then stored none (regression probe, 7 December).
+    /// Whether the database holds nothing of any tenant: no tenant, key, person's choice, evaluation, report, label
+    /// or metrics row. A tenant table emptied by hand beside keys or opt-outs is no empty folder: a first start there
+    /// printed demo secrets, then stored none, and a new demo tenant took over an old one's metrics rows (regression
+    /// probes, 7 December).
     public func holdsNoTenantData() throws -> Bool {
         try read { connection in
-            let statement = try connection.statement("""
-                SELECT NOT EXISTS (SELECT 1 FROM tenant) AND NOT EXISTS (SELECT 1 FROM api_key)
-                    AND NOT EXISTS (SELECT 1 FROM authorization_state) AND NOT EXISTS (SELECT 1 FROM evaluation)
-                """)
+            let tables = ["tenant", "api_key", "authorization_state", "evaluation", "insight", "consumption", "label", "metrics_daily"]
+            let statement = try connection.statement(
+                "SELECT " + tables.map { "NOT EXISTS (SELECT 1 FROM \($0))" }.joined(separator: " AND "))
             return try statement.step() && statement.int(0) != 0
+        }
+    }
+
+    /// The tenants that have keys or people's choices but no row, so no subject key (a damaged or hand-edited
+    /// database), and whether any key is left at all.
+    public func tenantIntegrity() throws -> (tenantsWithoutRow: [String], keys: Int) {
+        try read { connection in
+            let orphans = try connection.statement("""
+                SELECT tenant_id FROM api_key UNION SELECT DISTINCT tenant_id FROM authorization_state
+                EXCEPT SELECT tenant_id FROM tenant ORDER BY 1
+                """)
+            var tenants: [String] = []
+            while try orphans.step() { tenants.append(orphans.string(0)) }
+            let keys = try connection.statement("SELECT count(*) FROM api_key")
+            _ = try keys.step()
+            return (tenants, keys.int(0))
         }
     }
 

@@ -179,6 +179,7 @@ final class ServiceRuntime: Sendable {
         let store = store
         let databasePath = store.path
         demoClientSecret = try Self.reading(databasePath) { try FirstStart.provisionIfEmpty(store: store, environment: environment, log: log) }
+        try Self.reading(databasePath) { try TenantIntegrity.report(store, log: log) }
 
         let openFiles = store.filesOpenToOthers()
         if !openFiles.isEmpty {
